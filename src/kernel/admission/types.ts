@@ -1,0 +1,82 @@
+/** Types of the tool-level permission decision (the Agentao paper's Algorithm 2). */
+
+export type PermissionMode = "read-only" | "workspace-write" | "full-access" | "plan";
+export const PERMISSION_MODES: readonly PermissionMode[] = ["read-only", "workspace-write", "full-access", "plan"];
+
+export type Decision = "allow" | "ask" | "deny";
+
+/** Which step of Algorithm 2 produced a decision. */
+export type DecisionLayer =
+	| "malformed"
+	| "unknown-tool"
+	| "hardline"
+	| "read-only-mode"
+	| "run-deny"
+	| "host-rule"
+	| "mode-rule"
+	| "tool-default";
+
+/**
+ * What a rule's argument pattern is matched against. A tool definition says which of its
+ * arguments is the subject; the engine canonicalizes it (workspace-relative path, parsed command).
+ */
+export type RuleSubject =
+	| { kind: "path"; value: string }
+	| { kind: "command"; value: string }
+	| { kind: "pattern"; value: string };
+
+/** A user-written rule such as `shell(git push *)` or `write_file(src/**)` with its outcome. */
+export interface PermissionRule {
+	/** Tool name, or `*` for any tool. */
+	tool: string;
+	/** Argument pattern inside the parentheses; undefined means "any arguments". */
+	pattern?: string;
+	outcome: Decision;
+	/** Where the rule came from (e.g. `--deny`, `config:/path/warden.yaml`, `mode:workspace-write`). */
+	source: string;
+	/** The rule as the user wrote it, e.g. `shell(git push *)`. */
+	text: string;
+}
+
+/** The facts about the proposed tool that the engine needs; undefined tool = unknown tool. */
+export interface ToolFacts {
+	name: string;
+	readOnly: boolean;
+	requiresConfirmation: boolean;
+	subject?: RuleSubject;
+}
+
+export interface PolicyContext {
+	mode: PermissionMode;
+	/** Absolute, real path of the workspace. */
+	workspace: string;
+	/** The user's home directory, for hardline checks on ~ and $HOME. */
+	home: string;
+	/** Per-run deny rules: checked before host rules, so a host allow cannot shadow them. */
+	runDenyRules: readonly PermissionRule[];
+	/** Host/user rules, first match wins. */
+	hostRules: readonly PermissionRule[];
+}
+
+/** How one sub-command of a shell call was decided. */
+export interface SubcommandDecision {
+	/** The normalized command, e.g. `rm -f -r /tmp/x` after looking through wrappers. */
+	command: string;
+	decision: Decision;
+	layer: DecisionLayer;
+	reason: string;
+	rule?: string;
+	/** True when the program could not be known before running (eval, `$(...)` as program, pipe into a shell). */
+	opaque?: boolean;
+}
+
+export interface DecisionResult {
+	decision: Decision;
+	layer: DecisionLayer;
+	/** One line a human can read, e.g. `run deny rule shell(rm *) matched "rm -r -f build"`. */
+	reason: string;
+	/** The text of the rule that decided, if a rule did. */
+	rule?: string;
+	/** For shell calls: one entry per sub-command, in source order. */
+	subcommands?: SubcommandDecision[];
+}

@@ -1,0 +1,35 @@
+/** Append-only audit records, chained by hash. */
+
+export type AuditKind =
+	| "session.started"
+	| "session.ended"
+	| "permission.decided"
+	| "permission.confirmed"
+	| "tool.invalid"
+	| "tool.outcome"
+	| "effect";
+
+/** What a caller appends; the store assigns seq, time, prev_hash and hash. */
+export interface AuditInput {
+	session: string;
+	turn: number;
+	kind: AuditKind;
+	/** The tool call this record belongs to, if any. */
+	call_id?: string;
+	/** Already redacted, JSON-serializable details (decision, diff, command, exit code …). */
+	data: Record<string, unknown>;
+}
+
+export interface AuditRecord extends AuditInput {
+	/** 1-based position in the chain. */
+	seq: number;
+	time: string;
+	/** Hash of the record before (64 zeros for the first). */
+	prev_hash: string;
+	/** sha256 over prev_hash and the canonical JSON of {seq, time, session, turn, kind, call_id, data}. */
+	hash: string;
+}
+
+export type AuditVerifyResult =
+	| { ok: true; checked: number }
+	| { ok: false; checked: number; firstBad: { seq: number; reason: string } };

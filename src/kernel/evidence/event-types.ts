@@ -1,0 +1,81 @@
+/**
+ * The host-facing event stream: typed, versioned, redacted. The JSON Schema published in
+ * schemas/events.v1.json describes exactly these shapes; change both together.
+ */
+import type { Decision, DecisionLayer, PermissionMode, SubcommandDecision } from "../admission/types.js";
+
+export const EVENT_SCHEMA_VERSION = "1.0";
+
+export interface EventPayloads {
+	"session.started": {
+		event_schema: string;
+		workspace: string;
+		mode: PermissionMode;
+		model: string;
+		resumed: boolean;
+	};
+	"turn.started": { input: string };
+	"model.requested": { step: number; messages: number; tools: number };
+	"model.responded": {
+		step: number;
+		text?: string;
+		tool_calls: number;
+		usage?: { prompt_tokens: number; completion_tokens: number };
+	};
+	"tool.proposed": { call_id: string; tool: string; arguments: unknown };
+	/** A proposal that never reached a decision: unknown tool, malformed or invalid arguments. */
+	"tool.invalid": { call_id: string; tool: string; error: string };
+	"permission.decided": {
+		call_id: string;
+		tool: string;
+		decision: Decision;
+		layer: DecisionLayer;
+		reason: string;
+		rule?: string;
+		subcommands?: SubcommandDecision[];
+	};
+	"permission.confirmed": { call_id: string; tool: string; approved: boolean; by: string };
+	"tool.started": { call_id: string; tool: string };
+	"tool.completed": { call_id: string; tool: string; duration_ms: number; output_bytes: number; truncated: boolean };
+	"tool.failed": { call_id: string; tool: string; duration_ms: number; error: string };
+	"tool.cancelled": { call_id: string; tool: string; reason: string };
+	"tool.denied": { call_id: string; tool: string; reason: string };
+	"effect.recorded": { call_id: string; effect: string; resource: string; audit_seq: number };
+	"turn.completed": { status: TurnStatus; text?: string; steps: number; error?: string };
+	"session.ended": { status: "ok" | "error" };
+}
+
+export type EventKind = keyof EventPayloads;
+export const EVENT_KINDS = [
+	"session.started",
+	"turn.started",
+	"model.requested",
+	"model.responded",
+	"tool.proposed",
+	"tool.invalid",
+	"permission.decided",
+	"permission.confirmed",
+	"tool.started",
+	"tool.completed",
+	"tool.failed",
+	"tool.cancelled",
+	"tool.denied",
+	"effect.recorded",
+	"turn.completed",
+	"session.ended",
+] as const satisfies readonly EventKind[];
+
+/** How a turn ended. Only `completed` is success. */
+export type TurnStatus = "completed" | "max_steps" | "cancelled" | "model_error" | "error";
+
+export interface WardenEvent<K extends EventKind = EventKind> {
+	kind: K;
+	session: string;
+	/** Turn number within the session, starting at 1; 0 for session-level events. */
+	turn: number;
+	/** ISO-8601 time. */
+	time: string;
+	payload: EventPayloads[K];
+}
+
+export type AnyWardenEvent = { [K in EventKind]: WardenEvent<K> }[EventKind];

@@ -1,0 +1,47 @@
+/** One interface for every model: scripted, OpenAI-compatible, and later others. */
+
+export interface ToolSchema {
+	name: string;
+	description: string;
+	/** JSON Schema (draft 2020-12) of the arguments object. */
+	parameters: Record<string, unknown>;
+}
+
+/** A tool call exactly as the model produced it, before the runtime normalizes it. */
+export interface RawToolCall {
+	/** Provider's id for the call, if it gave one. */
+	id?: string;
+	name: string;
+	/** A JSON string (as most APIs send) or an already-decoded value. May be malformed. */
+	arguments: unknown;
+}
+
+export type Message =
+	| { role: "system"; content: string }
+	| { role: "user"; content: string }
+	| { role: "assistant"; content: string; tool_calls?: { id: string; name: string; arguments: string }[] }
+	| { role: "tool"; tool_call_id: string; name: string; content: string };
+
+export interface ModelRequest {
+	messages: Message[];
+	tools: ToolSchema[];
+	/** Streaming text, as it arrives. */
+	onTextDelta?: (delta: string) => void;
+}
+
+export interface ModelResponse {
+	text: string;
+	toolCalls: RawToolCall[];
+	usage?: { prompt_tokens: number; completion_tokens: number };
+}
+
+export interface ModelProvider {
+	/** The spec it was made from, e.g. `scripted:plan.yaml` or `openai:gpt-4o-mini`. */
+	readonly spec: string;
+	complete(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse>;
+}
+
+/** A model that cannot be reached or used; its message is one line meant for the user. */
+export class ModelError extends Error {
+	override name = "ModelError";
+}

@@ -1,0 +1,57 @@
+/**
+ * The one storage contract. SQLite (better-sqlite3) is the embedded default; other backends
+ * implement the same interface and pass the same contract tests.
+ */
+import type { AuditInput, AuditRecord, AuditVerifyResult } from "../kernel/evidence/audit-types.js";
+import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
+
+export interface SessionRow {
+	id: string;
+	workspace: string;
+	mode: string;
+	model: string;
+	/** ISO time. */
+	created_at: string;
+	ended_at?: string;
+	/** "active" until ended; then the end status. */
+	status: string;
+	turns: number;
+}
+
+/** Conversation state kept with a session so it can be shown (and later resumed). */
+export interface StoredMessage {
+	session: string;
+	seq: number;
+	/** JSON of one models/provider Message, already redacted. */
+	message: unknown;
+}
+
+export interface Store {
+	createSession(row: Omit<SessionRow, "status" | "turns" | "ended_at">): Promise<void>;
+	endSession(id: string, status: string, endedAt: string): Promise<void>;
+	/** Increments the session's turn counter and returns the new turn number. */
+	nextTurn(id: string): Promise<number>;
+	getSession(id: string): Promise<SessionRow | undefined>;
+	/** Newest first. */
+	listSessions(limit?: number): Promise<SessionRow[]>;
+
+	appendEvent(event: AnyWardenEvent): Promise<void>;
+	listEvents(session: string): Promise<AnyWardenEvent[]>;
+
+	appendMessage(session: string, message: unknown): Promise<void>;
+	listMessages(session: string): Promise<StoredMessage[]>;
+
+	/** Durable before it resolves: the record is committed and chained. */
+	appendAudit(input: AuditInput): Promise<AuditRecord>;
+	/** In chain order. */
+	listAudit(filter?: { session?: string; limit?: number }): Promise<AuditRecord[]>;
+	/** Walks the whole chain and names the first bad record. */
+	verifyAudit(): Promise<AuditVerifyResult>;
+
+	close(): Promise<void>;
+}
+
+/** A state dir that cannot be used: missing permissions, a corrupt database, an unknown schema. */
+export class StoreError extends Error {
+	override name = "StoreError";
+}

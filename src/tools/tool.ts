@@ -1,0 +1,55 @@
+/** What a model-visible tool is: a definition plus an executor that reaches the world only through kernel primitives. */
+import type { RuleSubject } from "../kernel/admission/types.js";
+import type { KernelPrimitives } from "../kernel/primitives.js";
+
+export interface ToolContext {
+	kernel: KernelPrimitives;
+	callId: string;
+	signal: AbortSignal;
+	/** Tool limits the host chose. */
+	limits: ToolLimits;
+}
+
+export interface ToolLimits {
+	/** Characters of a result given back to the model. */
+	maxResultChars: number;
+	/** Default and maximum shell timeout. */
+	shellTimeoutMs: number;
+	shellMaxTimeoutMs: number;
+	/** Bytes of shell output captured. */
+	shellMaxOutputBytes: number;
+	/** Bytes read_file will read. */
+	maxReadBytes: number;
+}
+
+export const DEFAULT_TOOL_LIMITS: ToolLimits = {
+	maxResultChars: 32_000,
+	shellTimeoutMs: 30_000,
+	shellMaxTimeoutMs: 600_000,
+	shellMaxOutputBytes: 1_000_000,
+	maxReadBytes: 2_000_000,
+};
+
+export interface ToolResult {
+	/** Text returned to the model. */
+	output: string;
+	/** True when the tool ran but the operation failed (non-zero exit, no match …): reported as tool.failed. */
+	isError?: boolean;
+}
+
+export interface ToolDefinition<A = Record<string, unknown>> {
+	name: string;
+	description: string;
+	/** JSON Schema (draft 2020-12) of the arguments; validated before any decision. */
+	inputSchema: Record<string, unknown>;
+	readOnly: boolean;
+	requiresConfirmation: boolean;
+	/** Which argument permission rules match against, e.g. the path for write_file, the command for shell. */
+	ruleSubject(args: A): RuleSubject | undefined;
+	execute(args: A, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** A tool's own failure with a one-line message for the model (not an internal error). */
+export class ToolError extends Error {
+	override name = "ToolError";
+}
