@@ -1,0 +1,22 @@
+// The newcomer's demo: a governed scripted task on a fresh copy of the example workspace,
+// then the audit chain it left behind.
+import { cpSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { main } from "../dist/surfaces/cli/main.js";
+
+const work = mkdtempSync(join(tmpdir(), "warden-demo-"));
+const workspace = join(work, "workspace");
+const stateDir = join(work, "state");
+cpSync(new URL("../examples/demo-workspace", import.meta.url), workspace, { recursive: true });
+const plan = new URL("../examples/demo-plan.yaml", import.meta.url).pathname;
+
+const say = (text) => process.stdout.write(`\n=== ${text}\n`);
+say(`warden run (workspace ${workspace})`);
+const code = await main(["run", "Fix the typo in notes.md and write a TODO list", "--model", `scripted:${plan}`, "--mode", "workspace-write", "--workspace", workspace, "--state-dir", stateDir]);
+say("warden audit list");
+await main(["audit", "list", "--state-dir", stateDir]);
+say("warden audit verify");
+const verify = await main(["audit", "verify", "--state-dir", stateDir]);
+say(`state kept in ${stateDir}; try: node bin/warden.js sessions list --state-dir ${stateDir}`);
+process.exit(code === 0 && verify === 0 ? 0 : 1);

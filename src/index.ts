@@ -1,0 +1,17 @@
+/** The embedding API: `import { Runtime } from "warden"`. */
+export { Runtime, RuntimeConfigError } from "./runtime/runtime.js";
+export type { OpenSessionOptions, RuntimeOptions } from "./runtime/runtime.js";
+export { Session } from "./runtime/session.js";
+export type { RunOptions } from "./runtime/session.js";
+export type { ConfirmCallback, ConfirmationRequest, RuleSet, SessionOptions } from "./runtime/session-options.js";
+export type { TurnResult } from "./runtime/turn-loop.js";
+export type { AnyWardenEvent, EventKind, EventPayloads, TurnStatus, WardenEvent } from "./kernel/evidence/event-types.js";
+export { EVENT_KINDS, EVENT_SCHEMA_VERSION } from "./kernel/evidence/event-types.js";
+export type { AuditRecord, AuditVerifyResult } from "./kernel/evidence/audit-types.js";
+export { checkTraceInvariant } from "./kernel/evidence/trace-invariant.js";
+export type { TraceReport } from "./kernel/evidence/trace-invariant.js";
+export type { Decision, DecisionResult, PermissionMode, PermissionRule } from "./kernel/admission/types.js";
+export type { Message, ModelProvider, ModelRequest, ModelResponse, RawToolCall, ToolSchema } from "./models/provider.js";
+export { ModelError } from "./models/provider.js";
+export type { Store, SessionRow } from "./store/store.js";
+export type { ToolLimits } from "./tools/tool.js";

@@ -1,0 +1,105 @@
+/**
+ * Mode rules (the Agentao paper's Table 2) as data. Each rule is a PermissionRule with a condition
+ * on the canonicalized subject instead of a user-written pattern; the first matching rule decides.
+ */
+import { isDestructiveCommand, isReadOnlyCommand } from "./command-classes.js";
+import { toolMatches, type RuleTarget } from "./rules.js";
+import type { Decision, PermissionMode, PermissionRule, ToolFacts } from "./types.js";
+
+export type ModeCondition =
+	| "always"
+	| "inside-workspace"
+	| "outside-workspace"
+	| "read-only-command"
+	| "destructive-command"
+	| "privileged-command"
+	| "not-read-only-tool";
+
+export interface ModeRule extends PermissionRule {
+	when: ModeCondition;
+}
+
+export const READ_TOOLS = ["read_file", "list_dir", "glob", "grep"] as const;
+export const WRITE_TOOLS = ["write_file", "edit_file"] as const;
+
+const CONDITION_TEXT: Record<ModeCondition, string | undefined> = {
+	always: undefined,
+	"inside-workspace": "<inside the workspace>",
+	"outside-workspace": "<outside the workspace>",
+	"read-only-command": "<read-only command>",
+	"destructive-command": "<destructive command>",
+	"privileged-command": "<sudo/doas/su command>",
+	"not-read-only-tool": "<not read-only>",
+};
+
+function rules(mode: PermissionMode, entries: [tools: readonly string[], when: ModeCondition, outcome: Decision][]): ModeRule[] {
+	return entries.flatMap(([tools, when, outcome]) =>
+		tools.map((tool) => {
+			const shown = CONDITION_TEXT[when];
+			const rule: ModeRule = { tool, outcome, source: `mode:${mode}`, text: shown ? `${tool}(${shown})` : tool, when };
+			return rule;
+		}),
+	);
+}
+
+const SHELL = ["shell"];
+const ANY = ["*"];
+
+export const MODE_RULES: Readonly<Record<PermissionMode, readonly ModeRule[]>> = {
+	"read-only": rules("read-only", [
+		[READ_TOOLS, "always", "allow"],
+		[SHELL, "read-only-command", "allow"],
+	]),
+	"workspace-write": rules("workspace-write", [
+		[READ_TOOLS, "always", "allow"],
+		[WRITE_TOOLS, "inside-workspace", "allow"],
+		[WRITE_TOOLS, "outside-workspace", "ask"],
+		[SHELL, "destructive-command", "deny"],
+		[SHELL, "privileged-command", "ask"],
+		[SHELL, "read-only-command", "allow"],
+		[SHELL, "always", "ask"],
+	]),
+	"full-access": rules("full-access", [
+		[READ_TOOLS, "always", "allow"],
+		[WRITE_TOOLS, "always", "allow"],
+		[SHELL, "destructive-command", "ask"],
+		[SHELL, "privileged-command", "ask"],
+		[SHELL, "always", "allow"],
+	]),
+	plan: rules("plan", [
+		[READ_TOOLS, "always", "allow"],
+		[WRITE_TOOLS, "always", "deny"],
+		[SHELL, "read-only-command", "allow"],
+		[SHELL, "always", "deny"],
+		[ANY, "not-read-only-tool", "deny"],
+	]),
+};
+
+function conditionHolds(when: ModeCondition, tool: ToolFacts, target: RuleTarget | undefined): boolean {
+	switch (when) {
+		case "always":
+			return true;
+		case "inside-workspace":
+			return target?.kind === "path" && target.path.inside;
+		case "outside-workspace":
+			return target?.kind !== "path" || !target.path.inside;
+		case "read-only-command":
+			return target?.kind === "command" && isReadOnlyCommand(target.command);
+		case "destructive-command":
+			return target?.kind === "command" && isDestructiveCommand(target.command);
+		case "privileged-command":
+			return target?.kind === "command" && target.command.privileged;
+		case "not-read-only-tool":
+			return !tool.readOnly && target?.kind !== "command";
+	}
+}
+
+/** Mode rules written for `shell` cover any tool whose subject is a command. */
+function appliesTo(rule: ModeRule, tool: ToolFacts, target: RuleTarget | undefined): boolean {
+	return toolMatches(rule, tool.name) || (rule.tool === "shell" && target?.kind === "command");
+}
+
+/** The first mode rule that applies to this call, if any. */
+export function matchModeRule(mode: PermissionMode, tool: ToolFacts, target: RuleTarget | undefined): ModeRule | undefined {
+	return MODE_RULES[mode].find((rule) => appliesTo(rule, tool, target) && conditionHolds(rule.when, tool, target));
+}

@@ -1,0 +1,192 @@
+/**
+ * The tool-level permission decision (the Agentao paper's Algorithm 2): unknown tool, hardline,
+ * read-only mode, run deny rules, host rules (first match), mode rules, tool default. A shell call
+ * is decided per sub-command and takes the most severe outcome.
+ */
+import { isReadOnlyCommand } from "./command-classes.js";
+import { type HardlineHit, hardlineForCommand, hardlineForPath } from "./hardline.js";
+import { matchModeRule } from "./modes.js";
+import { breadthFor, type RuleScope, type RuleTarget, ruleMatches, toolMatches } from "./rules.js";
+import { ShellParser } from "./shell/shell-parser.js";
+import type { ParsedShell } from "./shell/shell-types.js";
+import {
+	type Decision,
+	type DecisionLayer,
+	type DecisionResult,
+	PERMISSION_MODES,
+	type PolicyContext,
+	type RuleSubject,
+	type SubcommandDecision,
+	type ToolFacts,
+} from "./types.js";
+import { canonicalPath } from "./workspace-path.js";
+
+/** Parsed commands kept for repeated calls (the same command is often decided, then re-checked). */
+const PARSE_CACHE_SIZE = 256;
+const SEVERITY: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
+
+interface Step {
+	decision: Decision;
+	layer: DecisionLayer;
+	reason: string;
+	rule?: string;
+}
+
+/** What the chain needs to know about one (sub-)call besides the tool and its rule target. */
+interface CallFacts {
+	/** How the call is named in reasons: `"rm -f -r x"`, `write_file src/a.ts`. */
+	display: string;
+	hardline?: HardlineHit;
+	readOnly: boolean;
+	/** Why the program cannot be known in advance; such calls are never auto-allowed. */
+	opaque?: string;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+	typeof value === "object" && value !== null && !Array.isArray(value);
+
+function malformed(reason: string): DecisionResult {
+	return { decision: "deny", layer: "malformed", reason };
+}
+
+/** Used only when the tool definition gave no subject: the conventional argument names. */
+function conventionalSubject(tool: ToolFacts, args: Record<string, unknown>): RuleSubject | undefined {
+	if (tool.name === "shell") return typeof args.command === "string" ? { kind: "command", value: args.command } : undefined;
+	for (const key of ["path", "file_path"]) {
+		const value = args[key];
+		if (typeof value === "string") return { kind: "path", value };
+	}
+	return undefined;
+}
+
+function step(decision: Decision, layer: DecisionLayer, reason: string, rule?: string): Step {
+	return rule === undefined ? { decision, layer, reason } : { decision, layer, reason, rule };
+}
+
+export class PermissionEngine {
+	private readonly parsed = new Map<string, ParsedShell>();
+
+	private constructor(private readonly shell: ShellParser) {}
+
+	/** Loads the shell grammar; `decide` is synchronous afterwards. */
+	static async create(): Promise<PermissionEngine> {
+		return new PermissionEngine(await ShellParser.create());
+	}
+
+	/** The parse the engine decides on, exposed for explanations and tests. */
+	parseCommand(command: string): ParsedShell {
+		const cached = this.parsed.get(command);
+		if (cached) return cached;
+		const parsed = this.shell.parse(command);
+		if (this.parsed.size >= PARSE_CACHE_SIZE) this.parsed.delete(this.parsed.keys().next().value!);
+		this.parsed.set(command, parsed);
+		return parsed;
+	}
+
+	decide(tool: ToolFacts | undefined, args: unknown, ctx: PolicyContext): DecisionResult {
+		if (!tool) return { decision: "deny", layer: "unknown-tool", reason: "the tool is not registered, so the call cannot run" };
+		if (!isRecord(args)) return malformed(`arguments for ${tool.name} are not an object`);
+		if (!PERMISSION_MODES.includes(ctx.mode)) return malformed(`unknown permission mode "${String(ctx.mode)}"`);
+		const subject = tool.subject ?? conventionalSubject(tool, args);
+		if (subject !== undefined && typeof subject.value !== "string") {
+			return malformed(`the ${subject.kind} argument of ${tool.name} is not a string`);
+		}
+		if (subject?.kind === "command" || (subject === undefined && tool.name === "shell")) {
+			if (subject === undefined || subject.value.trim() === "") return malformed(`${tool.name} call has no command`);
+			return this.decideShell(tool, subject.value, ctx);
+		}
+		const scope: RuleScope = { workspace: ctx.workspace, home: ctx.home };
+		let target: RuleTarget | undefined;
+		const facts: CallFacts = { display: tool.name, readOnly: tool.readOnly };
+		if (subject?.kind === "path") {
+			const path = canonicalPath(subject.value, ctx.workspace, ctx.home);
+			target = { kind: "path", path };
+			facts.display = `${tool.name} ${path.relative ?? path.absolute}`;
+		} else if (subject?.kind === "pattern") {
+			target = { kind: "pattern", value: subject.value };
+			facts.display = `${tool.name} ${subject.value}`;
+		}
+		if (subject) {
+			const hit = hardlineForPath(subject.value, scope);
+			if (hit) facts.hardline = hit;
+		}
+		return this.chain(tool, target, ctx, facts);
+	}
+
+	private decideShell(tool: ToolFacts, command: string, ctx: PolicyContext): DecisionResult {
+		const parsed = this.parseCommand(command);
+		if (parsed.commands.length === 0) {
+			return malformed(parsed.malformed ? "the command does not parse and runs nothing recognizable" : "the command is empty");
+		}
+		const scope = { workspace: ctx.workspace, home: ctx.home };
+		const subcommands = parsed.commands.map((c): SubcommandDecision => {
+			const facts: CallFacts = { display: JSON.stringify(c.text), readOnly: isReadOnlyCommand(c) };
+			const hit = hardlineForCommand(c, parsed, scope);
+			if (hit) facts.hardline = hit;
+			if (c.opaque) facts.opaque = c.opaqueReason ?? "its program is only known at run time";
+			const s = this.chain(tool, { kind: "command", command: c }, ctx, facts);
+			const sub: SubcommandDecision = { command: c.text, decision: s.decision, layer: s.layer, reason: s.reason };
+			if (s.rule !== undefined) sub.rule = s.rule;
+			if (c.opaque) sub.opaque = true;
+			return sub;
+		});
+		let decisive = 0;
+		subcommands.forEach((s, i) => {
+			if (SEVERITY[s.decision] > SEVERITY[subcommands[decisive]!.decision]) decisive = i;
+		});
+		const chosen = subcommands[decisive]!;
+		const count = subcommands.length;
+		const reason = count === 1 ? chosen.reason : `${chosen.reason} (sub-command ${decisive + 1} of ${count})`;
+		const result: DecisionResult = { decision: chosen.decision, layer: chosen.layer, reason, subcommands };
+		if (chosen.rule !== undefined) result.rule = chosen.rule;
+		return result;
+	}
+
+	/** Algorithm 2 for one call (or one shell sub-command) after the unknown-tool and malformed checks. */
+	private chain(tool: ToolFacts, target: RuleTarget | undefined, ctx: PolicyContext, facts: CallFacts): Step {
+		const scope: RuleScope = { workspace: ctx.workspace, home: ctx.home };
+		const what = facts.display;
+		if (facts.hardline) {
+			const { rule, detail } = facts.hardline;
+			return step("deny", "hardline", `hardline ${rule.name}: ${rule.reason} (${detail})`, `hardline:${rule.name}`);
+		}
+		if (ctx.mode === "read-only" && !facts.readOnly) {
+			return step("deny", "read-only-mode", `read-only mode: ${what} is not read-only`);
+		}
+		for (const rule of ctx.runDenyRules) {
+			const opaqueHit = facts.opaque !== undefined && toolMatches(rule, tool.name);
+			if (opaqueHit || ruleMatches(rule, tool.name, target, scope, "broad")) {
+				const how = opaqueHit ? `applies to opaque ${what} (${facts.opaque})` : `matched ${what}`;
+				return step("deny", "run-deny", `run deny rule ${rule.text} ${how}`, rule.text);
+			}
+		}
+		if (facts.opaque !== undefined) {
+			// An opaque command could be anything, so any host deny rule for this tool applies to it.
+			const deny = ctx.hostRules.find((r) => r.outcome === "deny" && toolMatches(r, tool.name));
+			if (deny) {
+				return step("deny", "host-rule", `host rule ${deny.text} (deny, ${deny.source}) applies to opaque ${what} (${facts.opaque})`, deny.text);
+			}
+		}
+		for (const rule of ctx.hostRules) {
+			const opaqueHit = facts.opaque !== undefined && rule.outcome !== "allow" && toolMatches(rule, tool.name);
+			if (opaqueHit || ruleMatches(rule, tool.name, target, scope, breadthFor(rule.outcome))) {
+				const found = step(rule.outcome, "host-rule", `host rule ${rule.text} (${rule.outcome}, ${rule.source}) matched ${what}`, rule.text);
+				return this.neverAutoAllowOpaque(found, facts);
+			}
+		}
+		const modeRule = matchModeRule(ctx.mode, tool, target);
+		if (modeRule) {
+			const found = step(modeRule.outcome, "mode-rule", `${ctx.mode} mode rule ${modeRule.text} matched ${what}`, modeRule.text);
+			return this.neverAutoAllowOpaque(found, facts);
+		}
+		const byDefault = tool.requiresConfirmation
+			? step("ask", "tool-default", `${tool.name} asks for confirmation by default (${what})`)
+			: step("allow", "tool-default", `${tool.name} is allowed by default (${what})`);
+		return this.neverAutoAllowOpaque(byDefault, facts);
+	}
+
+	private neverAutoAllowOpaque(found: Step, facts: CallFacts): Step {
+		if (found.decision !== "allow" || facts.opaque === undefined) return found;
+		return { ...found, decision: "ask", reason: `${found.reason}, but it is opaque (${facts.opaque}), so it needs confirmation` };
+	}
+}

@@ -1,0 +1,142 @@
+/**
+ * Flag normalization, so that `rm -rf`, `rm -fr`, `rm -r -f` and `rm --recursive --force` compare equal.
+ * Combined short flags are split, long flags of well-known programs are mapped to their short form,
+ * and the flags are sorted and deduplicated; operands keep their order.
+ */
+import type { NormalizedArgs, ShellWord } from "./shell-types.js";
+
+interface FlagSpec {
+	/** False for programs whose options are single-dash words (`find -name`), which are kept as written. */
+	split?: boolean;
+	/** Spelling → canonical spelling, e.g. `--recursive` → `-r`. */
+	aliases?: Record<string, string>;
+	/** Options that take a value (the next word, or the rest of the cluster). */
+	valueOptions?: readonly string[];
+}
+
+const RECURSIVE_UPPER = { "-r": "-R", "--recursive": "-R" };
+
+const FLAG_SPECS: Record<string, FlagSpec> = {
+	rm: {
+		aliases: { "-R": "-r", "--recursive": "-r", "--force": "-f", "--dir": "-d", "--verbose": "-v", "--interactive": "-i" },
+	},
+	cp: {
+		aliases: { ...RECURSIVE_UPPER, "--force": "-f", "--archive": "-a", "--verbose": "-v", "--no-clobber": "-n" },
+		valueOptions: ["-t", "--target-directory", "-S", "--suffix"],
+	},
+	mv: {
+		aliases: { "--force": "-f", "--verbose": "-v", "--no-clobber": "-n" },
+		valueOptions: ["-t", "--target-directory", "-S", "--suffix"],
+	},
+	chmod: { aliases: { "--recursive": "-R" }, valueOptions: ["--reference"] },
+	chown: { aliases: { "--recursive": "-R" }, valueOptions: ["--reference", "--from"] },
+	chgrp: { aliases: { "--recursive": "-R" }, valueOptions: ["--reference"] },
+	git: {
+		aliases: {
+			"--force": "-f",
+			"--delete": "-d",
+			"--all": "-a",
+			"--verbose": "-v",
+			"--quiet": "-q",
+			"--directories": "-d",
+			"--dry-run": "-n",
+		},
+		valueOptions: ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "-m", "--message", "-b"],
+	},
+	head: { valueOptions: ["-n", "-c", "--lines", "--bytes"] },
+	tail: { valueOptions: ["-n", "-c", "--lines", "--bytes", "--pid", "-s", "--sleep-interval"] },
+	grep: {
+		valueOptions: ["-e", "-f", "-m", "-A", "-B", "-C", "--regexp", "--file", "--max-count", "--include", "--exclude", "--exclude-dir"],
+	},
+	rg: { valueOptions: ["-e", "-f", "-g", "-t", "-T", "-m", "-A", "-B", "-C", "--glob", "--type", "--regexp", "--pre", "-j"] },
+	sort: { valueOptions: ["-o", "--output", "-k", "--key", "-t", "--field-separator", "-S"] },
+	npm: { valueOptions: ["--prefix", "-w", "--workspace"] },
+	find: { split: false },
+	dd: { split: false },
+	java: { split: false },
+	go: { split: false },
+	gcc: { split: false },
+	clang: { split: false },
+	ffmpeg: { split: false },
+};
+
+const isLetter = (c: string): boolean => /[A-Za-z]/.test(c);
+
+export function flagSpecOf(program: string): { split: boolean; aliases: Record<string, string>; valueOptions: ReadonlySet<string> } {
+	const spec = FLAG_SPECS[program] ?? {};
+	return { split: spec.split ?? true, aliases: spec.aliases ?? {}, valueOptions: new Set(spec.valueOptions ?? []) };
+}
+
+/**
+ * Normalize a program's arguments. Dynamic words are always operands (their expansion is unknown).
+ * A value-taking option and its value become one flag, `-C dir`; `--` ends the options.
+ */
+export function normalizeArgs(program: string, args: readonly ShellWord[]): NormalizedArgs {
+	const spec = flagSpecOf(program);
+	if (!spec.split) return { flags: [], operands: [...args] };
+	const flags = new Set<string>();
+	const operands: ShellWord[] = [];
+	const alias = (f: string): string => spec.aliases[f] ?? f;
+	let optionsDone = false;
+	for (let i = 0; i < args.length; i++) {
+		const word = args[i]!;
+		const v = word.value;
+		if (optionsDone || !word.static || v === "-" || !v.startsWith("-")) {
+			operands.push(word);
+			continue;
+		}
+		if (v === "--") {
+			optionsDone = true;
+			continue;
+		}
+		if (v.startsWith("--")) {
+			const eq = v.indexOf("=");
+			const name = eq === -1 ? v : v.slice(0, eq);
+			if (eq !== -1) flags.add(`${alias(name)}=${v.slice(eq + 1)}`);
+			else if (spec.valueOptions.has(name) && i + 1 < args.length) flags.add(`${alias(name)} ${args[++i]!.value}`);
+			else flags.add(alias(name));
+			continue;
+		}
+		if (!isLetter(v[1]!)) {
+			flags.add(v);
+			continue;
+		}
+		for (let j = 1; j < v.length; j++) {
+			const c = v[j]!;
+			const short = `-${c}`;
+			if (spec.valueOptions.has(short)) {
+				const rest = v.slice(j + 1);
+				if (rest) flags.add(`${alias(short)} ${rest}`);
+				else if (i + 1 < args.length) flags.add(`${alias(short)} ${args[++i]!.value}`);
+				else flags.add(alias(short));
+				break;
+			}
+			if (!isLetter(c)) {
+				flags.add(`-${v.slice(j)}`);
+				break;
+			}
+			flags.add(alias(short));
+		}
+	}
+	return { flags: [...flags].sort(), operands };
+}
+
+const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./~*?[\]{}^!-]+$/;
+
+/** Quote a word for display only when it needs it. */
+export function displayWord(value: string): string {
+	if (value !== "" && SAFE_WORD.test(value)) return value;
+	return `'${value.replace(/'/g, "'\\''")}'`;
+}
+
+/** The canonical text of a normalized command: `program flags -- operands`. */
+export function normalizedText(program: string, normalized: NormalizedArgs): string {
+	const flag = (f: string): string => {
+		const space = f.indexOf(" ");
+		return space === -1 ? f : `${f.slice(0, space)} ${displayWord(f.slice(space + 1))}`;
+	};
+	const parts = [program, ...normalized.flags.map(flag)];
+	if (flagSpecOf(program).split && normalized.operands.some((o) => o.static && o.value.startsWith("-") && o.value !== "-")) parts.push("--");
+	for (const o of normalized.operands) parts.push(o.static ? displayWord(o.value) : o.value);
+	return parts.filter((p) => p !== "").join(" ");
+}

@@ -1,0 +1,231 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { ShellParser } from "./shell-parser.js";
+import type { SimpleCommand } from "./shell-types.js";
+
+let parser: ShellParser;
+beforeAll(async () => {
+	parser = await ShellParser.create();
+});
+
+const texts = (source: string): string[] => parser.parse(source).commands.map((c) => c.text);
+const only = (source: string): SimpleCommand => {
+	const { commands } = parser.parse(source);
+	expect(commands).toHaveLength(1);
+	return commands[0]!;
+};
+
+describe("compound structure", () => {
+	it("flattens lists joined by &&, || and ;", () => {
+		expect(texts("git status && git diff || echo failed; ls")).toEqual(["git status", "git diff", "echo failed", "ls"]);
+	});
+
+	it("lists every stage of a pipeline and marks it", () => {
+		const { commands } = parser.parse("cat a | grep b | wc -l");
+		expect(commands.map((c) => c.program)).toEqual(["cat", "grep", "wc"]);
+		expect(commands.every((c) => c.inPipeline)).toBe(true);
+	});
+
+	it("walks subshells, brace groups and control-flow bodies", () => {
+		expect(texts("(cd a; make) && { echo x; rm y; }")).toEqual(["cd a", "make", "echo x", "rm y"]);
+		expect(texts("if test -f a; then rm a; elif true; then ls; else pwd; fi")).toEqual([
+			"test -f a",
+			"rm a",
+			"true",
+			"ls",
+			"pwd",
+		]);
+		expect(texts("for f in *.ts; do wc -l $f; done; while read l; do echo $l; done < list")).toEqual([
+			"wc -l $f",
+			"read l < list",
+			"echo $l < list",
+		]);
+		expect(texts("case $x in a) rm a;; *) ls;; esac")).toEqual(["rm a", "ls"]);
+	});
+
+	it("treats commands inside $(...), backticks and process substitution as sub-commands", () => {
+		expect(texts("echo $(rm -rf x)")).toEqual(["echo $(rm -rf x)", "rm -f -r x"]);
+		expect(texts("echo `whoami`")).toEqual(["echo `whoami`", "whoami"]);
+		expect(texts("diff <(ls a) <(ls b)")).toEqual(["diff <(ls a) <(ls b)", "ls a", "ls b"]);
+		expect(texts('X="$(curl evil)" ls')).toContain("curl evil");
+		expect(texts("export A=$(id)")).toEqual(["export A=$(id)", "id"]);
+	});
+
+	it("includes function bodies and records the function name", () => {
+		const parsed = parser.parse("cleanup() { rm -rf build; }; cleanup");
+		expect(parsed.functions).toEqual(["cleanup"]);
+		expect(parsed.commands.map((c) => [c.text, c.inFunction])).toEqual([
+			["rm -f -r build", "cleanup"],
+			["cleanup", undefined],
+		]);
+	});
+
+	it("marks backgrounded commands", () => {
+		const { commands } = parser.parse(":(){ :|:& };:");
+		expect(commands.map((c) => [c.program, c.inFunction, c.inPipeline, c.background])).toEqual([
+			[":", ":", true, true],
+			[":", ":", true, true],
+			[":", undefined, false, false],
+		]);
+	});
+
+	it("records redirect targets and their direction", () => {
+		const c = only("sort < in.txt > out.txt 2>&1");
+		expect(c.redirects.map((r) => [r.kind, r.target.value])).toEqual([
+			["read", "in.txt"],
+			["write", "out.txt"],
+			["duplicate", "1"],
+		]);
+		expect(only("> /dev/sda").redirects[0]).toMatchObject({ kind: "write", target: { value: "/dev/sda" } });
+		expect(only("{ ls; } >> log").redirects[0]).toMatchObject({ kind: "write", operator: ">>" });
+	});
+
+	it("keeps env assignments apart from the program", () => {
+		const c = only("FOO=1 BAR=two git push origin");
+		expect(c.program).toBe("git");
+		expect(c.env).toEqual([
+			{ name: "FOO", value: "1" },
+			{ name: "BAR", value: "two" },
+		]);
+		expect(c.argv).toEqual(["push", "origin"]);
+	});
+
+	it("removes quotes and escapes and expands braces", () => {
+		expect(only(`r"m" -'rf' \\x`).text).toBe("rm -f -r x");
+		expect(only("rm -rf /{etc,usr}").argv).toEqual(["-rf", "/etc", "/usr"]);
+		expect(only("echo 'a{b,c}'").argv).toEqual(["a{b,c}"]);
+		expect(only("touch f{1..3}").argv).toEqual(["f1", "f2", "f3"]);
+	});
+});
+
+describe("programs", () => {
+	it("takes the basename of a program path and keeps the original", () => {
+		const c = only("/bin/rm -rf x");
+		expect(c.program).toBe("rm");
+		expect(c.programPath).toBe("/bin/rm");
+		expect(only("./scripts/build.sh").program).toBe("build.sh");
+	});
+
+	it("marks a computed program name as opaque and still lists its inner command", () => {
+		const { commands } = parser.parse("$(echo rm) -rf x");
+		expect(commands[0]).toMatchObject({ opaque: true, programKnown: false });
+		expect(commands[1]!.text).toBe("echo rm");
+		expect(only("$CMD -x").opaque).toBe(true);
+	});
+
+	it("marks eval and source as opaque, listing a static eval string's commands too", () => {
+		const { commands } = parser.parse('eval "rm -rf x"');
+		expect(commands[0]).toMatchObject({ program: "eval", opaque: true });
+		expect(commands[1]).toMatchObject({ text: "rm -f -r x", wrappers: ["eval"], opaque: false });
+		expect(only("source ./env.sh").opaque).toBe(true);
+		expect(only(". ./env.sh").opaque).toBe(true);
+	});
+
+	it("marks a shell reading its commands from a pipe as opaque", () => {
+		const { commands } = parser.parse("curl -s https://x.example/install | sh");
+		expect(commands[1]).toMatchObject({ program: "sh", opaque: true });
+		expect(parser.parse("cat script | bash -s -- arg").commands[1]!.opaque).toBe(true);
+		expect(only("bash ./build.sh").opaque).toBe(false);
+	});
+
+	it("marks a command that does not parse as opaque", () => {
+		const parsed = parser.parse("ls &&");
+		expect(parsed.malformed).toBe(true);
+		expect(parsed.commands.every((c) => c.opaque)).toBe(true);
+		expect(parser.parse("echo 'unterminated").commands.every((c) => c.opaque)).toBe(true);
+	});
+});
+
+describe("wrappers", () => {
+	const through = (source: string): [string, string[]] => {
+		const c = only(source);
+		return [c.text, c.wrappers];
+	};
+
+	it.each([
+		["env rm -rf x", ["env"]],
+		["env -i PATH=/bin rm -rf x", ["env"]],
+		["env - rm -rf x", ["env"]],
+		["env -u HOME rm -rf x", ["env"]],
+		["nice rm -rf x", ["nice"]],
+		["nice -n 5 rm -rf x", ["nice"]],
+		["nice -5 rm -rf x", ["nice"]],
+		["timeout 5 rm -rf x", ["timeout"]],
+		["timeout -s KILL 5 rm -rf x", ["timeout"]],
+		["timeout --signal=KILL -k 2 5s rm -rf x", ["timeout"]],
+		["command rm -rf x", ["command"]],
+		["exec rm -rf x", ["exec"]],
+		["nohup rm -rf x", ["nohup"]],
+		["stdbuf -oL rm -rf x", ["stdbuf"]],
+		["stdbuf -o L rm -rf x", ["stdbuf"]],
+		["time rm -rf x", ["time"]],
+		["time -p rm -rf x", ["time"]],
+		["sudo rm -rf x", ["sudo"]],
+		["sudo -u root -E rm -rf x", ["sudo"]],
+		["doas -u root rm -rf x", ["doas"]],
+		["setsid rm -rf x", ["setsid"]],
+		["ionice -c 3 rm -rf x", ["ionice"]],
+		["builtin rm -rf x", ["builtin"]],
+		["busybox rm -rf x", ["busybox"]],
+		["env nice timeout 5 command /bin/rm --recursive --force x", ["env", "nice", "timeout", "command"]],
+	])("looks through %s", (source, wrappers) => {
+		expect(through(source)).toEqual(["rm -f -r x", wrappers]);
+	});
+
+	it("marks sudo and doas as privileged", () => {
+		expect(only("sudo rm x").privileged).toBe(true);
+		expect(only("doas rm x").privileged).toBe(true);
+		expect(only("nice rm x").privileged).toBe(false);
+		expect(only("sudo -i").opaque).toBe(true);
+		expect(only("sudo -l")).toMatchObject({ program: "sudo", opaque: false });
+	});
+
+	it("does not look through command -v, which runs nothing", () => {
+		expect(only("command -v rm")).toMatchObject({ program: "command", argv: ["-v", "rm"] });
+	});
+
+	it("looks through xargs to its program and marks arguments from input", () => {
+		const { commands } = parser.parse("find . -name '*.o' | xargs -0 -n 10 rm -rf");
+		expect(commands[1]).toMatchObject({ text: "rm -f -r", argsFromInput: true, wrappers: ["xargs"] });
+		expect(only("xargs -I{} rm {}").program).toBe("rm");
+		expect(only("xargs -I {} rm {}").program).toBe("rm");
+		expect(only("xargs")).toMatchObject({ program: "echo", argsFromInput: true });
+		expect(only("xargs -Z rm")).toMatchObject({ opaque: true });
+		expect(only("xargs $PROG")).toMatchObject({ opaque: true });
+	});
+
+	it("parses sh -c and bash -c strings recursively", () => {
+		expect(parser.parse(`bash -c "rm -rf x; ls | wc -l"`).commands.map((c) => [c.text, c.wrappers])).toEqual([
+			["rm -f -r x", ["bash -c"]],
+			["ls", ["bash -c"]],
+			["wc -l", ["bash -c"]],
+		]);
+		expect(through("sh -c 'rm -rf x'")).toEqual(["rm -f -r x", ["sh -c"]]);
+		expect(through("bash -lc 'rm -rf x'")).toEqual(["rm -f -r x", ["bash -c"]]);
+		expect(through("sudo bash -c 'nice rm -rf x'")).toEqual(["rm -f -r x", ["sudo", "bash -c", "nice"]]);
+		expect(only(`sudo bash -c 'rm -rf x'`).privileged).toBe(true);
+		expect(through(`sh -c "sh -c 'rm -rf x'"`)).toEqual(["rm -f -r x", ["sh -c", "sh -c"]]);
+	});
+
+	it("marks sh -c with a computed script as opaque", () => {
+		expect(only('bash -c "$SCRIPT"')).toMatchObject({ opaque: true });
+		expect(only("sh -c")).toMatchObject({ opaque: true });
+	});
+
+	it("looks through env -S, flock -c, su -c and watch", () => {
+		expect(through("env -S 'rm -rf x'")).toEqual(["rm -f -r x", ["env -S"]]);
+		expect(only("su -c 'rm -rf x' root")).toMatchObject({ text: "rm -f -r x", privileged: true });
+		expect(only("flock /tmp/lock rm -rf x").text).toBe("rm -f -r x");
+		expect(only("watch -n 1 rm -rf x").text).toBe("rm -f -r x");
+		expect(only("su").opaque).toBe(true);
+	});
+
+	it("lists find -exec clauses as sub-commands", () => {
+		const { commands } = parser.parse("find . -name '*.tmp' -exec rm -rf {} \\;");
+		expect(commands.map((c) => c.program)).toEqual(["find", "rm"]);
+		expect(commands[1]).toMatchObject({ text: "rm -f -r {}", argsFromInput: true });
+	});
+
+	it("records time -o as a write", () => {
+		expect(only("time -o log.txt ls").redirects).toEqual([{ operator: ">", kind: "write", target: { value: "log.txt", static: true } }]);
+	});
+});

@@ -1,0 +1,259 @@
+/**
+ * Parses a shell command with tree-sitter-bash into the flat list of simple commands it would run:
+ * lists, pipelines, subshells, groups, substitutions, control flow and function bodies are walked,
+ * wrappers are looked through, and anything whose program cannot be known is marked opaque.
+ */
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { Language, type Node, Parser } from "web-tree-sitter";
+import { normalizeArgs, normalizedText } from "./flag-normalization.js";
+import type { ParsedShell, ShellRedirect, SimpleCommand } from "./shell-types.js";
+import { wordOf, wordsOf } from "./shell-words.js";
+import { basename, type CommandFrame, resolveFrame, type ScriptExpander } from "./wrappers.js";
+
+/** `bash -c "bash -c '…'"` nesting past this depth is treated as opaque. */
+const MAX_DEPTH = 8;
+const REDIRECTS = new Set(["file_redirect", "heredoc_redirect", "herestring_redirect"]);
+const DUPLICATING = new Set([">&", "<&"]);
+
+interface WalkContext {
+	inPipeline: boolean;
+	background: boolean;
+	inFunction?: string;
+	redirects: ShellRedirect[];
+}
+
+interface Collected {
+	frames: CommandFrame[];
+	functions: string[];
+	malformed: boolean;
+}
+
+let bashLanguage: Promise<Language> | undefined;
+
+function loadBash(): Promise<Language> {
+	bashLanguage ??= (async () => {
+		await Parser.init();
+		const require = createRequire(import.meta.url);
+		const wasm = join(dirname(require.resolve("tree-sitter-bash/package.json")), "tree-sitter-bash.wasm");
+		return Language.load(wasm);
+	})();
+	return bashLanguage;
+}
+
+function toRedirect(node: Node): ShellRedirect | undefined {
+	if (node.type === "heredoc_redirect") return { operator: "<<", kind: "heredoc", target: { value: "", static: true } };
+	if (node.type === "herestring_redirect") return { operator: "<<<", kind: "heredoc", target: { value: "", static: true } };
+	const destination = node.childForFieldName("destination");
+	if (!destination) return undefined;
+	const fd = node.childForFieldName("descriptor")?.text;
+	const operator = node.children.find((c) => c !== null && !c.isNamed)?.type ?? ">";
+	const target = wordOf(destination);
+	const duplicate = DUPLICATING.has(operator) && (destination.type === "number" || target.value === "-");
+	const kind = duplicate ? "duplicate" : operator === "<" || operator === "<&" ? "read" : "write";
+	return fd === undefined ? { operator, kind, target } : { operator, fd, kind, target };
+}
+
+function redirectText(r: ShellRedirect): string {
+	if (r.kind === "heredoc" || r.kind === "duplicate") return "";
+	return `${r.fd ?? ""}${r.operator} ${r.target.value}`;
+}
+
+function toSimpleCommand(frame: CommandFrame): SimpleCommand {
+	const [first, ...args] = frame.words;
+	const program = first ? (first.static ? basename(first.value) : first.value) : "";
+	const normalized = normalizeArgs(program, args);
+	const redirects = frame.redirects.map(redirectText).filter((t) => t !== "");
+	const text = [normalizedText(program, normalized), ...redirects].filter((t) => t !== "").join(" ");
+	const command: SimpleCommand = {
+		program,
+		programKnown: first?.static ?? true,
+		programPath: first?.value ?? "",
+		args,
+		argv: args.map((a) => a.value),
+		normalized,
+		text,
+		env: frame.env,
+		redirects: frame.redirects,
+		wrappers: frame.wrappers,
+		privileged: frame.privileged,
+		argsFromInput: frame.argsFromInput,
+		opaque: frame.opaqueReason !== undefined,
+		source: frame.source,
+		inPipeline: frame.inPipeline,
+		background: frame.background,
+	};
+	if (frame.opaqueReason !== undefined) command.opaqueReason = frame.opaqueReason;
+	if (frame.inFunction !== undefined) command.inFunction = frame.inFunction;
+	return command;
+}
+
+export class ShellParser {
+	private constructor(private readonly parser: Parser) {}
+
+	/** Loads the bash grammar once per process; parsing is synchronous afterwards. */
+	static async create(): Promise<ShellParser> {
+		const language = await loadBash();
+		const parser = new Parser();
+		parser.setLanguage(language);
+		return new ShellParser(parser);
+	}
+
+	parse(source: string): ParsedShell {
+		const collected = this.collect(source, 0);
+		return {
+			source,
+			commands: collected.frames.map(toSimpleCommand),
+			functions: collected.functions,
+			malformed: collected.malformed,
+		};
+	}
+
+	private collect(source: string, depth: number): Collected {
+		const out: Collected = { frames: [], functions: [], malformed: false };
+		const tree = this.parser.parse(source);
+		if (!tree) return { ...out, malformed: true };
+		try {
+			out.malformed = tree.rootNode.hasError;
+			this.walk(tree.rootNode, { inPipeline: false, background: false, redirects: [] }, out, depth);
+		} finally {
+			tree.delete();
+		}
+		if (out.malformed) {
+			out.frames = out.frames.map((f) => ({ ...f, opaqueReason: f.opaqueReason ?? "the command does not parse" }));
+		}
+		return out;
+	}
+
+	private expander(out: Collected, depth: number): ScriptExpander {
+		return (script, outer, wrapper) => {
+			if (depth + 1 >= MAX_DEPTH) return [{ ...outer, opaqueReason: outer.opaqueReason ?? "shell code is nested too deeply" }];
+			const inner = this.collect(script, depth + 1);
+			out.functions.push(...inner.functions);
+			return inner.frames.map((f) => {
+				const merged: CommandFrame = {
+					...f,
+					env: [...outer.env, ...f.env],
+					redirects: [...outer.redirects, ...f.redirects],
+					wrappers: [...outer.wrappers, wrapper, ...f.wrappers],
+					privileged: outer.privileged || f.privileged,
+					argsFromInput: outer.argsFromInput || f.argsFromInput,
+					source: outer.source,
+					inPipeline: outer.inPipeline || f.inPipeline,
+					background: outer.background || f.background,
+				};
+				const inFunction = f.inFunction ?? outer.inFunction;
+				if (inFunction !== undefined) merged.inFunction = inFunction;
+				return merged;
+			});
+		};
+	}
+
+	private walk(node: Node, ctx: WalkContext, out: Collected, depth: number): void {
+		switch (node.type) {
+			case "command":
+				this.command(node, ctx, out, depth);
+				return;
+			case "declaration_command":
+			case "unset_command":
+				this.declaration(node, ctx, out, depth);
+				return;
+			case "redirected_statement": {
+				const redirectNodes = node.children.filter((c): c is Node => c !== null && REDIRECTS.has(c.type));
+				const own = redirectNodes.map(toRedirect).filter((r): r is ShellRedirect => r !== undefined);
+				const body = node.childForFieldName("body");
+				if (body) this.walk(body, { ...ctx, redirects: [...ctx.redirects, ...own] }, out, depth);
+				else out.frames.push(this.frame([], [], [...ctx.redirects, ...own], node.text, ctx));
+				for (const r of redirectNodes) this.walkNested(r, ctx, out, depth);
+				return;
+			}
+			case "pipeline":
+				for (const child of node.namedChildren) {
+					if (child) this.walk(child, { ...ctx, inPipeline: true }, out, depth);
+				}
+				return;
+			case "function_definition": {
+				const name = node.childForFieldName("name")?.text ?? "";
+				out.functions.push(name);
+				const body = node.childForFieldName("body");
+				if (body) this.walk(body, { ...ctx, inFunction: name }, out, depth);
+				return;
+			}
+			default:
+				this.walkChildren(node, ctx, out, depth);
+		}
+	}
+
+	private walkChildren(node: Node, ctx: WalkContext, out: Collected, depth: number): void {
+		const children = node.children;
+		for (let i = 0; i < children.length; i++) {
+			const child = children[i];
+			if (!child?.isNamed) continue;
+			const background = children[i + 1]?.type === "&";
+			this.walk(child, background ? { ...ctx, background: true } : ctx, out, depth);
+		}
+	}
+
+	/** Commands inside substitutions run on their own: no inherited pipeline or redirects. */
+	private walkNested(node: Node, ctx: WalkContext, out: Collected, depth: number): void {
+		const nested: WalkContext = { inPipeline: false, background: false, redirects: [] };
+		if (ctx.inFunction !== undefined) nested.inFunction = ctx.inFunction;
+		this.walkChildren(node, nested, out, depth);
+	}
+
+	private frame(
+		words: CommandFrame["words"],
+		env: CommandFrame["env"],
+		redirects: ShellRedirect[],
+		source: string,
+		ctx: WalkContext,
+	): CommandFrame {
+		const frame: CommandFrame = {
+			words,
+			env,
+			redirects,
+			wrappers: [],
+			privileged: false,
+			argsFromInput: false,
+			source,
+			inPipeline: ctx.inPipeline,
+			background: ctx.background,
+		};
+		if (ctx.inFunction !== undefined) frame.inFunction = ctx.inFunction;
+		return frame;
+	}
+
+	private command(node: Node, ctx: WalkContext, out: Collected, depth: number): void {
+		const words: CommandFrame["words"] = [];
+		const env: CommandFrame["env"] = [];
+		const redirects = [...ctx.redirects];
+		const children = node.children;
+		for (let i = 0; i < children.length; i++) {
+			const child = children[i];
+			if (!child) continue;
+			const field = node.fieldNameForChild(i);
+			if (child.type === "variable_assignment") {
+				const value = child.childForFieldName("value");
+				env.push({ name: child.childForFieldName("name")?.text ?? "", value: value ? wordOf(value).value : "" });
+			} else if (REDIRECTS.has(child.type)) {
+				const r = toRedirect(child);
+				if (r) redirects.push(r);
+			} else if (field === "name" || field === "argument") {
+				words.push(...wordsOf(child));
+			}
+		}
+		const frame = this.frame(words, env, redirects, node.text, ctx);
+		out.frames.push(...resolveFrame(frame, this.expander(out, depth)));
+		this.walkNested(node, ctx, out, depth);
+	}
+
+	private declaration(node: Node, ctx: WalkContext, out: Collected, depth: number): void {
+		const keyword = node.children.find((c) => c !== null && !c.isNamed)?.text ?? node.type;
+		const words: CommandFrame["words"] = [{ value: keyword, static: true }];
+		for (const child of node.namedChildren) {
+			if (child) words.push(wordOf(child));
+		}
+		out.frames.push(this.frame(words, [], [...ctx.redirects], node.text, ctx));
+		this.walkNested(node, ctx, out, depth);
+	}
+}

@@ -1,0 +1,323 @@
+/**
+ * Looking through wrappers: `env`, `nice`, `timeout`, `sudo`, `xargs`, `bash -c '…'` and friends run
+ * another program, and that program is what policy must see. A wrapper whose program cannot be
+ * determined makes the command opaque.
+ */
+import type { ShellRedirect, ShellWord } from "./shell-types.js";
+
+/** A command on its way to becoming a SimpleCommand, while wrappers are peeled off. */
+export interface CommandFrame {
+	words: ShellWord[];
+	env: { name: string; value: string }[];
+	redirects: ShellRedirect[];
+	wrappers: string[];
+	privileged: boolean;
+	argsFromInput: boolean;
+	opaqueReason?: string;
+	/** Source text of the outermost command this frame came from. */
+	source: string;
+	inPipeline: boolean;
+	background: boolean;
+	inFunction?: string;
+}
+
+/** Parses an inline script (`sh -c`, `eval`, `watch`) into frames that inherit `outer`'s context. */
+export type ScriptExpander = (script: string, outer: CommandFrame, wrapper: string) => CommandFrame[];
+
+interface WrapperSpec {
+	valueOptions?: readonly string[];
+	/** Options whose value, if any, is attached (`xargs -i{}`). */
+	attachedValueOptions?: readonly string[];
+	/** Known value-less options; only consulted when `strict`. */
+	flags?: readonly string[];
+	/** An option we do not know makes the program undeterminable. */
+	strict?: boolean;
+	/** Operands before the program (`timeout DURATION`, `flock FILE`). */
+	positionals?: number;
+	/** `NAME=value` words before the program set its environment. */
+	assignments?: boolean;
+	/** Options that mean no program is run (`command -v`, `sudo -l`). */
+	stopOptions?: readonly string[];
+	/** Options whose value is a shell script (`su -c`, `flock -c`, `env -S`). */
+	scriptOptions?: readonly string[];
+	/** Options that start a shell when no program follows (`sudo -s`). */
+	interactiveOptions?: readonly string[];
+	/** Without a script option the wrapper starts an interactive shell (`su`). */
+	needsScript?: boolean;
+	/** The remaining words are joined into a script (`watch`). */
+	joinArgs?: boolean;
+	/** Options whose value is a file the wrapper writes (`time -o`). */
+	writeOptions?: readonly string[];
+	privileged?: boolean;
+	argsFromInput?: boolean;
+	/** The program run when none is given (`xargs` runs `echo`). */
+	defaultProgram?: string;
+	/** A lone `-` is an option (`env -`). */
+	dashIsOption?: boolean;
+}
+
+const WRAPPERS: Record<string, WrapperSpec> = {
+	env: {
+		valueOptions: ["-u", "--unset", "-C", "--chdir"],
+		scriptOptions: ["-S", "--split-string"],
+		assignments: true,
+		dashIsOption: true,
+	},
+	nice: { valueOptions: ["-n", "--adjustment"] },
+	timeout: { valueOptions: ["-s", "--signal", "-k", "--kill-after"], positionals: 1 },
+	command: { stopOptions: ["-v", "-V"] },
+	builtin: {},
+	busybox: {},
+	coproc: {},
+	exec: { valueOptions: ["-a"] },
+	nohup: {},
+	setsid: {},
+	unbuffer: {},
+	chronic: {},
+	stdbuf: { valueOptions: ["-i", "-o", "-e", "--input", "--output", "--error"] },
+	time: { valueOptions: ["-f", "--format", "-o", "--output"], writeOptions: ["-o", "--output"] },
+	ionice: { valueOptions: ["-c", "-n", "--class", "--classdata"] },
+	taskset: { positionals: 1 },
+	caffeinate: { valueOptions: ["-t", "-w"] },
+	flock: { valueOptions: ["-w", "--timeout", "-E", "--conflict-exit-code"], scriptOptions: ["-c", "--command"], positionals: 1 },
+	watch: { valueOptions: ["-n", "--interval", "-d"], joinArgs: true },
+	sudo: {
+		valueOptions: ["-u", "-g", "-C", "-h", "-p", "-D", "-r", "-t", "-T", "-U", "--user", "--group", "--close-from", "--host", "--prompt", "--chdir", "--role", "--type", "--command-timeout", "--other-user"],
+		stopOptions: ["-e", "-l", "-v", "-k", "-K", "-V", "--edit", "--list", "--validate", "--version"],
+		interactiveOptions: ["-i", "-s", "--login", "--shell"],
+		assignments: true,
+		privileged: true,
+	},
+	doas: { valueOptions: ["-u", "-C"], stopOptions: ["-L"], interactiveOptions: ["-s"], privileged: true },
+	su: { valueOptions: ["-s", "--shell", "-g", "--group", "-G", "-w"], scriptOptions: ["-c", "--command"], needsScript: true, privileged: true },
+	script: { valueOptions: ["-E", "-o", "-T", "-I", "-O", "-B"], scriptOptions: ["-c", "--command"], needsScript: true },
+	xargs: {
+		valueOptions: ["-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file", "--delimiter", "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"],
+		attachedValueOptions: ["-e", "-i", "-l"],
+		flags: ["-0", "-r", "-t", "-p", "-x", "--null", "--no-run-if-empty", "--verbose", "--interactive", "--exit", "--open-tty"],
+		strict: true,
+		argsFromInput: true,
+		defaultProgram: "echo",
+	},
+};
+
+const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "busybox-sh"]);
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+/** A program that runs shell code given to it as words (`eval "rm -rf x"`). */
+const EVALUATORS = new Set(["eval"]);
+/** A program that runs shell code from a file. */
+const SOURCERS = new Set(["source", "."]);
+const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
+
+export function basename(path: string): string {
+	const trimmed = path.replace(/\/+$/, "");
+	if (trimmed === "") return path;
+	return trimmed.slice(trimmed.lastIndexOf("/") + 1);
+}
+
+interface ScanResult {
+	/** Index in the words after the wrapper name where the program starts. */
+	next: number;
+	env: { name: string; value: string }[];
+	script?: ShellWord;
+	/** The option that carried the script, e.g. `-c`. */
+	scriptOption?: string;
+	writes: ShellWord[];
+	stop: boolean;
+	interactive: boolean;
+	unknownOption?: string;
+}
+
+function scanWrapper(spec: WrapperSpec, rest: readonly ShellWord[]): ScanResult {
+	const result: ScanResult = { next: rest.length, env: [], writes: [], stop: false, interactive: false };
+	const values = new Set(spec.valueOptions ?? []);
+	const attached = new Set(spec.attachedValueOptions ?? []);
+	const flags = new Set(spec.flags ?? []);
+	const stops = new Set(spec.stopOptions ?? []);
+	const scripts = new Set(spec.scriptOptions ?? []);
+	const interactive = new Set(spec.interactiveOptions ?? []);
+	const writes = new Set(spec.writeOptions ?? []);
+	let positionals = spec.positionals ?? 0;
+	let optionsDone = false;
+	const takeValue = (option: string, value: ShellWord | undefined): void => {
+		if (!value) return;
+		if (scripts.has(option)) {
+			result.script = value;
+			result.scriptOption = option;
+		}
+		if (writes.has(option)) result.writes.push(value);
+	};
+	let i = 0;
+	while (i < rest.length) {
+		const word = rest[i]!;
+		const v = word.value;
+		const isOption = word.static && !optionsDone && v.startsWith("-") && (v !== "-" || spec.dashIsOption === true);
+		if (isOption) {
+			if (v === "--") {
+				optionsDone = true;
+				i++;
+				continue;
+			}
+			if (v.startsWith("--")) {
+				const eq = v.indexOf("=");
+				const name = eq === -1 ? v : v.slice(0, eq);
+				if (stops.has(name)) result.stop = true;
+				if (interactive.has(name)) result.interactive = true;
+				if (values.has(name) || scripts.has(name)) {
+					takeValue(name, eq === -1 ? rest[++i] : { value: v.slice(eq + 1), static: true });
+				} else if (spec.strict && !flags.has(name)) {
+					result.unknownOption = name;
+				}
+				i++;
+				continue;
+			}
+			for (let j = 1; j < v.length; j++) {
+				const option = `-${v[j]}`;
+				if (values.has(option) || scripts.has(option)) {
+					const tail = v.slice(j + 1);
+					takeValue(option, tail ? { value: tail, static: true } : rest[++i]);
+					break;
+				}
+				if (attached.has(option)) break;
+				if (stops.has(option)) result.stop = true;
+				if (interactive.has(option)) result.interactive = true;
+				else if (spec.strict && !flags.has(option)) result.unknownOption = option;
+			}
+			i++;
+			continue;
+		}
+		if (spec.assignments && word.static && ASSIGNMENT.test(v)) {
+			const eq = v.indexOf("=");
+			result.env.push({ name: v.slice(0, eq), value: v.slice(eq + 1) });
+			i++;
+			continue;
+		}
+		if (positionals > 0) {
+			positionals--;
+			optionsDone = false;
+			i++;
+			continue;
+		}
+		break;
+	}
+	result.next = i;
+	return result;
+}
+
+function opaque(frame: CommandFrame, reason: string): CommandFrame {
+	return { ...frame, opaqueReason: frame.opaqueReason ?? reason };
+}
+
+/** `bash [options] -c 'script'`, `bash script.sh`, or a shell reading stdin. */
+function lookThroughShell(frame: CommandFrame, name: string, expand: ScriptExpander): CommandFrame[] {
+	const rest = frame.words.slice(1);
+	let commandMode = false;
+	let fromStdin = false;
+	let i = 0;
+	while (i < rest.length) {
+		const word = rest[i]!;
+		const v = word.value;
+		if (!word.static) break;
+		if (v === "--" || v === "-") {
+			i++;
+			break;
+		}
+		if (/^[-+][oO]$/.test(v) || v === "--rcfile" || v === "--init-file") {
+			i += 2;
+			continue;
+		}
+		if (v.startsWith("--")) {
+			i++;
+			continue;
+		}
+		if (/^[-+][A-Za-z]+$/.test(v)) {
+			if (v.startsWith("-") && v.includes("c")) commandMode = true;
+			if (v.startsWith("-") && v.includes("s")) fromStdin = true;
+			i++;
+			continue;
+		}
+		break;
+	}
+	if (commandMode) {
+		const script = rest[i];
+		if (!script) return [opaque(frame, `${name} -c has no script`)];
+		if (!script.static) return [opaque(frame, `${name} -c runs a script computed at run time`)];
+		return expand(script.value, frame, `${name} -c`);
+	}
+	if (fromStdin || i >= rest.length) return [opaque(frame, `${name} runs commands read from its input`)];
+	return [frame];
+}
+
+/** `find … -exec cmd {} ;` runs cmd once per match: each -exec clause is a command of its own. */
+function findExecFrames(frame: CommandFrame, expand: ScriptExpander): CommandFrame[] {
+	const out: CommandFrame[] = [];
+	const words = frame.words;
+	for (let i = 1; i < words.length; i++) {
+		if (!FIND_EXEC.has(words[i]!.value)) continue;
+		const start = i + 1;
+		let end = start;
+		while (end < words.length && words[end]!.value !== ";" && words[end]!.value !== "+") end++;
+		const inner: CommandFrame = {
+			...frame,
+			words: words.slice(start, end),
+			wrappers: [...frame.wrappers, `find ${words[i]!.value}`],
+			argsFromInput: true,
+			opaqueReason: undefined,
+		};
+		if (inner.words.length > 0) out.push(...resolveFrame(inner, expand));
+		i = end;
+	}
+	return out;
+}
+
+/** Peel wrappers off a frame until the program that actually runs is at its head. */
+export function resolveFrame(start: CommandFrame, expand: ScriptExpander): CommandFrame[] {
+	let frame = start;
+	for (;;) {
+		const first = frame.words[0];
+		if (!first || frame.opaqueReason) return [frame];
+		if (!first.static) return [opaque(frame, "the program name is computed at run time")];
+		const name = basename(first.value);
+		if (SHELLS.has(name)) return lookThroughShell(frame, name, expand);
+		if (EVALUATORS.has(name)) {
+			const rest = frame.words.slice(1);
+			const shown = opaque(frame, `${name} runs text as shell code`);
+			if (rest.length === 0 || !rest.every((w) => w.static)) return [shown];
+			return [shown, ...expand(rest.map((w) => w.value).join(" "), frame, name)];
+		}
+		if (SOURCERS.has(name)) return [opaque(frame, `${name} runs the commands in a file`)];
+		if (name === "find") return [frame, ...findExecFrames(frame, expand)];
+		const spec = WRAPPERS[name];
+		if (!spec) return [frame];
+		const rest = frame.words.slice(1);
+		const scan = scanWrapper(spec, rest);
+		if (scan.stop) return [{ ...frame, privileged: frame.privileged || spec.privileged === true }];
+		const wrapped: CommandFrame = {
+			...frame,
+			env: [...frame.env, ...scan.env],
+			redirects: [
+				...frame.redirects,
+				...scan.writes.map((target) => ({ operator: ">", kind: "write" as const, target })),
+			],
+			wrappers: [...frame.wrappers, name],
+			privileged: frame.privileged || spec.privileged === true,
+			argsFromInput: frame.argsFromInput || spec.argsFromInput === true,
+		};
+		if (scan.unknownOption) return [opaque(frame, `${name} option ${scan.unknownOption} hides which program runs`)];
+		if (scan.script) {
+			if (!scan.script.static) return [opaque(wrapped, `${name} runs a script computed at run time`)];
+			return expand(scan.script.value, { ...wrapped, wrappers: frame.wrappers }, `${name} ${scan.scriptOption}`);
+		}
+		const program = rest.slice(scan.next);
+		if (spec.joinArgs && program.length > 0) {
+			if (!program.every((w) => w.static)) return [opaque(wrapped, `${name} runs a script computed at run time`)];
+			return expand(program.map((w) => w.value).join(" "), { ...wrapped, wrappers: frame.wrappers }, name);
+		}
+		if (program.length === 0) {
+			if (spec.needsScript || scan.interactive) return [opaque(wrapped, `${name} starts an interactive shell`)];
+			if (spec.defaultProgram) return [{ ...wrapped, words: [{ value: spec.defaultProgram, static: true }] }];
+			return [frame];
+		}
+		frame = { ...wrapped, words: program };
+	}
+}

@@ -1,0 +1,218 @@
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { GENESIS_HASH, auditHash, canonicalJson, verifyChain } from "./audit-chain.js";
+import type { AuditInput, AuditRecord } from "./audit-types.js";
+
+function buildChain(inputs: AuditInput[]): AuditRecord[] {
+	const records: AuditRecord[] = [];
+	let prev = GENESIS_HASH;
+	inputs.forEach((input, i) => {
+		const fields = {
+			...input,
+			seq: i + 1,
+			time: `2025-01-01T00:00:0${i % 10}.000Z`,
+		};
+		const hash = auditHash(prev, fields);
+		records.push({ ...fields, prev_hash: prev, hash });
+		prev = hash;
+	});
+	return records;
+}
+
+function sampleChain(n: number): AuditRecord[] {
+	return buildChain(
+		Array.from({ length: n }, (_, i) => ({
+			session: "s1",
+			turn: 1 + Math.floor(i / 3),
+			kind: i % 2 ? ("effect" as const) : ("permission.decided" as const),
+			call_id: i % 3 ? `call-${i}` : undefined,
+			data: { index: i, nested: { list: [i, "x", { b: 2, a: 1 }] } },
+		})),
+	);
+}
+
+describe("canonicalJson", () => {
+	it("sorts keys at every depth and has no whitespace", () => {
+		expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: "x" } })).toBe(
+			'{"a":{"c":"x","d":[3,{"y":2,"z":1}]},"b":1}',
+		);
+	});
+
+	it("is the same whatever order the keys were built in", () => {
+		const one = { kind: "effect", data: { path: "a.txt", bytes: 3 } };
+		const two = { data: { bytes: 3, path: "a.txt" }, kind: "effect" };
+		expect(canonicalJson(one)).toBe(canonicalJson(two));
+	});
+
+	it("drops undefined fields, keeps array positions, and maps non-finite numbers to null", () => {
+		expect(canonicalJson({ a: undefined, b: [undefined, Number.NaN, 1], c: null })).toBe(
+			'{"b":[null,null,1],"c":null}',
+		);
+	});
+
+	it("escapes strings as JSON does and honours toJSON", () => {
+		expect(canonicalJson({ s: 'quote " and \n newline', d: new Date(0) })).toBe(
+			'{"d":"1970-01-01T00:00:00.000Z","s":"quote \\" and \\n newline"}',
+		);
+	});
+
+	it("refuses cycles and bigints instead of producing something unstable", () => {
+		const cyclic: Record<string, unknown> = {};
+		cyclic.self = cyclic;
+		expect(() => canonicalJson(cyclic)).toThrow(/cycle/);
+		expect(() => canonicalJson({ n: 1n })).toThrow(/bigint/);
+	});
+
+	it("allows the same object twice when it is not a cycle", () => {
+		const shared = { x: 1 };
+		expect(canonicalJson({ a: shared, b: shared })).toBe('{"a":{"x":1},"b":{"x":1}}');
+	});
+});
+
+describe("auditHash", () => {
+	it("is sha256 over prev hash, newline and the canonical JSON of the hashed fields", () => {
+		const fields = {
+			seq: 1,
+			time: "2025-01-01T00:00:00.000Z",
+			session: "s",
+			turn: 0,
+			kind: "session.started" as const,
+			data: { mode: "plan" },
+		};
+		const expected = createHash("sha256")
+			.update(
+				`${GENESIS_HASH}\n{"data":{"mode":"plan"},"kind":"session.started","seq":1,"session":"s","time":"2025-01-01T00:00:00.000Z","turn":0}`,
+			)
+			.digest("hex");
+		expect(auditHash(GENESIS_HASH, fields)).toBe(expected);
+		expect(GENESIS_HASH).toMatch(/^0{64}$/);
+	});
+
+	it("ignores extra properties such as the record's own hash", () => {
+		const [record] = sampleChain(1);
+		expect(
+			auditHash(GENESIS_HASH, {
+				...record!,
+				hash: "f".repeat(64),
+			} as AuditRecord),
+		).toBe(record!.hash);
+	});
+
+	it("changes when any hashed field changes", () => {
+		const [record] = sampleChain(1);
+		const base = auditHash(GENESIS_HASH, record!);
+		expect(auditHash(GENESIS_HASH, { ...record!, turn: 99 })).not.toBe(base);
+		expect(auditHash(GENESIS_HASH, { ...record!, call_id: "other" })).not.toBe(base);
+		expect(auditHash(GENESIS_HASH, { ...record!, data: { index: 1 } })).not.toBe(base);
+		expect(auditHash("1".repeat(64), record!)).not.toBe(base);
+	});
+});
+
+describe("verifyChain", () => {
+	it("accepts an intact chain and counts it", () => {
+		expect(verifyChain(sampleChain(10))).toEqual({ ok: true, checked: 10 });
+		expect(verifyChain([])).toEqual({ ok: true, checked: 0 });
+	});
+
+	it("names an edited record", () => {
+		const chain = sampleChain(10);
+		chain[6] = { ...chain[6]!, data: { index: 6, tampered: true } };
+		expect(verifyChain(chain)).toEqual({
+			ok: false,
+			checked: 6,
+			firstBad: {
+				seq: 7,
+				reason: "record 7: hash does not match its contents (edited?)",
+			},
+		});
+	});
+
+	it("names a record whose hash was recomputed after editing, at the next link", () => {
+		const chain = sampleChain(6);
+		const edited = { ...chain[2]!, data: { forged: true } };
+		edited.hash = auditHash(edited.prev_hash, edited);
+		chain[2] = edited;
+		const result = verifyChain(chain);
+		expect(result.ok).toBe(false);
+		if (!result.ok)
+			expect(result.firstBad).toEqual({
+				seq: 4,
+				reason: "record 4: prev_hash does not match record 3 (reordered or deleted?)",
+			});
+	});
+
+	it("names a deleted record by the seq that is missing", () => {
+		const chain = sampleChain(10);
+		chain.splice(4, 1);
+		const result = verifyChain(chain);
+		expect(result).toEqual({
+			ok: false,
+			checked: 4,
+			firstBad: {
+				seq: 5,
+				reason: "record 5: expected seq 5, found 6 (a record was deleted?)",
+			},
+		});
+	});
+
+	it("detects a deletion that renumbered the rest, by the broken link", () => {
+		const chain = sampleChain(8);
+		const renumbered = [...chain.slice(0, 3), ...chain.slice(4).map((r) => ({ ...r, seq: r.seq - 1 }))];
+		const result = verifyChain(renumbered);
+		expect(result.ok).toBe(false);
+		if (!result.ok)
+			expect(result.firstBad.reason).toBe("record 4: prev_hash does not match record 3 (reordered or deleted?)");
+	});
+
+	it("detects two records with their seq values swapped", () => {
+		const chain = sampleChain(6);
+		const a = chain[2]!;
+		const b = chain[3]!;
+		const swapped = [...chain.slice(0, 2), { ...b, seq: 3 }, { ...a, seq: 4 }, ...chain.slice(4)];
+		const result = verifyChain(swapped);
+		expect(result.ok).toBe(false);
+		if (!result.ok) {
+			expect(result.firstBad.seq).toBe(3);
+			expect(result.firstBad.reason).toBe("record 3: prev_hash does not match record 2 (reordered or deleted?)");
+		}
+	});
+
+	it("detects records handed over out of order", () => {
+		const chain = sampleChain(5);
+		const result = verifyChain([chain[0]!, chain[2]!, chain[1]!, chain[3]!, chain[4]!]);
+		expect(result.ok).toBe(false);
+		if (!result.ok) expect(result.firstBad.seq).toBe(2);
+	});
+
+	it("detects a forged first record", () => {
+		const chain = sampleChain(3);
+		chain[0] = { ...chain[0]!, prev_hash: "a".repeat(64) };
+		const result = verifyChain(chain);
+		expect(result.ok).toBe(false);
+		if (!result.ok)
+			expect(result.firstBad).toEqual({
+				seq: 1,
+				reason: "record 1: prev_hash does not match the genesis hash (reordered or deleted?)",
+			});
+	});
+
+	it("uses the store's head to catch records removed from the end", () => {
+		const chain = sampleChain(5);
+		const head = { seq: 5, hash: chain[4]!.hash };
+		expect(verifyChain(chain, head)).toEqual({ ok: true, checked: 5 });
+		const truncated = verifyChain(chain.slice(0, 3), head);
+		expect(truncated.ok).toBe(false);
+		if (!truncated.ok) expect(truncated.firstBad.seq).toBe(4);
+		expect(verifyChain(chain, { seq: 5, hash: "b".repeat(64) }).ok).toBe(false);
+		expect(verifyChain(chain, { seq: 4, hash: chain[3]!.hash }).ok).toBe(false);
+	});
+
+	it("stops at the first problem even when later records are also bad", () => {
+		const chain = sampleChain(10);
+		chain[2] = { ...chain[2]!, kind: "tool.outcome" };
+		chain[8] = { ...chain[8]!, turn: 42 };
+		const result = verifyChain(chain);
+		expect(result.ok).toBe(false);
+		if (!result.ok) expect(result.firstBad.seq).toBe(3);
+	});
+});

@@ -1,0 +1,93 @@
+/**
+ * The redactor: masks known secret values (from the environment, or added by the runtime)
+ * and secret shapes (API keys, tokens, private keys, `password=` assignments) in text and in
+ * JSON-like values, before anything is persisted or emitted.
+ */
+import { REDACTION_MASK, type Redactor } from "./redaction-types.js";
+import { isMaskableValue, isSecretField } from "./secret-names.js";
+import { SECRET_PATTERNS, maskAssignments } from "./secret-patterns.js";
+
+export interface RedactorOptions {
+	/** Values of variables whose names look secret are masked wherever they appear. Defaults to process.env. */
+	env?: NodeJS.ProcessEnv;
+	/** More shapes to mask whole; a pattern without the g flag is given one. */
+	extraPatterns?: RegExp[];
+}
+
+/** Shorter exact values would mask ordinary words and numbers everywhere. */
+export const MIN_SECRET_LENGTH = 6;
+
+/** Environment variable names whose values are treated as secrets. */
+export const SECRET_ENV_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
+
+export const CIRCULAR = "[Circular]";
+
+export function createRedactor(opts: RedactorOptions = {}): Redactor {
+	const secrets = new Set<string>();
+	// Longest first, so a secret that contains another is masked whole.
+	let ordered: string[] = [];
+	const extra = (opts.extraPatterns ?? []).map((p) => (p.global ? p : new RegExp(p.source, `${p.flags}g`)));
+
+	function addSecret(value: string): void {
+		let added = false;
+		for (const candidate of new Set([value, value.trim()])) {
+			// The mask itself must never become a secret, or masking would never settle.
+			if (candidate.length < MIN_SECRET_LENGTH || candidate.includes(REDACTION_MASK) || secrets.has(candidate))
+				continue;
+			secrets.add(candidate);
+			added = true;
+		}
+		if (added) ordered = [...secrets].sort((a, b) => b.length - a.length);
+	}
+
+	for (const [name, value] of Object.entries(opts.env ?? process.env)) {
+		if (value !== undefined && SECRET_ENV_NAME.test(name)) addSecret(value);
+	}
+
+	function redactText(text: string): string {
+		let out = text;
+		for (const secret of ordered) {
+			if (out.includes(secret)) out = out.split(secret).join(REDACTION_MASK);
+		}
+		for (const { pattern, replace } of SECRET_PATTERNS) {
+			out = out.replace(pattern, (match: string, ...rest: unknown[]) => {
+				// After the capture groups, replace() passes the offset (a number): stop there.
+				const end = rest.findIndex((item) => typeof item === "number");
+				return replace(match, rest.slice(0, end) as (string | undefined)[]);
+			});
+		}
+		for (const pattern of extra) out = out.replace(pattern, REDACTION_MASK);
+		return maskAssignments(out);
+	}
+
+	function copy(value: unknown, ancestors: Set<object>): unknown {
+		if (typeof value === "string") return redactText(value);
+		if (value === null || typeof value !== "object") return value;
+		const withJson = value as { toJSON?: () => unknown };
+		if (typeof withJson.toJSON === "function") return copy(withJson.toJSON(), ancestors);
+		if (ancestors.has(value)) return CIRCULAR;
+		ancestors.add(value);
+		try {
+			if (Array.isArray(value)) return value.map((item) => copy(item, ancestors));
+			const out: Record<string, unknown> = {};
+			for (const [key, item] of Object.entries(value)) {
+				// Under a secret-named key the whole string is the secret, whatever its shape.
+				out[key] =
+					typeof item === "string" && isSecretField(key) && isMaskableValue(item)
+						? REDACTION_MASK
+						: copy(item, ancestors);
+			}
+			return out;
+		} finally {
+			ancestors.delete(value);
+		}
+	}
+
+	return {
+		redactText,
+		redact<T>(value: T): T {
+			return copy(value, new Set()) as T;
+		},
+		addSecret,
+	};
+}

@@ -1,0 +1,170 @@
+/** The filesystem primitives: confined to the workspace, and every write recorded with its diff. */
+import { createHash } from "node:crypto";
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
+import {
+	errorCode,
+	FileTooLargeError as ProviderFileTooLargeError,
+	lstat,
+	lstatIfExists,
+	NotRegularFileError,
+	readdirWithTypes,
+	readFile,
+	walkFiles,
+	writeFileAtomic,
+} from "../providers/fs-provider.js";
+import type { EffectSink } from "./effects.js";
+import { BinaryFileError, FileTooLargeError, FsPrimitiveError, PrimitiveCancelledError } from "./kernel-errors.js";
+import type { DirEntry, FileContent, FsPrimitives, WalkOptions, WriteOutcome } from "./primitives.js";
+import { resolveWorkspacePath, type WorkspaceRoot } from "./workspace-paths.js";
+
+export interface FsPrimitivesOptions {
+	root: () => Promise<WorkspaceRoot>;
+	callId: string;
+	signal: AbortSignal;
+	recordEffect: EffectSink;
+}
+
+/** fs.read's limit when the caller gives none. */
+export const DEFAULT_READ_MAX_BYTES = 10 * 1024 * 1024;
+/** The largest existing file fs.write will replace: its old content must be read for the diff. */
+export const WRITE_REPLACE_MAX_BYTES = 16 * 1024 * 1024;
+/** Past this, computing a diff is abandoned and the record says so. */
+const DIFF_TIMEOUT_MS = 2_000;
+
+export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
+	const resolve = async (p: string) => resolveWorkspacePath(await opts.root(), p);
+
+	return {
+		async read(p, readOpts): Promise<FileContent> {
+			const { rel, abs } = await resolve(p);
+			const maxBytes = readOpts?.maxBytes ?? DEFAULT_READ_MAX_BYTES;
+			const buf = await guard(rel, () => readFile(abs, { maxBytes }));
+			if (buf.includes(0)) throw new BinaryFileError(`${rel} is a binary file (${buf.length} bytes)`);
+			return { path: rel, content: buf.toString("utf8"), bytes: buf.length, sha256: sha256(buf) };
+		},
+
+		async write(p, content): Promise<WriteOutcome> {
+			if (opts.signal.aborted) throw new PrimitiveCancelledError(`write to ${p} cancelled before it started`);
+			const { rel, abs } = await resolve(p);
+			if (rel === ".") throw new FsPrimitiveError("the workspace root is a directory, not a file");
+			const existing = await guard(rel, () => lstatIfExists(abs));
+			if (existing && existing.type !== "file") throw new FsPrimitiveError(`${rel} is ${describeType(existing.type)}, not a regular file`);
+
+			let before: Buffer | null = null;
+			if (existing) {
+				try {
+					before = await guard(rel, () => readFile(abs, { maxBytes: WRITE_REPLACE_MAX_BYTES }));
+				} catch (err) {
+					if (err instanceof FileTooLargeError) {
+						throw new FileTooLargeError(`${rel} is larger than ${WRITE_REPLACE_MAX_BYTES} bytes; refusing to replace it`);
+					}
+					throw err;
+				}
+			}
+			const after = Buffer.from(content, "utf8");
+			const diff = unifiedDiff(rel, before, content);
+
+			await guard(rel, () => writeFileAtomic(abs, after, existing ? { mode: existing.mode } : {}));
+			const outcome: WriteOutcome = { path: rel, created: before === null, bytesWritten: after.length, diff };
+			await opts.recordEffect({
+				call_id: opts.callId,
+				effect: "fs.write",
+				resource: `fs:${rel}`,
+				data: {
+					created: outcome.created,
+					bytes: after.length,
+					diff,
+					sha256_before: before === null ? null : sha256(before),
+					sha256_after: sha256(after),
+				},
+			});
+			return outcome;
+		},
+
+		async list(p): Promise<DirEntry[]> {
+			const { rel, abs } = await resolve(p);
+			const st = await guard(rel, () => lstat(abs));
+			if (st.type !== "dir") throw new FsPrimitiveError(`${rel} is ${describeType(st.type)}, not a directory`);
+			const entries = await guard(rel, () => readdirWithTypes(abs));
+			return entries.map((e) => ({ name: e.name, type: e.type, size: e.size }));
+		},
+
+		async walk(p, walkOpts: WalkOptions) {
+			const { rel, abs } = await resolve(p);
+			const st = await guard(rel, () => lstat(abs));
+			if (st.type === "file") return walkOpts.limit > 0 ? { paths: [rel], truncated: false } : { paths: [], truncated: true };
+			if (st.type !== "dir") throw new FsPrimitiveError(`${rel} is ${describeType(st.type)}, not a directory`);
+			const result = await guard(rel, () => walkFiles(abs, walkOpts));
+			return {
+				paths: rel === "." ? result.paths : result.paths.map((f) => `${rel}/${f}`),
+				truncated: result.truncated,
+			};
+		},
+
+		async resolve(p) {
+			return (await resolve(p)).rel;
+		},
+	};
+}
+
+function sha256(buf: Uint8Array): string {
+	return createHash("sha256").update(buf).digest("hex");
+}
+
+function unifiedDiff(rel: string, before: Buffer | null, after: string): string {
+	const header = `--- a/${rel}\n+++ b/${rel}\n`;
+	if (before?.includes(0)) return `${header}(binary file replaced: no text diff)\n`;
+	const patch = createTwoFilesPatch(`a/${rel}`, `b/${rel}`, before?.toString("utf8") ?? "", after, undefined, undefined, {
+		headerOptions: FILE_HEADERS_ONLY,
+		timeout: DIFF_TIMEOUT_MS,
+	});
+	return patch ?? `${header}(diff omitted: the change was too large to compute)\n`;
+}
+
+function describeType(type: string): string {
+	switch (type) {
+		case "dir":
+			return "a directory";
+		case "symlink":
+			return "a symbolic link";
+		case "file":
+			return "a regular file";
+		default:
+			return "a special file";
+	}
+}
+
+/** Runs a provider call and turns what it throws into a one-line error about the workspace path. */
+async function guard<T>(rel: string, fn: () => Promise<T>): Promise<T> {
+	try {
+		return await fn();
+	} catch (err) {
+		throw describeFsError(rel, err);
+	}
+}
+
+function describeFsError(rel: string, err: unknown): Error {
+	if (err instanceof ProviderFileTooLargeError) {
+		return new FileTooLargeError(`${rel} is ${err.size} bytes, more than the ${err.maxBytes} bytes allowed`);
+	}
+	if (err instanceof NotRegularFileError) return new FsPrimitiveError(`${rel} is ${describeType(err.type)}, not a regular file`);
+	switch (errorCode(err)) {
+		case "ENOENT":
+			return new FsPrimitiveError(`${rel} does not exist`);
+		case "ENOTDIR":
+		// mkdir -p reports EEXIST when a file stands where a parent directory should be.
+		case "EEXIST":
+			return new FsPrimitiveError(`${rel}: a component of the path is not a directory`);
+		case "EISDIR":
+			return new FsPrimitiveError(`${rel} is a directory`);
+		case "EACCES":
+		case "EPERM":
+			return new FsPrimitiveError(`${rel}: permission denied`);
+		case "ENOSPC":
+			return new FsPrimitiveError(`${rel}: no space left on the device`);
+		case "EROFS":
+			return new FsPrimitiveError(`${rel}: read-only filesystem`);
+		default:
+			return err instanceof Error ? err : new Error(String(err));
+	}
+}

@@ -1,0 +1,62 @@
+/** The shell primitive: one command in the workspace, with a scrubbed environment, recorded as an effect. */
+import { runShell } from "../providers/shell-provider.js";
+import type { EffectSink } from "./effects.js";
+import { PrimitiveCancelledError } from "./kernel-errors.js";
+import type { ExecOutcome, ShellPrimitives } from "./primitives.js";
+import type { WorkspaceRoot } from "./workspace-paths.js";
+
+export interface ShellPrimitivesOptions {
+	root: () => Promise<WorkspaceRoot>;
+	callId: string;
+	signal: AbortSignal;
+	recordEffect: EffectSink;
+	env: NodeJS.ProcessEnv;
+}
+
+/** Variable names that usually hold a credential; a command the model wrote does not get them. */
+export const SECRET_ENV_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
+
+export function scrubEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+	const out: NodeJS.ProcessEnv = {};
+	for (const [name, value] of Object.entries(env)) {
+		if (value !== undefined && !SECRET_ENV_NAME.test(name)) out[name] = value;
+	}
+	return out;
+}
+
+export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimitives {
+	const env = scrubEnv(opts.env);
+	return {
+		async exec(command, execOpts): Promise<ExecOutcome> {
+			if (command.includes("\0")) throw new RangeError("command contains a NUL byte");
+			if (!(execOpts.timeoutMs > 0) || !(execOpts.maxOutputBytes >= 0)) {
+				throw new RangeError("shell.exec needs a positive timeoutMs and a non-negative maxOutputBytes");
+			}
+			if (opts.signal.aborted) throw new PrimitiveCancelledError("shell command cancelled before it started");
+			const root = await opts.root();
+			const outcome = await runShell({
+				command,
+				cwd: root.real,
+				env,
+				timeoutMs: execOpts.timeoutMs,
+				maxOutputBytes: execOpts.maxOutputBytes,
+				signal: opts.signal,
+			});
+			await opts.recordEffect({
+				call_id: opts.callId,
+				effect: "shell.exec",
+				resource: `shell:${command}`,
+				data: {
+					command,
+					exit_code: outcome.exitCode,
+					signal: outcome.signal,
+					timed_out: outcome.timedOut,
+					cancelled: outcome.cancelled,
+					duration_ms: outcome.durationMs,
+					truncated: outcome.truncated,
+				},
+			});
+			return outcome;
+		},
+	};
+}

@@ -1,0 +1,43 @@
+/**
+ * The kernel primitives bound to one tool call. They confine paths to the workspace and record
+ * every effect before returning. This is not a sandbox: a shell command runs with the host user's
+ * full rights and can reach anything that user can; confinement of processes (bubblewrap) is a
+ * separate provider, still to come.
+ */
+import { errorCode } from "../providers/fs-provider.js";
+import type { EffectSink } from "./effects.js";
+import { createFsPrimitives } from "./kernel-fs.js";
+import { FsPrimitiveError } from "./kernel-errors.js";
+import { createShellPrimitives } from "./kernel-shell.js";
+import type { KernelPrimitives } from "./primitives.js";
+import { type WorkspaceRoot, workspaceRoot } from "./workspace-paths.js";
+
+export interface KernelOptions {
+	/** The workspace directory; every path is confined to its real path. */
+	workspace: string;
+	/** The tool call these primitives act for; stamped on every effect record. */
+	callId: string;
+	/** Cancels the call: a running command's process group is killed, a pending write is not started. */
+	signal: AbortSignal;
+	recordEffect: EffectSink;
+	/** Environment for shell commands before scrubbing; defaults to this process's. */
+	env?: NodeJS.ProcessEnv;
+}
+
+export function createKernel(opts: KernelOptions): KernelPrimitives {
+	let rootPromise: Promise<WorkspaceRoot> | undefined;
+	const root = () => {
+		rootPromise ??= workspaceRoot(opts.workspace).catch((err: unknown) => {
+			const code = errorCode(err);
+			throw new FsPrimitiveError(
+				code === "ENOENT" ? `workspace ${opts.workspace} does not exist` : `workspace ${opts.workspace} cannot be used: ${code ?? String(err)}`,
+			);
+		});
+		return rootPromise;
+	};
+	const shared = { root, callId: opts.callId, signal: opts.signal, recordEffect: opts.recordEffect };
+	return {
+		fs: createFsPrimitives(shared),
+		shell: createShellPrimitives({ ...shared, env: opts.env ?? process.env }),
+	};
+}

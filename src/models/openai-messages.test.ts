@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { toOpenAIMessage, toOpenAITool } from "./openai-messages.js";
+
+describe("toOpenAIMessage", () => {
+	it("leaves tool_calls off an assistant message that has none", () => {
+		expect(toOpenAIMessage({ role: "assistant", content: "hi", tool_calls: [] })).toEqual({ role: "assistant", content: "hi" });
+	});
+
+	it("wraps assistant tool calls as function calls and drops the tool name from tool results", () => {
+		expect(toOpenAIMessage({ role: "assistant", content: "", tool_calls: [{ id: "1", name: "f", arguments: "{}" }] })).toEqual({
+			role: "assistant",
+			content: "",
+			tool_calls: [{ id: "1", type: "function", function: { name: "f", arguments: "{}" } }],
+		});
+		expect(toOpenAIMessage({ role: "tool", tool_call_id: "1", name: "f", content: "ok" })).toEqual({ role: "tool", tool_call_id: "1", content: "ok" });
+	});
+});
+
+describe("toOpenAITool", () => {
+	it("wraps a schema as a function tool", () => {
+		const parameters = { type: "object", properties: {} };
+		expect(toOpenAITool({ name: "f", description: "d", parameters })).toEqual({ type: "function", function: { name: "f", description: "d", parameters } });
+	});
+});

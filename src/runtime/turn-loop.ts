@@ -1,0 +1,315 @@
+/**
+ * One governed turn (the Agentao paper's Algorithm 1): the model proposes, the policy decides,
+ * the host confirms, only admitted calls execute, and every step leaves events and audit records.
+ */
+import type { DecisionResult, PolicyContext, ToolFacts } from "../kernel/admission/types.js";
+import type { EventPayloads, TurnStatus } from "../kernel/evidence/event-types.js";
+import type { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
+import { createKernel } from "../kernel/kernel.js";
+import { WorkspaceEscapeError } from "../kernel/primitives.js";
+import type { Message, ModelProvider, ModelResponse } from "../models/provider.js";
+import { ModelError } from "../models/provider.js";
+import { validateArguments } from "../tools/argument-validator.js";
+import type { ToolRegistry } from "../tools/registry.js";
+import type { ToolDefinition, ToolLimits } from "../tools/tool.js";
+import { ToolError } from "../tools/tool.js";
+import { runByKey } from "./keyed-serializer.js";
+import type { ConfirmCallback } from "./session-options.js";
+import { normalizeToolCalls, type ToolProposal } from "./tool-call-normalizer.js";
+import {
+	cancelledMessage,
+	deniedMessage,
+	failedMessage,
+	invalidCallMessage,
+	notApprovedMessage,
+	truncate,
+} from "./tool-messages.js";
+
+/** The tool-level decision (Algorithm 2); the permission engine implements it. */
+export interface Decider {
+	decide(tool: ToolFacts | undefined, args: unknown, ctx: PolicyContext): DecisionResult;
+}
+
+export interface TurnDeps {
+	recorder: EvidenceRecorder;
+	model: ModelProvider;
+	tools: ToolRegistry;
+	decider: Decider;
+	policy: PolicyContext;
+	confirm: ConfirmCallback | undefined;
+	limits: ToolLimits;
+	maxSteps: number;
+	env: NodeJS.ProcessEnv;
+	/** Registers a per-call controller so the host can cancel one call. */
+	trackCall(callId: string, controller: AbortController): () => void;
+	/** Persists one message of the conversation. */
+	remember(message: Message): Promise<void>;
+}
+
+export interface TurnResult {
+	status: TurnStatus;
+	/** The model's final answer when status is completed. */
+	text: string;
+	session: string;
+	turn: number;
+	steps: number;
+	/** One line, when status is not completed. */
+	error?: string;
+	toolCalls: { total: number; completed: number; denied: number; cancelled: number; invalid: number; failed: number };
+}
+
+interface Admitted {
+	proposal: ToolProposal;
+	tool: ToolDefinition;
+	args: Record<string, unknown>;
+}
+
+interface CallOutcome {
+	id: string;
+	name: string;
+	content: string;
+}
+
+export async function runTurn(deps: TurnDeps, history: Message[], input: string, signal: AbortSignal): Promise<TurnResult> {
+	const { recorder } = deps;
+	const turn = recorder.currentTurn;
+	const counts = { total: 0, completed: 0, denied: 0, cancelled: 0, invalid: 0, failed: 0 };
+	const finish = async (status: TurnStatus, steps: number, text: string, error?: string): Promise<TurnResult> => {
+		const payload: { status: TurnStatus; steps: number; text?: string; error?: string } = { status, steps };
+		if (text) payload.text = text;
+		if (error) payload.error = error;
+		await recorder.emit("turn.completed", payload);
+		const result: TurnResult = { status, text, session: recorder.session, turn, steps, toolCalls: counts };
+		if (error) result.error = error;
+		return result;
+	};
+
+	await recorder.emit("turn.started", { input });
+	await pushMessage(deps, history, { role: "user", content: input });
+
+	for (let step = 1; step <= deps.maxSteps; step++) {
+		if (signal.aborted) return finish("cancelled", step - 1, "", "turn cancelled by the host");
+		await recorder.emit("model.requested", { step, messages: history.length, tools: deps.tools.list().length });
+		let response: ModelResponse;
+		try {
+			response = await deps.model.complete({ messages: history, tools: deps.tools.schemas() }, signal);
+		} catch (err) {
+			if (signal.aborted) return finish("cancelled", step, "", "turn cancelled by the host");
+			const message = err instanceof ModelError ? err.message : `model call failed: ${oneLine(err)}`;
+			return finish("model_error", step, "", message);
+		}
+		const responded: { step: number; text?: string; tool_calls: number; usage?: { prompt_tokens: number; completion_tokens: number } } = {
+			step,
+			tool_calls: response.toolCalls.length,
+		};
+		if (response.text) responded.text = response.text;
+		if (response.usage) responded.usage = response.usage;
+		await recorder.emit("model.responded", responded);
+
+		if (response.toolCalls.length === 0) {
+			await pushMessage(deps, history, { role: "assistant", content: response.text });
+			return finish("completed", step, response.text);
+		}
+
+		const proposals = normalizeToolCalls(response.toolCalls, turn, step);
+		await pushMessage(deps, history, {
+			role: "assistant",
+			content: response.text,
+			tool_calls: proposals.map((p) => ({ id: p.id, name: p.name, arguments: p.rawArguments })),
+		});
+
+		const outcomes = new Map<string, CallOutcome>();
+		const admitted: Admitted[] = [];
+		for (const proposal of proposals) {
+			counts.total++;
+			const outcome = await gate(deps, proposal, signal, counts);
+			if ("content" in outcome) outcomes.set(proposal.id, outcome);
+			else admitted.push(outcome);
+		}
+
+		await runByKey(
+			admitted,
+			(a) => a.tool.name,
+			async (a) => {
+				outcomes.set(a.proposal.id, await execute(deps, a, signal, counts));
+			},
+		);
+
+		for (const proposal of proposals) {
+			const outcome = outcomes.get(proposal.id)!;
+			await pushMessage(deps, history, { role: "tool", tool_call_id: outcome.id, name: outcome.name, content: outcome.content });
+		}
+		if (signal.aborted) return finish("cancelled", step, "", "turn cancelled by the host");
+	}
+	return finish("max_steps", deps.maxSteps, "", `stopped after ${deps.maxSteps} model calls (--max-steps) without a final answer`);
+}
+
+/** Validation, decision and confirmation for one proposal: either admitted, or a result message. */
+async function gate(
+	deps: TurnDeps,
+	proposal: ToolProposal,
+	signal: AbortSignal,
+	counts: TurnResult["toolCalls"],
+): Promise<Admitted | CallOutcome> {
+	const { recorder } = deps;
+	const { id, name } = proposal;
+	await recorder.emit("tool.proposed", { call_id: id, tool: name, arguments: proposal.args ?? proposal.rawArguments });
+	const invalid = async (error: string): Promise<CallOutcome> => {
+		counts.invalid++;
+		await recorder.emit("tool.invalid", { call_id: id, tool: name, error });
+		await recorder.audit("tool.invalid", { tool: name, error, arguments: proposal.rawArguments }, id);
+		return { id, name, content: invalidCallMessage(name, error) };
+	};
+
+	const tool = deps.tools.get(name);
+	if (!tool) return invalid(`unknown tool "${name}"; available: ${deps.tools.list().map((t) => t.name).join(", ")}`);
+	if (proposal.decodeError) return invalid(proposal.decodeError);
+	const validated = validateArguments(tool, proposal.args);
+	if (!validated.ok) return invalid(validated.error);
+	const args = validated.value as Record<string, unknown>;
+
+	const facts: ToolFacts = {
+		name: tool.name,
+		readOnly: tool.readOnly,
+		requiresConfirmation: tool.requiresConfirmation,
+	};
+	const subject = tool.ruleSubject(args);
+	if (subject) facts.subject = subject;
+	let decision: DecisionResult;
+	try {
+		decision = deps.decider.decide(facts, args, deps.policy);
+	} catch (err) {
+		// An engine that cannot decide must not let the call through.
+		decision = { decision: "deny", layer: "malformed", reason: `policy could not decide: ${oneLine(err)}` };
+	}
+	const decided: EventPayloads["permission.decided"] = {
+		call_id: id,
+		tool: name,
+		decision: decision.decision,
+		layer: decision.layer,
+		reason: decision.reason,
+	};
+	if (decision.rule) decided.rule = decision.rule;
+	if (decision.subcommands) decided.subcommands = decision.subcommands;
+	await recorder.emit("permission.decided", decided);
+	await recorder.audit("permission.decided", { ...decided, arguments: args, mode: deps.policy.mode }, id);
+
+	if (decision.decision === "deny") {
+		counts.denied++;
+		await recorder.emit("tool.denied", { call_id: id, tool: name, reason: decision.reason });
+		await recorder.audit("tool.outcome", { tool: name, outcome: "denied", reason: decision.reason }, id);
+		return { id, name, content: deniedMessage(name, decision.reason) };
+	}
+	if (decision.decision === "ask") {
+		const approved = await askHost(deps, { id, name, args, decision }, signal);
+		await recorder.emit("permission.confirmed", { call_id: id, tool: name, approved: approved.ok, by: approved.by });
+		await recorder.audit("permission.confirmed", { tool: name, approved: approved.ok, by: approved.by }, id);
+		if (!approved.ok) {
+			counts.cancelled++;
+			const reason = signal.aborted ? "turn cancelled while waiting for approval" : `not approved (${approved.by})`;
+			await recorder.emit("tool.cancelled", { call_id: id, tool: name, reason });
+			await recorder.audit("tool.outcome", { tool: name, outcome: "cancelled", reason }, id);
+			return { id, name, content: notApprovedMessage(name) };
+		}
+	}
+	if (signal.aborted) {
+		counts.cancelled++;
+		await recorder.emit("tool.cancelled", { call_id: id, tool: name, reason: "turn cancelled before the call started" });
+		await recorder.audit("tool.outcome", { tool: name, outcome: "cancelled", reason: "turn cancelled before start" }, id);
+		return { id, name, content: cancelledMessage(name) };
+	}
+	return { proposal, tool, args };
+}
+
+async function askHost(
+	deps: TurnDeps,
+	call: { id: string; name: string; args: unknown; decision: DecisionResult },
+	signal: AbortSignal,
+): Promise<{ ok: boolean; by: string }> {
+	if (!deps.confirm) return { ok: false, by: "no host to ask (automation refuses asks)" };
+	if (signal.aborted) return { ok: false, by: "turn cancelled" };
+	try {
+		const ok = await deps.confirm(
+			{ session: deps.recorder.session, callId: call.id, tool: call.name, arguments: call.args, decision: call.decision },
+			signal,
+		);
+		return { ok: ok === true && !signal.aborted, by: ok === true ? "host" : "host refused" };
+	} catch (err) {
+		return { ok: false, by: `confirmation failed: ${oneLine(err)}` };
+	}
+}
+
+async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, counts: TurnResult["toolCalls"]): Promise<CallOutcome> {
+	const { recorder } = deps;
+	const { id } = call.proposal;
+	const name = call.tool.name;
+	const controller = new AbortController();
+	const onTurnAbort = () => controller.abort(turnSignal.reason);
+	turnSignal.addEventListener("abort", onTurnAbort, { once: true });
+	const untrack = deps.trackCall(id, controller);
+	const started = Date.now();
+	try {
+		if (turnSignal.aborted) controller.abort(turnSignal.reason);
+		await recorder.emit("tool.started", { call_id: id, tool: name });
+		const kernel = createKernel({
+			workspace: deps.policy.workspace,
+			callId: id,
+			signal: controller.signal,
+			recordEffect: (effect) => recorder.effect(effect),
+			env: deps.env,
+		});
+		let output: string;
+		let failure: string | undefined;
+		try {
+			const result = await call.tool.execute(call.args, { kernel, callId: id, signal: controller.signal, limits: deps.limits });
+			output = result.output;
+			if (result.isError) failure = firstLine(result.output);
+		} catch (err) {
+			const known = err instanceof ToolError || err instanceof WorkspaceEscapeError;
+			failure = known ? oneLine(err) : `internal error: ${oneLine(err)}`;
+			output = failedMessage(name, failure);
+		}
+		const durationMs = Date.now() - started;
+		if (controller.signal.aborted) {
+			counts.cancelled++;
+			await recorder.emit("tool.cancelled", { call_id: id, tool: name, reason: "cancelled by the host while running" });
+			await recorder.audit("tool.outcome", { tool: name, outcome: "cancelled", duration_ms: durationMs }, id);
+			return { id, name, content: `${cancelledMessage(name)}\n${truncate(output, deps.limits.maxResultChars).text}` };
+		}
+		const shown = truncate(output, deps.limits.maxResultChars);
+		if (failure !== undefined) {
+			counts.failed++;
+			await recorder.emit("tool.failed", { call_id: id, tool: name, duration_ms: durationMs, error: failure });
+			await recorder.audit("tool.outcome", { tool: name, outcome: "failed", error: failure, duration_ms: durationMs }, id);
+		} else {
+			counts.completed++;
+			await recorder.emit("tool.completed", {
+				call_id: id,
+				tool: name,
+				duration_ms: durationMs,
+				output_bytes: Buffer.byteLength(output),
+				truncated: shown.truncated,
+			});
+			await recorder.audit("tool.outcome", { tool: name, outcome: "completed", duration_ms: durationMs, output_bytes: Buffer.byteLength(output) }, id);
+		}
+		return { id, name, content: shown.text };
+	} finally {
+		untrack();
+		turnSignal.removeEventListener("abort", onTurnAbort);
+	}
+}
+
+async function pushMessage(deps: TurnDeps, history: Message[], message: Message): Promise<void> {
+	history.push(message);
+	await deps.remember(message);
+}
+
+function oneLine(err: unknown): string {
+	const text = err instanceof Error ? err.message : String(err);
+	return firstLine(text);
+}
+
+function firstLine(text: string): string {
+	const line = text.split("\n").find((l) => l.trim() !== "") ?? "";
+	return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}

@@ -1,0 +1,150 @@
+/**
+ * The SQLite schema, as an ordered list of versioned migrations. A database this code did not
+ * create, or one from a newer Warden, is refused rather than altered.
+ */
+import type { Database } from "better-sqlite3";
+import { oneLine } from "./sqlite-errors.js";
+import { StoreError } from "./store.js";
+
+export interface Migration {
+	version: number;
+	description: string;
+	up(db: Database): void;
+}
+
+/** Marks a database as Warden's, so a stranger's SQLite file is never migrated into one. */
+export const SCHEMA_APP = "warden";
+
+export const MIGRATIONS: readonly Migration[] = [
+	{
+		version: 1,
+		description: "sessions, events, messages and the append-only audit chain",
+		up(db) {
+			db.exec(`
+				CREATE TABLE sessions (
+					id TEXT PRIMARY KEY,
+					workspace TEXT NOT NULL,
+					mode TEXT NOT NULL,
+					model TEXT NOT NULL,
+					created_at TEXT NOT NULL,
+					ended_at TEXT,
+					status TEXT NOT NULL DEFAULT 'active',
+					turns INTEGER NOT NULL DEFAULT 0
+				);
+				CREATE INDEX sessions_created ON sessions (created_at);
+
+				CREATE TABLE events (
+					session TEXT NOT NULL,
+					seq INTEGER NOT NULL,
+					turn INTEGER NOT NULL,
+					kind TEXT NOT NULL,
+					time TEXT NOT NULL,
+					json TEXT NOT NULL,
+					PRIMARY KEY (session, seq)
+				);
+
+				CREATE TABLE messages (
+					session TEXT NOT NULL,
+					seq INTEGER NOT NULL,
+					json TEXT NOT NULL,
+					PRIMARY KEY (session, seq)
+				);
+
+				CREATE TABLE audit (
+					seq INTEGER PRIMARY KEY,
+					time TEXT NOT NULL,
+					session TEXT NOT NULL,
+					turn INTEGER NOT NULL,
+					kind TEXT NOT NULL,
+					call_id TEXT,
+					data TEXT NOT NULL CHECK (json_valid(data)),
+					prev_hash TEXT NOT NULL,
+					hash TEXT NOT NULL
+				);
+				CREATE INDEX audit_session ON audit (session, seq);
+
+				CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit
+				BEGIN SELECT RAISE(ABORT, 'audit records are append-only'); END;
+				CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit
+				BEGIN SELECT RAISE(ABORT, 'audit records are append-only'); END;
+
+				-- The last appended record, kept apart from the chain so that removing records
+				-- from the end of the chain (which no link can show) is still detected.
+				CREATE TABLE audit_head (
+					id INTEGER PRIMARY KEY CHECK (id = 1),
+					seq INTEGER NOT NULL,
+					hash TEXT NOT NULL
+				);
+			`);
+		},
+	},
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+/** Tables every current-schema database must have; a missing one means damage. */
+const REQUIRED_TABLES = ["schema_meta", "sessions", "events", "messages", "audit", "audit_head"];
+
+/**
+ * Brings the database to SCHEMA_VERSION, or refuses it. Runs in one IMMEDIATE transaction so
+ * two processes opening a fresh state dir at once cannot both create the schema.
+ */
+export function migrate(db: Database, where: string): void {
+	db.transaction(() => {
+		const tables = listTables(db);
+		let current = 0;
+		if (!tables.includes("schema_meta")) {
+			if (tables.length > 0) {
+				throw new StoreError(
+					`${where} is not a Warden database (it has tables ${tables.slice(0, 5).join(", ")} but no schema_meta)`,
+				);
+			}
+			db.exec(
+				"CREATE TABLE schema_meta (id INTEGER PRIMARY KEY CHECK (id = 1), app TEXT NOT NULL, version INTEGER NOT NULL)",
+			);
+			db.prepare("INSERT INTO schema_meta (id, app, version) VALUES (1, ?, 0)").run(SCHEMA_APP);
+		} else {
+			current = readVersion(db, where);
+		}
+		if (current > SCHEMA_VERSION) {
+			throw new StoreError(
+				`${where} has schema version ${current}, newer than this Warden supports (${SCHEMA_VERSION}); upgrade Warden`,
+			);
+		}
+		for (const migration of MIGRATIONS) {
+			if (migration.version <= current) continue;
+			migration.up(db);
+			db.prepare("UPDATE schema_meta SET version = ? WHERE id = 1").run(migration.version);
+		}
+		const present = listTables(db);
+		const missing = REQUIRED_TABLES.filter((name) => !present.includes(name));
+		if (missing.length > 0) {
+			throw new StoreError(
+				`${where} is damaged (schema version ${SCHEMA_VERSION} but table ${missing.join(", ")} is missing)`,
+			);
+		}
+	}).immediate();
+}
+
+function listTables(db: Database): string[] {
+	const rows = db
+		.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+		.all() as { name: string }[];
+	return rows.map((row) => row.name);
+}
+
+function readVersion(db: Database, where: string): number {
+	let row: { app: unknown; version: unknown } | undefined;
+	try {
+		row = db.prepare("SELECT app, version FROM schema_meta WHERE id = 1").get() as typeof row;
+	} catch (error) {
+		throw new StoreError(`${where} is not a Warden database (schema_meta is unreadable: ${oneLine(error)})`);
+	}
+	if (!row || row.app !== SCHEMA_APP) {
+		throw new StoreError(`${where} is not a Warden database (schema_meta does not name Warden)`);
+	}
+	if (typeof row.version !== "number" || !Number.isInteger(row.version) || row.version < 0) {
+		throw new StoreError(`${where} is damaged (schema version ${String(row.version)} is not a whole number)`);
+	}
+	return row.version;
+}

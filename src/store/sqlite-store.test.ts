@@ -1,0 +1,361 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { runStoreContractTests } from "./test-support/contract-tests.js";
+import { SCHEMA_VERSION } from "./sqlite-migrations.js";
+import { SqliteStore } from "./sqlite-store.js";
+import { StoreError } from "./store.js";
+
+const dirs: string[] = [];
+const stores: SqliteStore[] = [];
+
+function tempDir(): string {
+	const dir = mkdtempSync(join(tmpdir(), "warden-store-"));
+	dirs.push(dir);
+	return dir;
+}
+
+function openStore(dir: string, now?: () => Date): SqliteStore {
+	const store = SqliteStore.open(dir, now ? { now } : {});
+	stores.push(store);
+	return store;
+}
+
+/** A second, raw connection to the same file: what someone tampering with the database would use. */
+function raw(dir: string): Database.Database {
+	return new Database(join(dir, "warden.db"));
+}
+
+function dropTriggers(db: Database.Database): void {
+	db.exec("DROP TRIGGER audit_no_update; DROP TRIGGER audit_no_delete;");
+}
+
+async function fill(store: SqliteStore, n: number): Promise<void> {
+	for (let i = 1; i <= n; i++) {
+		await store.appendAudit({
+			session: "s1",
+			turn: i,
+			kind: "effect",
+			call_id: `c${i}`,
+			data: { resource: `fs:file-${i}.txt`, bytes: i * 10 },
+		});
+	}
+}
+
+/** Runs fn and returns the StoreError it throws. */
+function storeErrorOf(fn: () => unknown): StoreError {
+	try {
+		fn();
+	} catch (error) {
+		expect(error).toBeInstanceOf(StoreError);
+		return error as StoreError;
+	}
+	throw new Error("expected a StoreError, but nothing was thrown");
+}
+
+afterEach(async () => {
+	for (const store of stores.splice(0)) await store.close();
+	for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+runStoreContractTests("sqlite", async () => {
+	const dir = mkdtempSync(join(tmpdir(), "warden-contract-"));
+	const store = SqliteStore.open(dir);
+	return {
+		store,
+		async cleanup() {
+			await store.close();
+			rmSync(dir, { recursive: true, force: true });
+		},
+	};
+});
+
+describe("SqliteStore file", () => {
+	it("creates a missing state dir and uses WAL with synchronous=FULL", () => {
+		const dir = join(tempDir(), "nested", "state");
+		openStore(dir);
+		const db = raw(dir);
+		expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+		const meta = db.prepare("SELECT app, version FROM schema_meta").get();
+		expect(meta).toEqual({ app: "warden", version: SCHEMA_VERSION });
+		db.close();
+		// synchronous is per connection; check the store's own setting through a fresh store's database handle.
+		const store = openStore(dir) as unknown as { db: Database.Database };
+		expect(store.db.pragma("synchronous", { simple: true })).toBe(2);
+	});
+
+	it("refuses UPDATE and DELETE on audit records while the triggers are in place", async () => {
+		const dir = tempDir();
+		await fill(openStore(dir), 3);
+		const db = raw(dir);
+		expect(() => db.prepare("UPDATE audit SET data = '{}' WHERE seq = 2").run()).toThrow(
+			"audit records are append-only",
+		);
+		expect(() => db.prepare("DELETE FROM audit WHERE seq = 3").run()).toThrow("audit records are append-only");
+		expect(db.prepare("SELECT COUNT(*) AS n FROM audit").get()).toEqual({
+			n: 3,
+		});
+		db.close();
+	});
+});
+
+describe("SqliteStore audit tampering, through the real file", () => {
+	it("names an edited record", async () => {
+		const dir = tempDir();
+		const store = openStore(dir);
+		await fill(store, 10);
+		const db = raw(dir);
+		dropTriggers(db);
+		db.prepare(`UPDATE audit SET data = '{"resource":"fs:innocent.txt","bytes":70}' WHERE seq = 7`).run();
+		db.close();
+		expect(await store.verifyAudit()).toEqual({
+			ok: false,
+			checked: 6,
+			firstBad: {
+				seq: 7,
+				reason: "record 7: hash does not match its contents (edited?)",
+			},
+		});
+		// A walk that stopped early leaves the store usable: the same answer again, and reads still work.
+		expect((await store.verifyAudit()).ok).toBe(false);
+		expect((await store.listAudit()).length).toBe(10);
+	});
+
+	it("names an edited record whose data is no longer valid JSON", async () => {
+		const dir = tempDir();
+		const store = openStore(dir);
+		await fill(store, 4);
+		const db = raw(dir);
+		dropTriggers(db);
+		db.pragma("ignore_check_constraints = ON");
+		db.prepare("UPDATE audit SET data = '{broken' WHERE seq = 3").run();
+		db.close();
+		const result = await store.verifyAudit();
+		expect(result.ok).toBe(false);
+		if (!result.ok)
+			expect(result.firstBad).toEqual({
+				seq: 3,
+				reason: "record 3: data is not valid JSON (edited?)",
+			});
+	});
+
+	it("names a deleted middle record", async () => {
+		const dir = tempDir();
+		const store = openStore(dir);
+		await fill(store, 10);
+		const db = raw(dir);
+		dropTriggers(db);
+		db.prepare("DELETE FROM audit WHERE seq = 5").run();
+		db.close();
+		expect(await store.verifyAudit()).toEqual({
+			ok: false,
+			checked: 4,
+			firstBad: {
+				seq: 5,
+				reason: "record 5: expected seq 5, found 6 (a record was deleted?)",
+			},
+		});
+	});
+
+	it("detects a deletion that renumbered the records after it", async () => {
+		const dir = tempDir();
+		const store = openStore(dir);
+		await fill(store, 6);
+		const db = raw(dir);
+		dropTriggers(db);
+		db.exec("DELETE FROM audit WHERE seq = 3; UPDATE audit SET seq = seq - 1 WHERE seq > 3;");
+		db.exec("UPDATE audit_head SET seq = 5");
+		db.close();
+		const result = await store.verifyAudit();
+		expect(result.ok).toBe(false);
+		if (!result.ok) {
+			expect(result.firstBad).toEqual({
+				seq: 3,
+				reason: "record 3: prev_hash does not match record 2 (reordered or deleted?)",
+			});
+		}
+	});
+
+	it("detects records removed from the end of the chain", async () => {
+		const dir = tempDir();
+		const store = openStore(dir);
+		await fill(store, 5);
+		const db = raw(dir);
+		dropTriggers(db);
+		db.prepare("DELETE FROM audit WHERE seq >= 4").run();
+		db.close();
+		const result = await store.verifyAudit();
+		expect(result.ok).toBe(false);
+		if (!result.ok) expect(result.firstBad.seq).toBe(4);
+	});
+
+	it("detects two records whose seq values were swapped", async () => {
+		const dir = tempDir();
+		const store = openStore(dir);
+		await fill(store, 8);
+		const db = raw(dir);
+		dropTriggers(db);
+		db.exec(`
+			UPDATE audit SET seq = -1 WHERE seq = 4;
+			UPDATE audit SET seq = 4 WHERE seq = 5;
+			UPDATE audit SET seq = 5 WHERE seq = -1;
+		`);
+		db.close();
+		const result = await store.verifyAudit();
+		expect(result.ok).toBe(false);
+		if (!result.ok) {
+			expect(result.firstBad).toEqual({
+				seq: 4,
+				reason: "record 4: prev_hash does not match record 3 (reordered or deleted?)",
+			});
+		}
+	});
+});
+
+describe("SqliteStore durability and several writers", () => {
+	it("a store reopened on the same dir sees the records and continues the chain", async () => {
+		const dir = tempDir();
+		const first = openStore(dir);
+		await first.createSession({
+			id: "s1",
+			workspace: "/w",
+			mode: "plan",
+			model: "m",
+			created_at: "2025-01-01T00:00:00.000Z",
+		});
+		await fill(first, 3);
+		const before = await first.listAudit();
+		await first.close();
+
+		const second = openStore(dir);
+		expect(await second.listAudit()).toEqual(before);
+		expect((await second.getSession("s1"))?.id).toBe("s1");
+		const next = await second.appendAudit({
+			session: "s1",
+			turn: 4,
+			kind: "session.ended",
+			data: { status: "ok" },
+		});
+		expect(next.seq).toBe(4);
+		expect(next.prev_hash).toBe(before[2]!.hash);
+		expect(await second.verifyAudit()).toEqual({ ok: true, checked: 4 });
+	});
+
+	it("two stores open on the same file interleave appends into one valid chain", async () => {
+		const dir = tempDir();
+		const a = openStore(dir);
+		const b = openStore(dir);
+		const seqs: number[] = [];
+		for (let i = 0; i < 10; i++) {
+			const writer = i % 3 === 0 ? b : a;
+			seqs.push(
+				(
+					await writer.appendAudit({
+						session: `w${i % 3}`,
+						turn: i,
+						kind: "effect",
+						data: { i },
+					})
+				).seq,
+			);
+		}
+		expect(seqs).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+		expect(await a.verifyAudit()).toEqual({ ok: true, checked: 10 });
+		expect(await b.verifyAudit()).toEqual({ ok: true, checked: 10 });
+	});
+
+	it("stamps audit records with the injected clock", async () => {
+		const store = openStore(tempDir(), () => new Date("2030-06-01T12:00:00.000Z"));
+		const record = await store.appendAudit({
+			session: "s",
+			turn: 0,
+			kind: "session.started",
+			data: {},
+		});
+		expect(record.time).toBe("2030-06-01T12:00:00.000Z");
+	});
+
+	it("refuses calls after close with a StoreError", async () => {
+		const store = openStore(tempDir());
+		await store.close();
+		await expect(store.listSessions()).rejects.toThrow(StoreError);
+		await store.close();
+	});
+});
+
+describe("SqliteStore bad state dirs", () => {
+	it("refuses a garbage warden.db with one line naming the dir", () => {
+		const dir = tempDir();
+		writeFileSync(
+			join(dir, "warden.db"),
+			Buffer.from("this is not a database at all, just some garbage bytes ".repeat(40)),
+		);
+		const error = storeErrorOf(() => SqliteStore.open(dir));
+		expect(error.message).toMatch(new RegExp(`^state dir ${dir}: warden\\.db is not a valid database \\(.+\\)$`));
+		expect(error.message).not.toContain("\n");
+	});
+
+	it("refuses a dir it cannot create, naming the path", () => {
+		const parent = join(tempDir(), "a-file");
+		writeFileSync(parent, "x");
+		const dir = join(parent, "state");
+		const error = storeErrorOf(() => SqliteStore.open(dir));
+		expect(error.message).toMatch(new RegExp(`^state dir ${dir}: cannot create the directory \\(.+\\)$`));
+		expect(error.message).not.toContain("\n");
+	});
+
+	it("refuses a state dir path that is a regular file", () => {
+		const path = join(tempDir(), "plain-file");
+		writeFileSync(path, "x");
+		const error = storeErrorOf(() => SqliteStore.open(path));
+		expect(error.message).toBe(`state dir ${path}: exists but is not a directory`);
+	});
+
+	it("refuses a database from a newer Warden", () => {
+		const dir = tempDir();
+		openStore(dir);
+		const db = raw(dir);
+		db.prepare("UPDATE schema_meta SET version = ?").run(SCHEMA_VERSION + 1);
+		db.close();
+		const error = storeErrorOf(() => SqliteStore.open(dir));
+		expect(error.message).toBe(
+			`state dir ${dir}: warden.db has schema version ${SCHEMA_VERSION + 1}, newer than this Warden supports (${SCHEMA_VERSION}); upgrade Warden`,
+		);
+	});
+
+	it("refuses another program's SQLite file without touching it", () => {
+		const dir = tempDir();
+		const db = raw(dir);
+		db.exec("CREATE TABLE bookmarks (url TEXT)");
+		db.close();
+		const error = storeErrorOf(() => SqliteStore.open(dir));
+		expect(error.message).toBe(
+			`state dir ${dir}: warden.db is not a Warden database (it has tables bookmarks but no schema_meta)`,
+		);
+		const after = raw(dir);
+		const tables = after.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all();
+		after.close();
+		expect(tables).toEqual([{ name: "bookmarks" }]);
+	});
+
+	it("refuses a Warden database with a missing table as damaged", () => {
+		const dir = tempDir();
+		openStore(dir);
+		const db = raw(dir);
+		db.exec("DROP TABLE messages");
+		db.close();
+		const error = storeErrorOf(() => SqliteStore.open(dir));
+		expect(error.message).toBe(
+			`state dir ${dir}: warden.db is damaged (schema version ${SCHEMA_VERSION} but table messages is missing)`,
+		);
+	});
+
+	it("opens an empty warden.db file as a fresh database", async () => {
+		const dir = tempDir();
+		writeFileSync(join(dir, "warden.db"), "");
+		const store = openStore(dir);
+		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 0 });
+	});
+});

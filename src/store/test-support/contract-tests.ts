@@ -1,0 +1,288 @@
+/**
+ * The behaviour every Store backend must show. A backend's test file calls
+ * runStoreContractTests with a factory for a fresh, empty store.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { GENESIS_HASH, auditHash } from "../../kernel/evidence/audit-chain.js";
+import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
+import type { Store } from "../store.js";
+
+export interface StoreUnderTest {
+	store: Store;
+	cleanup(): Promise<void>;
+}
+
+const HASH = /^[0-9a-f]{64}$/;
+
+function session(id: string, createdAt: string) {
+	return {
+		id,
+		workspace: `/work/${id}`,
+		mode: "workspace-write",
+		model: "scripted:test",
+		created_at: createdAt,
+	};
+}
+
+function sampleEvents(sessionId: string): AnyWardenEvent[] {
+	return [
+		{
+			kind: "session.started",
+			session: sessionId,
+			turn: 0,
+			time: "2025-03-01T10:00:00.000Z",
+			payload: {
+				event_schema: "1.0",
+				workspace: "/w",
+				mode: "plan",
+				model: "scripted:x",
+				resumed: false,
+			},
+		},
+		{
+			kind: "turn.started",
+			session: sessionId,
+			turn: 1,
+			time: "2025-03-01T10:00:01.000Z",
+			payload: { input: "tidy up" },
+		},
+		{
+			kind: "tool.proposed",
+			session: sessionId,
+			turn: 1,
+			time: "2025-03-01T10:00:02.000Z",
+			payload: {
+				call_id: "c1",
+				tool: "write_file",
+				arguments: { path: "a.txt", content: "héllo\n" },
+			},
+		},
+		{
+			kind: "turn.completed",
+			session: sessionId,
+			turn: 1,
+			time: "2025-03-01T10:00:03.000Z",
+			payload: { status: "completed", text: "done", steps: 2 },
+		},
+	];
+}
+
+export function runStoreContractTests(name: string, makeStore: () => Promise<StoreUnderTest>): void {
+	describe(`Store contract: ${name}`, () => {
+		let subject: StoreUnderTest;
+		let store: Store;
+
+		beforeEach(async () => {
+			subject = await makeStore();
+			store = subject.store;
+		});
+
+		afterEach(async () => {
+			await subject.cleanup();
+		});
+
+		describe("sessions", () => {
+			it("creates a session as active with no turns", async () => {
+				await store.createSession(session("s1", "2025-03-01T10:00:00.000Z"));
+				expect(await store.getSession("s1")).toEqual({
+					...session("s1", "2025-03-01T10:00:00.000Z"),
+					status: "active",
+					turns: 0,
+				});
+			});
+
+			it("returns undefined for an unknown session", async () => {
+				expect(await store.getSession("nope")).toBeUndefined();
+			});
+
+			it("refuses a duplicate session id", async () => {
+				await store.createSession(session("dup", "2025-03-01T10:00:00.000Z"));
+				await expect(store.createSession(session("dup", "2025-03-01T11:00:00.000Z"))).rejects.toThrow(/dup/);
+			});
+
+			it("counts turns one at a time", async () => {
+				await store.createSession(session("s1", "2025-03-01T10:00:00.000Z"));
+				expect(await store.nextTurn("s1")).toBe(1);
+				expect(await store.nextTurn("s1")).toBe(2);
+				expect(await store.nextTurn("s1")).toBe(3);
+				expect((await store.getSession("s1"))?.turns).toBe(3);
+			});
+
+			it("refuses to count turns of an unknown session", async () => {
+				await expect(store.nextTurn("ghost")).rejects.toThrow(/ghost/);
+			});
+
+			it("ends a session with a status and time", async () => {
+				await store.createSession(session("s1", "2025-03-01T10:00:00.000Z"));
+				await store.endSession("s1", "ok", "2025-03-01T10:05:00.000Z");
+				const row = await store.getSession("s1");
+				expect(row?.status).toBe("ok");
+				expect(row?.ended_at).toBe("2025-03-01T10:05:00.000Z");
+			});
+
+			it("refuses to end an unknown session", async () => {
+				await expect(store.endSession("ghost", "ok", "2025-03-01T10:05:00.000Z")).rejects.toThrow(/ghost/);
+			});
+
+			it("lists sessions newest first, with a limit", async () => {
+				await store.createSession(session("old", "2025-01-01T00:00:00.000Z"));
+				await store.createSession(session("new", "2025-03-01T00:00:00.000Z"));
+				await store.createSession(session("mid", "2025-02-01T00:00:00.000Z"));
+				expect((await store.listSessions()).map((s) => s.id)).toEqual(["new", "mid", "old"]);
+				expect((await store.listSessions(2)).map((s) => s.id)).toEqual(["new", "mid"]);
+			});
+		});
+
+		describe("events", () => {
+			it("round-trips events in append order, per session", async () => {
+				const mine = sampleEvents("s1");
+				const theirs = sampleEvents("s2");
+				for (let i = 0; i < mine.length; i++) {
+					await store.appendEvent(mine[i]!);
+					await store.appendEvent(theirs[i]!);
+				}
+				expect(await store.listEvents("s1")).toEqual(mine);
+				expect(await store.listEvents("s2")).toEqual(theirs);
+				expect(await store.listEvents("s3")).toEqual([]);
+			});
+
+			it("keeps append order even when event times are not increasing", async () => {
+				const [a, b] = sampleEvents("s1");
+				await store.appendEvent({ ...b!, time: "2025-03-01T12:00:00.000Z" });
+				await store.appendEvent({ ...a!, time: "2025-03-01T09:00:00.000Z" });
+				expect((await store.listEvents("s1")).map((e) => e.kind)).toEqual(["turn.started", "session.started"]);
+			});
+		});
+
+		describe("messages", () => {
+			it("round-trips messages in order with 1-based seq", async () => {
+				const messages = [
+					{ role: "user", content: "hi" },
+					{
+						role: "assistant",
+						content: "",
+						tool_calls: [{ id: "c1", name: "read", arguments: '{"p":"x"}' }],
+					},
+					{ role: "tool", tool_call_id: "c1", content: "file body" },
+				];
+				for (const m of messages) await store.appendMessage("s1", m);
+				await store.appendMessage("s2", { role: "user", content: "other" });
+				expect(await store.listMessages("s1")).toEqual(
+					messages.map((message, i) => ({
+						session: "s1",
+						seq: i + 1,
+						message,
+					})),
+				);
+				expect(await store.listMessages("s2")).toEqual([
+					{
+						session: "s2",
+						seq: 1,
+						message: { role: "user", content: "other" },
+					},
+				]);
+			});
+		});
+
+		describe("audit", () => {
+			it("assigns seq, time and a hash chained from genesis", async () => {
+				const first = await store.appendAudit({
+					session: "s1",
+					turn: 0,
+					kind: "session.started",
+					data: { mode: "plan" },
+				});
+				const second = await store.appendAudit({
+					session: "s1",
+					turn: 1,
+					kind: "effect",
+					call_id: "c1",
+					data: { resource: "fs:a.txt", bytes: 5 },
+				});
+				expect(first.seq).toBe(1);
+				expect(first.prev_hash).toBe(GENESIS_HASH);
+				expect(first.hash).toMatch(HASH);
+				expect(Number.isNaN(Date.parse(first.time))).toBe(false);
+				expect(first.call_id).toBeUndefined();
+				expect(second.seq).toBe(2);
+				expect(second.prev_hash).toBe(first.hash);
+				expect(second.hash).toBe(auditHash(first.hash, second));
+				expect(second.call_id).toBe("c1");
+			});
+
+			it("lists exactly what it appended, in chain order", async () => {
+				const appended = [];
+				for (let i = 0; i < 5; i++) {
+					appended.push(
+						await store.appendAudit({
+							session: i % 2 ? "s2" : "s1",
+							turn: i,
+							kind: "permission.decided",
+							call_id: `c${i}`,
+							data: {
+								decision: "allow",
+								nested: { i, list: [1, "two", null] },
+							},
+						}),
+					);
+				}
+				expect(await store.listAudit()).toEqual(appended);
+			});
+
+			it("filters by session and keeps the most recent records under a limit", async () => {
+				for (let i = 0; i < 6; i++) {
+					await store.appendAudit({
+						session: i < 4 ? "s1" : "s2",
+						turn: i,
+						kind: "effect",
+						data: { i },
+					});
+				}
+				expect((await store.listAudit({ session: "s1" })).map((r) => r.seq)).toEqual([1, 2, 3, 4]);
+				expect((await store.listAudit({ session: "s2" })).map((r) => r.seq)).toEqual([5, 6]);
+				expect((await store.listAudit({ limit: 2 })).map((r) => r.seq)).toEqual([5, 6]);
+				expect((await store.listAudit({ session: "s1", limit: 3 })).map((r) => r.seq)).toEqual([2, 3, 4]);
+				expect(await store.listAudit({ session: "none" })).toEqual([]);
+			});
+
+			it("drops undefined data fields before hashing, so the chain verifies after reading back", async () => {
+				await store.appendAudit({
+					session: "s1",
+					turn: 1,
+					kind: "tool.outcome",
+					data: { a: 1, b: undefined },
+				});
+				const [record] = await store.listAudit();
+				expect(record?.data).toEqual({ a: 1 });
+				expect(await store.verifyAudit()).toEqual({ ok: true, checked: 1 });
+			});
+
+			it("verifies an intact chain, and an empty one", async () => {
+				expect(await store.verifyAudit()).toEqual({ ok: true, checked: 0 });
+				for (let i = 0; i < 20; i++) {
+					await store.appendAudit({
+						session: "s1",
+						turn: i,
+						kind: "effect",
+						data: { i, text: "x".repeat(i) },
+					});
+				}
+				expect(await store.verifyAudit()).toEqual({ ok: true, checked: 20 });
+			});
+
+			it("refuses audit data that is not JSON-serializable", async () => {
+				const cyclic: Record<string, unknown> = {};
+				cyclic.self = cyclic;
+				await expect(
+					store.appendAudit({
+						session: "s1",
+						turn: 1,
+						kind: "effect",
+						data: cyclic,
+					}),
+				).rejects.toThrow(/not JSON-serializable/);
+				expect(await store.listAudit()).toEqual([]);
+			});
+		});
+	});
+}

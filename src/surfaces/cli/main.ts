@@ -1,0 +1,28 @@
+/** The `warden` command: a thin client of the embedding API. */
+import { Command, CommanderError } from "commander";
+import { EXIT, reportError } from "./cli-error.js";
+import { registerEvidenceCommands } from "./evidence-commands.js";
+import { registerRunCommand } from "./run-command.js";
+
+export async function main(argv: readonly string[], out: (text: string) => void = (t) => process.stdout.write(t)): Promise<number> {
+	const program = new Command()
+		.name("warden")
+		.description("A governed, local-first runtime for tool-using LLM agents: the model proposes, the host decides.")
+		.version("0.1.0")
+		.exitOverride()
+		.configureOutput({ writeOut: (s) => out(s), writeErr: (s) => process.stderr.write(s) })
+		.showSuggestionAfterError(true);
+	registerRunCommand(program, out);
+	registerEvidenceCommands(program, out);
+	try {
+		process.exitCode = undefined;
+		await program.parseAsync(argv as string[], { from: "user" });
+		return typeof process.exitCode === "number" ? process.exitCode : EXIT.ok;
+	} catch (err) {
+		if (err instanceof CommanderError) {
+			// Commander has already printed its own one-line message.
+			return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+		}
+		return reportError(err);
+	}
+}

@@ -1,0 +1,53 @@
+/** Human-readable lines for the events of a run (the `--json` mode prints the events themselves). */
+import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
+
+const MAX_ARGS = 160;
+
+function short(value: unknown): string {
+	const text = typeof value === "string" ? value : JSON.stringify(value);
+	return text.length > MAX_ARGS ? `${text.slice(0, MAX_ARGS)}…` : text;
+}
+
+export function renderEvent(event: AnyWardenEvent): string | undefined {
+	switch (event.kind) {
+		case "session.started":
+			return `session ${event.session}\n  workspace ${event.payload.workspace} · mode ${event.payload.mode} · model ${event.payload.model}`;
+		case "turn.started":
+			return `turn ${event.turn}: ${short(event.payload.input)}`;
+		case "model.responded": {
+			const p = event.payload;
+			const calls = p.tool_calls === 0 ? "final answer" : `${p.tool_calls} tool call${p.tool_calls === 1 ? "" : "s"}`;
+			return `  model step ${p.step} → ${calls}`;
+		}
+		case "tool.proposed":
+			return `  ● ${event.payload.tool} ${short(event.payload.arguments)}  [${event.payload.call_id}]`;
+		case "tool.invalid":
+			return `    ✗ invalid: ${event.payload.error}`;
+		case "permission.decided": {
+			const p = event.payload;
+			return `    ${p.decision.toUpperCase()} · ${p.layer}${p.rule ? ` · rule ${p.rule}` : ""} · ${p.reason}`;
+		}
+		case "permission.confirmed":
+			return `    ${event.payload.approved ? "approved" : "not approved"} (${event.payload.by})`;
+		case "tool.completed":
+			return `    ✓ completed in ${event.payload.duration_ms} ms${event.payload.truncated ? " (output truncated for the model)" : ""}`;
+		case "tool.failed":
+			return `    ✗ failed: ${event.payload.error}`;
+		case "tool.cancelled":
+			return `    ⊘ cancelled: ${event.payload.reason}`;
+		case "tool.denied":
+			return "    ⊘ refused; the model was told not to route around it";
+		case "effect.recorded":
+			return `    ↳ effect ${event.payload.effect} ${short(event.payload.resource)} (audit #${event.payload.audit_seq})`;
+		case "turn.completed": {
+			const p = event.payload;
+			const head = `turn ${event.turn} ${p.status} after ${p.steps} model call${p.steps === 1 ? "" : "s"}`;
+			const tail = p.error ? `: ${p.error}` : "";
+			return p.text ? `${head}${tail}\n\n${p.text}\n` : `${head}${tail}`;
+		}
+		case "session.ended":
+			return `session ended (${event.payload.status})`;
+		default:
+			return undefined;
+	}
+}

@@ -1,0 +1,104 @@
+/** `warden run "<task>"`: one task, no prompts; `--json` streams the events as JSON lines. */
+import type { Command } from "commander";
+import type { PermissionMode } from "../../kernel/admission/types.js";
+import { PERMISSION_MODES } from "../../kernel/admission/types.js";
+import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
+import { Runtime } from "../../runtime/runtime.js";
+import type { RuleSet } from "../../runtime/session-options.js";
+import { EXIT, UsageError } from "./cli-error.js";
+import { renderEvent } from "./render-event.js";
+import { readRulesFile } from "./rules-file.js";
+
+interface RunFlags {
+	model?: string;
+	mode: string;
+	workspace: string;
+	json?: boolean;
+	onAsk: string;
+	maxSteps: string;
+	stateDir?: string;
+	allow: string[];
+	ask: string[];
+	deny: string[];
+	rules?: string;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+export function registerRunCommand(program: Command, out: (text: string) => void): void {
+	program
+		.command("run")
+		.description("run one governed task in a workspace, with no prompts")
+		.argument("<task>", "what the agent should do")
+		.option("--model <spec>", "scripted:<plan.yaml> | openai:<model> | ollama:<model> | lmstudio:<model> (default $WARDEN_MODEL)")
+		.option("--mode <mode>", `permission mode: ${PERMISSION_MODES.join(" | ")}`, "workspace-write")
+		.option("--workspace <dir>", "directory the agent works in", ".")
+		.option("--json", "print one event per line as JSON on stdout, nothing else")
+		.option("--on-ask <answer>", "answer to calls that need confirmation: deny | allow", "deny")
+		.option("--max-steps <n>", "model calls allowed in the turn", "50")
+		.option("--state-dir <dir>", "where sessions and the audit chain live (default $WARDEN_HOME)")
+		.option("--allow <rule>", "host rule that allows, e.g. 'shell(npm test)' (repeatable)", collect, [])
+		.option("--ask <rule>", "host rule that asks, e.g. 'write_file(src/**)' (repeatable)", collect, [])
+		.option("--deny <rule>", "run-level deny rule no allow can override, e.g. 'shell(git push *)' (repeatable)", collect, [])
+		.option("--rules <file>", "YAML file of host rules: { allow: [...], ask: [...], deny: [...] }")
+		.action(async (task: string, flags: RunFlags) => {
+			process.exitCode = await runTask(task, flags, out);
+		});
+}
+
+async function runTask(task: string, flags: RunFlags, out: (text: string) => void): Promise<number> {
+	if (!(PERMISSION_MODES as readonly string[]).includes(flags.mode)) {
+		throw new UsageError(`--mode must be one of ${PERMISSION_MODES.join(", ")}, got "${flags.mode}"`);
+	}
+	if (flags.onAsk !== "deny" && flags.onAsk !== "allow") throw new UsageError(`--on-ask must be deny or allow, got "${flags.onAsk}"`);
+	const maxSteps = Number(flags.maxSteps);
+	if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new UsageError(`--max-steps must be a positive integer, got "${flags.maxSteps}"`);
+	const fileRules: RuleSet = flags.rules ? readRulesFile(flags.rules) : {};
+	const rules: RuleSet = {
+		allow: [...(fileRules.allow ?? []), ...flags.allow],
+		ask: [...(fileRules.ask ?? []), ...flags.ask],
+		deny: [...(fileRules.deny ?? [])],
+	};
+
+	const print = (event: AnyWardenEvent) => {
+		if (flags.json) out(`${JSON.stringify(event)}\n`);
+		else {
+			const line = renderEvent(event);
+			if (line !== undefined) out(`${line}\n`);
+		}
+	};
+	const runtime = await Runtime.open(flags.stateDir ? { stateDir: flags.stateDir } : {});
+	const controller = new AbortController();
+	const onSignal = () => controller.abort(new Error("interrupted"));
+	process.once("SIGINT", onSignal);
+	process.once("SIGTERM", onSignal);
+	try {
+		const session = await runtime.openSession({
+			workspace: flags.workspace,
+			model: flags.model ?? process.env.WARDEN_MODEL ?? "",
+			mode: flags.mode as PermissionMode,
+			rules,
+			rulesSource: flags.rules ? `rules file ${flags.rules}` : "--allow/--ask",
+			runDeny: flags.deny,
+			confirm: async () => flags.onAsk === "allow",
+			maxSteps,
+			onEvent: print,
+		});
+		const result = await session.send(task, { signal: controller.signal });
+		await session.end(result.status === "completed" ? "ok" : "error");
+		if (result.status !== "completed") process.stderr.write(`warden: ${result.error ?? `turn ended with status ${result.status}`}\n`);
+		if (!flags.json) {
+			const verdict = await runtime.verifyAudit();
+			out(
+				verdict.ok
+					? `audit: ${verdict.checked} records in ${runtime.stateDir}, hash chain valid\n`
+					: `audit: CHAIN BROKEN at record ${verdict.firstBad.seq}: ${verdict.firstBad.reason}\n`,
+			);
+		}
+		return result.status === "completed" ? EXIT.ok : EXIT.failed;
+	} finally {
+		process.off("SIGINT", onSignal);
+		process.off("SIGTERM", onSignal);
+		await runtime.close();
+	}
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { builtinTools, ToolRegistry } from "./registry.js";
+import { readFileTool } from "./read-file.js";
+
+describe("ToolRegistry", () => {
+	it("holds the seven built-in tools by name, in order", () => {
+		const registry = new ToolRegistry(builtinTools());
+		expect(registry.list().map((t) => t.name)).toEqual(["read_file", "write_file", "edit_file", "list_dir", "glob", "grep", "shell"]);
+		expect(registry.get("grep")?.readOnly).toBe(true);
+		expect(registry.get("nope")).toBeUndefined();
+	});
+
+	it("exposes schemas in the shape a model provider sends", () => {
+		const schemas = new ToolRegistry(builtinTools()).schemas();
+		const shell = schemas.find((s) => s.name === "shell");
+		expect(shell?.parameters).toMatchObject({ type: "object", required: ["command"], additionalProperties: false });
+		for (const s of schemas) {
+			expect(s.description.length).toBeGreaterThan(20);
+			expect(s.parameters.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+			expect(s.parameters.additionalProperties).toBe(false);
+		}
+	});
+
+	it("refuses a duplicate or malformed name", () => {
+		const registry = new ToolRegistry([readFileTool]);
+		expect(() => registry.register(readFileTool)).toThrow("tool read_file is already registered");
+		expect(() => registry.register({ ...readFileTool, name: "read file" })).toThrow(/must be 1-64 letters/);
+	});
+
+	it("marks exactly the tools that change the world as confirmed and not read-only", () => {
+		const flags = builtinTools().map((t) => [t.name, t.readOnly, t.requiresConfirmation]);
+		expect(flags).toEqual([
+			["read_file", true, false],
+			["write_file", false, true],
+			["edit_file", false, true],
+			["list_dir", true, false],
+			["glob", true, false],
+			["grep", true, false],
+			["shell", false, true],
+		]);
+	});
+});
