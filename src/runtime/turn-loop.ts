@@ -2,11 +2,12 @@
  * One governed turn (the Agentao paper's Algorithm 1): the model proposes, the policy decides,
  * the host confirms, only admitted calls execute, and every step leaves events and audit records.
  */
-import type { DecisionResult, PolicyContext, ToolFacts } from "../kernel/admission/types.js";
+import type { DecisionResult, PolicyContext, RuleSubject, ToolFacts } from "../kernel/admission/types.js";
 import type { EventPayloads, TurnStatus } from "../kernel/evidence/event-types.js";
 import type { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
 import { createKernel } from "../kernel/kernel.js";
 import { WorkspaceEscapeError } from "../kernel/primitives.js";
+import { resolveWorkspacePath } from "../kernel/workspace-paths.js";
 import type { Message, ModelProvider, ModelResponse } from "../models/provider.js";
 import { ModelError } from "../models/provider.js";
 import { validateArguments } from "../tools/argument-validator.js";
@@ -175,13 +176,7 @@ async function gate(
 	};
 	const subject = tool.ruleSubject(args);
 	if (subject) facts.subject = subject;
-	let decision: DecisionResult;
-	try {
-		decision = deps.decider.decide(facts, args, deps.policy);
-	} catch (err) {
-		// An engine that cannot decide must not let the call through.
-		decision = { decision: "deny", layer: "malformed", reason: `policy could not decide: ${oneLine(err)}` };
-	}
+	const decision = await decidePaths(deps, facts, args);
 	const decided: EventPayloads["permission.decided"] = {
 		call_id: id,
 		tool: name,
@@ -219,6 +214,39 @@ async function gate(
 		return { id, name, content: cancelledMessage(name) };
 	}
 	return { proposal, tool, args };
+}
+
+const SEVERITY = { allow: 0, ask: 1, deny: 2 } as const;
+
+/**
+ * A path is decided both as written and as its real target, and the stricter answer stands: a
+ * symlink inside the workspace can then neither carry a write past a rule written for the
+ * directory it points to, nor hide behind a name a rule allows. A path that does not resolve
+ * inside the workspace is decided as written; the primitive refuses it anyway.
+ */
+async function decidePaths(deps: TurnDeps, facts: ToolFacts, args: unknown): Promise<DecisionResult> {
+	const decide = (f: ToolFacts): DecisionResult => {
+		try {
+			return deps.decider.decide(f, args, deps.policy);
+		} catch (err) {
+			// An engine that cannot decide must not let the call through.
+			return { decision: "deny", layer: "malformed", reason: `policy could not decide: ${oneLine(err)}` };
+		}
+	};
+	const asWritten = decide(facts);
+	const subject = facts.subject;
+	if (subject?.kind !== "path" || typeof subject.value !== "string") return asWritten;
+	let real: RuleSubject;
+	try {
+		real = { kind: "path", value: (await resolveWorkspacePath({ given: deps.policy.workspace, real: deps.policy.workspace }, subject.value)).rel };
+	} catch {
+		return asWritten;
+	}
+	const asReal = decide({ ...facts, subject: real });
+	if (SEVERITY[asReal.decision] >= SEVERITY[asWritten.decision]) {
+		return asReal.decision === asWritten.decision ? asWritten : { ...asReal, reason: `${asReal.reason} (real path ${real.value})` };
+	}
+	return asWritten;
 }
 
 async function askHost(

@@ -153,3 +153,18 @@ describe("warden run (end to end, real CLI)", () => {
 		expect(run.stderr).toMatch(/^warden: stopped after 2 model calls/m);
 	});
 });
+
+describe("rules about paths see through symlinks", () => {
+	it("a deny on a directory also stops writes through a symlink that points into it", async () => {
+		const fx = makeFixture({ "protected/keep.txt": "keep\n" });
+		link(join(fx.workspace, "protected"), join(fx.workspace, "alias"));
+		const run = await runPlan(
+			fx,
+			[{ tool_calls: [{ name: "write_file", arguments: { path: "alias/keep.txt", content: "overwritten\n" } }] }, { text: "ok" }],
+			["--deny", "write_file(protected/**)"],
+		);
+		expectValidTrace(run.events);
+		expect(decisionsOf(run.events)).toEqual({ call_1_1_1: "deny" });
+		expect(readFileSync(join(fx.workspace, "protected", "keep.txt"), "utf8")).toBe("keep\n");
+	});
+});

@@ -14,7 +14,7 @@ const USER_FACING = new Set([
 	"ModelError",
 	"StoreError",
 	"DirectoryProbeError",
-	"RuleParseError",
+	"RuleSyntaxError",
 	"CommanderError",
 ]);
 
