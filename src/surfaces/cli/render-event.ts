@@ -8,6 +8,10 @@ function short(value: unknown): string {
 	return text.length > MAX_ARGS ? `${text.slice(0, MAX_ARGS)}…` : text;
 }
 
+function tag(payload: { call_id: string; tool?: string }): string {
+	return payload.tool ? `${payload.tool} [${payload.call_id}]` : payload.call_id;
+}
+
 export function renderEvent(event: AnyWardenEvent): string | undefined {
 	switch (event.kind) {
 		case "session.started":
@@ -22,23 +26,23 @@ export function renderEvent(event: AnyWardenEvent): string | undefined {
 		case "tool.proposed":
 			return `  ● ${event.payload.tool} ${short(event.payload.arguments)}  [${event.payload.call_id}]`;
 		case "tool.invalid":
-			return `    ✗ invalid: ${event.payload.error}`;
+			return `    ✗ ${tag(event.payload)} invalid: ${event.payload.error}`;
 		case "permission.decided": {
 			const p = event.payload;
-			return `    ${p.decision.toUpperCase()} · ${p.layer}${p.rule ? ` · rule ${p.rule}` : ""} · ${p.reason}`;
+			return `    ${p.decision.toUpperCase()} (${p.layer}) ${p.reason}`;
 		}
 		case "permission.confirmed":
-			return `    ${event.payload.approved ? "approved" : "not approved"} (${event.payload.by})`;
+			return `    ${tag(event.payload)} ${event.payload.approved ? "approved" : "not approved"} (${event.payload.by})`;
 		case "tool.completed":
-			return `    ✓ completed in ${event.payload.duration_ms} ms${event.payload.truncated ? " (output truncated for the model)" : ""}`;
+			return `    ✓ ${tag(event.payload)} completed in ${event.payload.duration_ms} ms${event.payload.truncated ? " (output truncated for the model)" : ""}`;
 		case "tool.failed":
-			return `    ✗ failed: ${event.payload.error}`;
+			return `    ✗ ${tag(event.payload)} failed: ${event.payload.error}`;
 		case "tool.cancelled":
-			return `    ⊘ cancelled: ${event.payload.reason}`;
+			return `    ⊘ ${tag(event.payload)} cancelled: ${event.payload.reason}`;
 		case "tool.denied":
-			return "    ⊘ refused; the model was told not to route around it";
+			return `    ⊘ ${tag(event.payload)} refused; the model was told not to route around it`;
 		case "effect.recorded":
-			return `    ↳ effect ${event.payload.effect} ${short(event.payload.resource)} (audit #${event.payload.audit_seq})`;
+			return `    ↳ ${event.payload.call_id} effect ${event.payload.effect} ${short(event.payload.resource)} (audit #${event.payload.audit_seq})`;
 		case "turn.completed": {
 			const p = event.payload;
 			const head = `turn ${event.turn} ${p.status} after ${p.steps} model call${p.steps === 1 ? "" : "s"}`;
