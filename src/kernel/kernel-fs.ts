@@ -38,6 +38,8 @@ export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 		async read(p, readOpts): Promise<FileContent> {
 			const { rel, abs } = await resolve(p);
 			const maxBytes = readOpts?.maxBytes ?? DEFAULT_READ_MAX_BYTES;
+			const st = await guard(rel, () => lstat(abs));
+			refuseHardLinked(rel, st);
 			const buf = await guard(rel, () => readFile(abs, { maxBytes }));
 			if (buf.includes(0)) throw new BinaryFileError(`${rel} is a binary file (${buf.length} bytes)`);
 			return { path: rel, content: buf.toString("utf8"), bytes: buf.length, sha256: sha256(buf) };
@@ -105,6 +107,18 @@ export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 			return (await resolve(p)).rel;
 		},
 	};
+}
+
+/**
+ * A hard link inside the workspace can name a file that also lives outside it, and nothing on
+ * the inode says where its other names are. Reading it could leak that file, so a regular file
+ * with more than one link is refused. (Writes replace the directory entry atomically, which
+ * breaks the link instead of writing through it.)
+ */
+function refuseHardLinked(rel: string, st: { type: string; links: number }): void {
+	if (st.type === "file" && st.links > 1) {
+		throw new FsPrimitiveError(`${rel} has ${st.links} hard links; Warden cannot tell where the others are, so it refuses to read it`);
+	}
 }
 
 function sha256(buf: Uint8Array): string {

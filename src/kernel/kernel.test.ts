@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { chmodSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, linkSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createKernel } from "./kernel.js";
@@ -198,5 +198,21 @@ describe("shell.exec", () => {
 	it("rejects a NUL byte in the command and nonsensical limits", async () => {
 		await expect(ws.kernel.shell.exec("echo a\0b", { timeoutMs: 1_000, maxOutputBytes: 100 })).rejects.toThrow("NUL byte");
 		await expect(ws.kernel.shell.exec("true", { timeoutMs: 0, maxOutputBytes: 100 })).rejects.toBeInstanceOf(RangeError);
+	});
+});
+
+describe("hard links", () => {
+	it("refuses to read a file that has another name, which may be outside the workspace", async () => {
+		writeFileSync(path.join(ws.outside, "secret.txt"), "outside secret\n");
+		linkSync(path.join(ws.outside, "secret.txt"), path.join(ws.dir, "innocent.txt"));
+		await expect(ws.kernel.fs.read("innocent.txt")).rejects.toThrow("innocent.txt has 2 hard links; Warden cannot tell where the others are, so it refuses to read it");
+	});
+
+	it("writes replace the name inside the workspace and never write through to the other link", async () => {
+		writeFileSync(path.join(ws.outside, "target.txt"), "original\n");
+		linkSync(path.join(ws.outside, "target.txt"), path.join(ws.dir, "alias.txt"));
+		await ws.kernel.fs.write("alias.txt", "replaced\n");
+		expect(readFileSync(path.join(ws.outside, "target.txt"), "utf8")).toBe("original\n");
+		expect(readFileSync(path.join(ws.dir, "alias.txt"), "utf8")).toBe("replaced\n");
 	});
 });

@@ -14,6 +14,8 @@ export interface FsStat {
 	size: number;
 	/** Permission bits (e.g. 0o644). */
 	mode: number;
+	/** Hard links to the same inode. */
+	links: number;
 }
 
 export interface FsDirEntry extends FsStat {
@@ -58,7 +60,7 @@ function typeOf(st: Stats): FsEntryType {
 }
 
 function toStat(st: Stats): FsStat {
-	return { type: typeOf(st), size: st.size, mode: st.mode & 0o7777 };
+	return { type: typeOf(st), size: st.size, mode: st.mode & 0o7777, links: st.nlink };
 }
 
 /** Node's error code (`ENOENT` …), if the value is a system error. */
