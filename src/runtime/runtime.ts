@@ -67,6 +67,13 @@ export class Runtime {
 
 	async openSession(options: OpenSessionOptions): Promise<Session> {
 		if (this.closed) throw new RuntimeConfigError("runtime is closed");
+		// Hosts in plain JavaScript can omit these; without the checks they fail deep inside with Node's wording.
+		if (typeof options.workspace !== "string" || options.workspace === "") {
+			throw new RuntimeConfigError("workspace is required: pass the directory the agent works in");
+		}
+		if (typeof options.model !== "string" && typeof options.model?.complete !== "function") {
+			throw new RuntimeConfigError("model is required: pass a ModelProvider or a spec such as scripted:plan.yaml");
+		}
 		const mode: PermissionMode = options.mode ?? "workspace-write";
 		if (!PERMISSION_MODES.includes(mode)) {
 			throw new RuntimeConfigError(`unknown mode "${mode}"; use one of ${PERMISSION_MODES.join(", ")}`);
@@ -82,12 +89,20 @@ export class Runtime {
 		const runDenyRules = (options.runDeny ?? []).map((text) => parseRule(text, "deny", "run"));
 		const maxSteps = options.maxSteps ?? 50;
 		if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new RuntimeConfigError(`max steps must be a positive integer, got ${maxSteps}`);
+		const modelTimeoutMs = options.modelTimeoutMs ?? 600_000;
+		if (!Number.isInteger(modelTimeoutMs) || modelTimeoutMs < 1) {
+			throw new RuntimeConfigError(`model timeout must be a positive number of milliseconds, got ${modelTimeoutMs}`);
+		}
 
 		const id = randomUUID();
 		let turnListener: ((event: AnyWardenEvent) => void) | undefined;
 		const recorder = new EvidenceRecorder(this.store, this.redactor, id, (event) => {
 			turnListener?.(event);
-			options.onEvent?.(event);
+			try {
+				options.onEvent?.(event);
+			} catch {
+				// The event is already committed; a failing host callback must not cut the turn's evidence short.
+			}
 		});
 		await this.store.createSession({ id, workspace, mode, model: model.spec, created_at: new Date().toISOString() });
 		const systemPrompt = options.systemPrompt ?? defaultSystemPrompt(mode);
@@ -116,6 +131,7 @@ export class Runtime {
 			confirm: options.confirm,
 			limits: { ...DEFAULT_TOOL_LIMITS, ...options.limits },
 			maxSteps,
+			modelTimeoutMs,
 			env: this.env,
 			history,
 			setTurnListener: (listener) => {
@@ -147,17 +163,18 @@ export class Runtime {
 		return this.store.verifyAudit();
 	}
 
-	/** Ends open sessions and closes the store. */
+	/** Cancels running turns, ends open sessions and closes the store. */
 	async close(): Promise<void> {
 		if (this.closed) return;
-		for (const session of [...this.sessions]) {
-			try {
-				await session.end();
-			} catch {
-				// A session still mid-turn cannot be ended cleanly; its turn's own evidence stands.
-			}
-		}
 		this.closed = true;
-		await this.store.close();
+		try {
+			for (const session of [...this.sessions]) {
+				// A running turn still writes evidence: it must settle before the store closes under it.
+				await session.cancel("runtime closed");
+				await session.end();
+			}
+		} finally {
+			await this.store.close();
+		}
 	}
 }

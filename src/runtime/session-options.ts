@@ -38,6 +38,8 @@ export interface SessionOptions {
 	confirm?: ConfirmCallback;
 	/** Model calls per turn (default 50). */
 	maxSteps?: number;
+	/** How long one model call may take, in ms (default 600 000). */
+	modelTimeoutMs?: number;
 	limits?: Partial<ToolLimits>;
 	/** Replaces the default system prompt. */
 	systemPrompt?: string;

@@ -20,6 +20,7 @@ export interface SessionParts {
 	confirm: ConfirmCallback | undefined;
 	limits: ToolLimits;
 	maxSteps: number;
+	modelTimeoutMs: number;
 	env: NodeJS.ProcessEnv;
 	history: Message[];
 	/** Receives each event after it is persisted; the session routes it to the running turn too. */
@@ -32,8 +33,14 @@ export interface RunOptions {
 	signal?: AbortSignal;
 }
 
+/** The turn in progress: how to cancel it, and when its evidence is complete. */
+interface RunningTurn {
+	controller: AbortController;
+	settled: Promise<void>;
+}
+
 export class Session {
-	private running = false;
+	private current: RunningTurn | undefined;
 	private ended = false;
 	private readonly calls = new Map<string, AbortController>();
 
@@ -54,52 +61,82 @@ export class Session {
 	/** Runs one turn; yields its events as they are recorded and returns the turn's result. */
 	async *run(input: string, options: RunOptions = {}): AsyncGenerator<AnyWardenEvent, TurnResult, undefined> {
 		if (this.ended) throw new Error(`session ${this.id} has ended`);
-		if (this.running) throw new Error(`session ${this.id} is already running a turn`);
-		this.running = true;
-		const internal = new AbortController();
-		const onAbort = () => internal.abort(options.signal?.reason);
-		if (options.signal?.aborted) internal.abort(options.signal.reason);
+		if (this.current) throw new Error(`session ${this.id} is already running a turn`);
+		const controller = new AbortController();
+		const onAbort = () => controller.abort(options.signal?.reason);
+		if (options.signal?.aborted) controller.abort(options.signal.reason);
 		options.signal?.addEventListener("abort", onAbort, { once: true });
 		const channel = new EventChannel<AnyWardenEvent>();
 		this.parts.setTurnListener((event) => channel.push(event));
+		const { recorder, store } = this.parts;
+		const running: RunningTurn = { controller, settled: Promise.resolve() };
+		this.current = running;
+		// The session counts as running until the turn itself settles, not until the host stops
+		// reading: the recorder's turn number and listener belong to this turn until then.
+		const turn = (async () => {
+			try {
+				recorder.setTurn(await store.nextTurn(this.id));
+				return await runTurn(
+					{
+						...this.parts,
+						trackCall: (callId, callController) => {
+							this.calls.set(callId, callController);
+							return () => this.calls.delete(callId);
+						},
+						remember: (message) => recorder.message(message),
+					},
+					this.parts.history,
+					input,
+					controller.signal,
+				);
+			} finally {
+				options.signal?.removeEventListener("abort", onAbort);
+				this.parts.setTurnListener(undefined);
+				if (this.current === running) this.current = undefined;
+				channel.close();
+			}
+		})();
+		running.settled = turn.then(
+			() => undefined,
+			() => undefined,
+		);
 		let finished = false;
 		try {
-			const { recorder, store } = this.parts;
-			recorder.setTurn(await store.nextTurn(this.id));
-			const turn = runTurn(
-				{
-					...this.parts,
-					trackCall: (callId, controller) => {
-						this.calls.set(callId, controller);
-						return () => this.calls.delete(callId);
-					},
-					remember: (message) => recorder.message(message),
-				},
-				this.parts.history,
-				input,
-				internal.signal,
-			).finally(() => channel.close());
 			yield* channel.drain();
 			const result = await turn;
 			finished = true;
 			return result;
 		} finally {
-			// A host that stops reading mid-turn cancels the turn rather than leaving it running unseen.
-			if (!finished) internal.abort(new Error("host stopped reading the turn"));
-			options.signal?.removeEventListener("abort", onAbort);
-			this.parts.setTurnListener(undefined);
-			this.running = false;
+			if (!finished) {
+				// A host that stops reading mid-turn cancels the turn rather than leaving it running unseen.
+				controller.abort(new Error("host stopped reading the turn"));
+				await running.settled;
+			}
 		}
 	}
 
 	/** Runs one turn to its end, handing each event to `onEvent`. */
 	async send(input: string, options: RunOptions & { onEvent?: (event: AnyWardenEvent) => void } = {}): Promise<TurnResult> {
 		const turn = this.run(input, options);
-		for (;;) {
-			const next = await turn.next();
-			if (next.done) return next.value;
-			options.onEvent?.(next.value);
+		try {
+			for (;;) {
+				const next = await turn.next();
+				if (next.done) return next.value;
+				options.onEvent?.(next.value);
+			}
+		} catch (err) {
+			// onEvent threw: closing the generator cancels the turn and waits until its evidence is complete.
+			await turn.throw(err).catch(() => undefined);
+			throw err;
 		}
+	}
+
+	/** Cancels the running turn, if any, and waits until its evidence is complete. */
+	async cancel(reason = "turn cancelled by the host"): Promise<void> {
+		const current = this.current;
+		if (!current) return;
+		current.controller.abort(new Error(reason));
+		await current.settled;
 	}
 
 	/** Cancels one running tool call; false if no such call is running. */
@@ -113,7 +150,7 @@ export class Session {
 	/** Records the end of the session. */
 	async end(status: "ok" | "error" = "ok"): Promise<void> {
 		if (this.ended) return;
-		if (this.running) throw new Error(`session ${this.id} is still running a turn`);
+		if (this.current) throw new Error(`session ${this.id} is still running a turn`);
 		this.ended = true;
 		const { recorder, store } = this.parts;
 		await recorder.emit("session.ended", { status }, 0);

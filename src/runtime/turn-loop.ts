@@ -14,6 +14,7 @@ import { validateArguments } from "../tools/argument-validator.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { ToolDefinition, ToolLimits } from "../tools/tool.js";
 import { ToolError } from "../tools/tool.js";
+import { ABORTED, untilAborted } from "./abort-race.js";
 import { runByKey } from "./keyed-serializer.js";
 import type { ConfirmCallback } from "./session-options.js";
 import { normalizeToolCalls, type ToolProposal } from "./tool-call-normalizer.js";
@@ -40,6 +41,8 @@ export interface TurnDeps {
 	confirm: ConfirmCallback | undefined;
 	limits: ToolLimits;
 	maxSteps: number;
+	/** How long one model call may take before the turn ends as model_error. */
+	modelTimeoutMs: number;
 	env: NodeJS.ProcessEnv;
 	/** Registers a per-call controller so the host can cancel one call. */
 	trackCall(callId: string, controller: AbortController): () => void;
@@ -75,74 +78,101 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 	const { recorder } = deps;
 	const turn = recorder.currentTurn;
 	const counts = { total: 0, completed: 0, denied: 0, cancelled: 0, invalid: 0, failed: 0 };
+	let completed = false;
 	const finish = async (status: TurnStatus, steps: number, text: string, error?: string): Promise<TurnResult> => {
 		const payload: { status: TurnStatus; steps: number; text?: string; error?: string } = { status, steps };
 		if (text) payload.text = text;
 		if (error) payload.error = error;
 		await recorder.emit("turn.completed", payload);
+		completed = true;
 		const result: TurnResult = { status, text, session: recorder.session, turn, steps, toolCalls: counts };
 		if (error) result.error = error;
 		return result;
 	};
 
-	await recorder.emit("turn.started", { input });
-	await pushMessage(deps, history, { role: "user", content: input });
+	let stepsTaken = 0;
+	let started = false;
+	const governed = async (): Promise<TurnResult> => {
+		await recorder.emit("turn.started", { input });
+		started = true;
+		await pushMessage(deps, history, { role: "user", content: input });
 
-	for (let step = 1; step <= deps.maxSteps; step++) {
-		if (signal.aborted) return finish("cancelled", step - 1, "", "turn cancelled by the host");
-		await recorder.emit("model.requested", { step, messages: history.length, tools: deps.tools.list().length });
-		let response: ModelResponse;
-		try {
-			response = await deps.model.complete({ messages: history, tools: deps.tools.schemas() }, signal);
-		} catch (err) {
+		for (let step = 1; step <= deps.maxSteps; step++) {
+			if (signal.aborted) return finish("cancelled", step - 1, "", "turn cancelled by the host");
+			await recorder.emit("model.requested", { step, messages: history.length, tools: deps.tools.list().length });
+			let response: ModelResponse;
+			stepsTaken = step;
+		const deadline = AbortSignal.timeout(deps.modelTimeoutMs);
+			const modelSignal = AbortSignal.any([signal, deadline]);
+			try {
+				// A provider that ignores its signal must not hold the turn past a cancel or the deadline.
+				const answer = await untilAborted(deps.model.complete({ messages: history, tools: deps.tools.schemas() }, modelSignal), modelSignal);
+				if (answer === ABORTED) throw modelSignal.reason;
+				response = answer;
+			} catch (err) {
+				if (signal.aborted) return finish("cancelled", step, "", "turn cancelled by the host");
+				if (deadline.aborted) return finish("model_error", step, "", `model ${deps.model.spec} did not answer within ${deps.modelTimeoutMs < 1000 ? `${deps.modelTimeoutMs} ms` : `${Math.round(deps.modelTimeoutMs / 1000)} s`}`);
+				const message = err instanceof ModelError ? err.message : `model call failed: ${oneLine(err)}`;
+				return finish("model_error", step, "", message);
+			}
+			const responded: { step: number; text?: string; tool_calls: number; usage?: { prompt_tokens: number; completion_tokens: number } } = {
+				step,
+				tool_calls: response.toolCalls.length,
+			};
+			if (response.text) responded.text = response.text;
+			if (response.usage) responded.usage = response.usage;
+			await recorder.emit("model.responded", responded);
+
+			if (response.toolCalls.length === 0) {
+				await pushMessage(deps, history, { role: "assistant", content: response.text });
+				return finish("completed", step, response.text);
+			}
+
+			const proposals = normalizeToolCalls(response.toolCalls, turn, step);
+			await pushMessage(deps, history, {
+				role: "assistant",
+				content: response.text,
+				tool_calls: proposals.map((p) => ({ id: p.id, name: p.name, arguments: p.rawArguments })),
+			});
+
+			const outcomes = new Map<string, CallOutcome>();
+			const admitted: Admitted[] = [];
+			for (const proposal of proposals) {
+				counts.total++;
+				const outcome = await gate(deps, proposal, signal, counts);
+				if ("content" in outcome) outcomes.set(proposal.id, outcome);
+				else admitted.push(outcome);
+			}
+
+			await runByKey(
+				admitted,
+				(a) => a.tool.name,
+				async (a) => {
+					outcomes.set(a.proposal.id, await execute(deps, a, signal, counts));
+				},
+			);
+
+			for (const proposal of proposals) {
+				const outcome = outcomes.get(proposal.id)!;
+				await pushMessage(deps, history, { role: "tool", tool_call_id: outcome.id, name: outcome.name, content: outcome.content });
+			}
 			if (signal.aborted) return finish("cancelled", step, "", "turn cancelled by the host");
-			const message = err instanceof ModelError ? err.message : `model call failed: ${oneLine(err)}`;
-			return finish("model_error", step, "", message);
 		}
-		const responded: { step: number; text?: string; tool_calls: number; usage?: { prompt_tokens: number; completion_tokens: number } } = {
-			step,
-			tool_calls: response.toolCalls.length,
-		};
-		if (response.text) responded.text = response.text;
-		if (response.usage) responded.usage = response.usage;
-		await recorder.emit("model.responded", responded);
+		return finish("max_steps", deps.maxSteps, "", `stopped after ${deps.maxSteps} model calls (--max-steps) without a final answer`);
 
-		if (response.toolCalls.length === 0) {
-			await pushMessage(deps, history, { role: "assistant", content: response.text });
-			return finish("completed", step, response.text);
+	};
+	try {
+		return await governed();
+	} catch (err) {
+		// Evidence must not end with a turn left open: record the failure as the turn's outcome
+		// unless the store itself is what failed, in which case the original error stands.
+		if (completed || !started) throw err;
+		try {
+			return await finish("error", stepsTaken, "", `internal error: ${oneLine(err)}`);
+		} catch {
+			throw err;
 		}
-
-		const proposals = normalizeToolCalls(response.toolCalls, turn, step);
-		await pushMessage(deps, history, {
-			role: "assistant",
-			content: response.text,
-			tool_calls: proposals.map((p) => ({ id: p.id, name: p.name, arguments: p.rawArguments })),
-		});
-
-		const outcomes = new Map<string, CallOutcome>();
-		const admitted: Admitted[] = [];
-		for (const proposal of proposals) {
-			counts.total++;
-			const outcome = await gate(deps, proposal, signal, counts);
-			if ("content" in outcome) outcomes.set(proposal.id, outcome);
-			else admitted.push(outcome);
-		}
-
-		await runByKey(
-			admitted,
-			(a) => a.tool.name,
-			async (a) => {
-				outcomes.set(a.proposal.id, await execute(deps, a, signal, counts));
-			},
-		);
-
-		for (const proposal of proposals) {
-			const outcome = outcomes.get(proposal.id)!;
-			await pushMessage(deps, history, { role: "tool", tool_call_id: outcome.id, name: outcome.name, content: outcome.content });
-		}
-		if (signal.aborted) return finish("cancelled", step, "", "turn cancelled by the host");
 	}
-	return finish("max_steps", deps.maxSteps, "", `stopped after ${deps.maxSteps} model calls (--max-steps) without a final answer`);
 }
 
 /** Validation, decision and confirmation for one proposal: either admitted, or a result message. */
@@ -207,12 +237,7 @@ async function gate(
 			return { id, name, content: notApprovedMessage(name) };
 		}
 	}
-	if (signal.aborted) {
-		counts.cancelled++;
-		await recorder.emit("tool.cancelled", { call_id: id, tool: name, reason: "turn cancelled before the call started" });
-		await recorder.audit("tool.outcome", { tool: name, outcome: "cancelled", reason: "turn cancelled before start" }, id);
-		return { id, name, content: cancelledMessage(name) };
-	}
+	if (signal.aborted) return cancelBeforeStart(deps, id, name, counts);
 	return { proposal, tool, args };
 }
 
@@ -255,29 +280,40 @@ async function askHost(
 	signal: AbortSignal,
 ): Promise<{ ok: boolean; by: string }> {
 	if (!deps.confirm) return { ok: false, by: "no host to ask (automation refuses asks)" };
-	if (signal.aborted) return { ok: false, by: "turn cancelled" };
 	try {
-		const ok = await deps.confirm(
-			{ session: deps.recorder.session, callId: call.id, tool: call.name, arguments: call.args, decision: call.decision },
+		// A callback that ignores the signal must not hold a cancelled turn open: the abort refuses.
+		const ok = await untilAborted(
+			Promise.resolve(
+				deps.confirm({ session: deps.recorder.session, callId: call.id, tool: call.name, arguments: call.args, decision: call.decision }, signal),
+			),
 			signal,
 		);
+		if (ok === ABORTED) return { ok: false, by: "turn cancelled" };
 		return { ok: ok === true && !signal.aborted, by: ok === true ? "host" : "host refused" };
 	} catch (err) {
 		return { ok: false, by: `confirmation failed: ${oneLine(err)}` };
 	}
 }
 
+async function cancelBeforeStart(deps: TurnDeps, id: string, name: string, counts: TurnResult["toolCalls"]): Promise<CallOutcome> {
+	counts.cancelled++;
+	await deps.recorder.emit("tool.cancelled", { call_id: id, tool: name, reason: "turn cancelled before the call started" });
+	await deps.recorder.audit("tool.outcome", { tool: name, outcome: "cancelled", reason: "turn cancelled before start" }, id);
+	return { id, name, content: cancelledMessage(name) };
+}
+
 async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, counts: TurnResult["toolCalls"]): Promise<CallOutcome> {
 	const { recorder } = deps;
 	const { id } = call.proposal;
 	const name = call.tool.name;
+	// Queued behind another call to the same tool when the turn was cancelled: it never starts.
+	if (turnSignal.aborted) return cancelBeforeStart(deps, id, name, counts);
 	const controller = new AbortController();
 	const onTurnAbort = () => controller.abort(turnSignal.reason);
 	turnSignal.addEventListener("abort", onTurnAbort, { once: true });
 	const untrack = deps.trackCall(id, controller);
 	const started = Date.now();
 	try {
-		if (turnSignal.aborted) controller.abort(turnSignal.reason);
 		await recorder.emit("tool.started", { call_id: id, tool: name });
 		const kernel = createKernel({
 			workspace: deps.policy.workspace,

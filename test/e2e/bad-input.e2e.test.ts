@@ -65,6 +65,23 @@ describe("bad input gets a one-line error and loses nothing", () => {
 		expect(done?.kind === "turn.completed" && done.payload.status).toBe("model_error");
 	});
 
+	it("a model that stops answering ends the turn at --model-timeout, never a hang", async () => {
+		const server = await startFakeOpenAI([{ text: "thinking", stall: true }]);
+		try {
+			const fx = makeFixture();
+			const r = await runCli(
+				["run", "t", "--model", "openai:slow", "--model-timeout", "1", "--workspace", fx.workspace, "--state-dir", fx.stateDir, "--json"],
+				{ env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "" } },
+			);
+			expect(r.code).toBe(1);
+			expect(r.stderr).toMatch(ONE_LINE_ERROR);
+			expect(r.stderr).toContain("did not answer within 1 s");
+			expectValidTrace(parseEvents(r.stdout));
+		} finally {
+			await server.close();
+		}
+	});
+
 	it("a corrupt or unusable state dir is refused with one line", async () => {
 		const fx = makeFixture();
 		const plan = writePlan(fx, [{ text: "hi" }]);

@@ -35,6 +35,7 @@ export function checkTraceInvariant(events: readonly AnyWardenEvent[]): TraceRep
 	const calls = new Map<string, CallTrace>();
 	const openTurns = new Map<string, number>();
 	const turnOfCall = new Map<string, string>();
+	const outsideTurn = new Set<string>();
 
 	events.forEach((event, at) => {
 		const turnKey = `${event.session}#${event.turn}`;
@@ -61,6 +62,11 @@ export function checkTraceInvariant(events: readonly AnyWardenEvent[]): TraceRep
 			trace = { key: callId, terminals: [], effects: [] };
 			calls.set(key, trace);
 			turnOfCall.set(key, turnKey);
+		}
+		// A call whose turn is not running would escape the turn-level checks above; one report per call.
+		if (!openTurns.has(turnKey) && !outsideTurn.has(key)) {
+			outsideTurn.add(key);
+			violations.push(`call ${callId}: ${event.kind} outside a running turn (turn ${event.turn})`);
 		}
 		if (trace.terminals.length > 0 && event.kind !== "tool.proposed") {
 			violations.push(`call ${callId}: ${event.kind} after its terminal outcome`);

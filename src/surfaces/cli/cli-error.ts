@@ -15,6 +15,7 @@ const USER_FACING = new Set([
 	"StoreError",
 	"DirectoryProbeError",
 	"RuleSyntaxError",
+	"BenchError",
 	"CommanderError",
 ]);
 

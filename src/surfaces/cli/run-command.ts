@@ -16,6 +16,7 @@ interface RunFlags {
 	json?: boolean;
 	onAsk: string;
 	maxSteps: string;
+	modelTimeout: string;
 	stateDir?: string;
 	allow: string[];
 	ask: string[];
@@ -36,6 +37,7 @@ export function registerRunCommand(program: Command, out: (text: string) => void
 		.option("--json", "print one event per line as JSON on stdout, nothing else")
 		.option("--on-ask <answer>", "answer to calls that need confirmation: deny | allow", "deny")
 		.option("--max-steps <n>", "model calls allowed in the turn", "50")
+		.option("--model-timeout <seconds>", "how long one model call may take", "600")
 		.option("--state-dir <dir>", "where sessions and the audit chain live (default $WARDEN_HOME)")
 		.option("--allow <rule>", "host rule that allows, e.g. 'shell(npm test)' (repeatable)", collect, [])
 		.option("--ask <rule>", "host rule that asks, e.g. 'write_file(src/**)' (repeatable)", collect, [])
@@ -53,6 +55,8 @@ async function runTask(task: string, flags: RunFlags, out: (text: string) => voi
 	if (flags.onAsk !== "deny" && flags.onAsk !== "allow") throw new UsageError(`--on-ask must be deny or allow, got "${flags.onAsk}"`);
 	const maxSteps = Number(flags.maxSteps);
 	if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new UsageError(`--max-steps must be a positive integer, got "${flags.maxSteps}"`);
+	const modelTimeout = Number(flags.modelTimeout);
+	if (!Number.isFinite(modelTimeout) || modelTimeout <= 0) throw new UsageError(`--model-timeout must be a positive number of seconds, got "${flags.modelTimeout}"`);
 	const fileRules: RuleSet = flags.rules ? readRulesFile(flags.rules) : {};
 	const rules: RuleSet = {
 		allow: [...(fileRules.allow ?? []), ...flags.allow],
@@ -82,6 +86,7 @@ async function runTask(task: string, flags: RunFlags, out: (text: string) => voi
 			runDeny: flags.deny,
 			confirm: async () => flags.onAsk === "allow",
 			maxSteps,
+			modelTimeoutMs: Math.ceil(modelTimeout * 1000),
 			onEvent: print,
 		});
 		const result = await session.send(task, { signal: controller.signal });

@@ -1,0 +1,54 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Command } from "commander";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerBenchCommand } from "./bench-command.js";
+import type { BenchOptions, BenchReport } from "./bench-types.js";
+
+const TINY: BenchOptions = { readCalls: 2, rounds: 1, warmupRounds: 0, decisionRounds: 1, decisionVariants: 1, appendsPerRound: 2, chainRecords: 5, cliRuns: 1 };
+
+/** A fresh `eval`-like parent with the bench command, printing into `printed`. */
+function evalCommand(printed: string[]): Command {
+	const parent = new Command("eval").exitOverride().configureOutput({ writeOut: (s) => printed.push(s), writeErr: (s) => printed.push(s) });
+	registerBenchCommand(parent, (text) => printed.push(text), { ...TINY, onProgress: () => {} });
+	return parent;
+}
+
+describe("registerBenchCommand", () => {
+	let dir: string;
+
+	beforeAll(() => {
+		dir = mkdtempSync(join(tmpdir(), "warden-bench-command-test-"));
+	});
+	afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+	it("adds a bench subcommand that prints one JSON report with --json", async () => {
+		const printed: string[] = [];
+		await evalCommand(printed).parseAsync(["bench", "--json", "--dir", dir], { from: "user" });
+		expect(printed).toHaveLength(1);
+		const report = JSON.parse(printed[0]!) as BenchReport;
+		expect(report.schema).toBe("warden.bench/2");
+		expect(report.governedRead.callsPerRound).toBe(2);
+		expect(report.appends.appendsPerRound).toBe(2);
+		expect(report.auditVerify.records).toBeGreaterThanOrEqual(5);
+		expect(report.cliStart.runs).toBe(1);
+		expect(Object.keys(report)).toEqual(["schema", "startedAt", "durationMs", "environment", "governedRead", "decisions", "appends", "auditVerify", "cliStart"]);
+		// --dir was used, and everything made there was removed.
+		expect(readdirSync(dir)).toEqual([]);
+	}, 60_000);
+
+	it("passes --dir through: a directory that does not exist is refused before anything runs", async () => {
+		const printed: string[] = [];
+		await expect(evalCommand(printed).parseAsync(["bench", "--dir", join(dir, "missing")], { from: "user" })).rejects.toThrow(/is not an existing directory/);
+		expect(printed).toEqual([]);
+	});
+
+	it("documents --json and --dir in its help", async () => {
+		const printed: string[] = [];
+		await expect(evalCommand(printed).parseAsync(["bench", "--help"], { from: "user" })).rejects.toThrow();
+		const help = printed.join("");
+		expect(help).toContain("--json");
+		expect(help).toContain("--dir <dir>");
+	});
+});

@@ -1,0 +1,35 @@
+/**
+ * The `bench` subcommand, for whichever command hosts it (`warden eval`, or run.ts for
+ * `npm run bench`). The report goes to `out` alone; progress goes to stderr, and only to a
+ * terminal, so `--json` output stays one parseable object.
+ */
+import type { Command } from "commander";
+import { formatBenchTable } from "./bench-table.js";
+import type { BenchOptions } from "./bench-types.js";
+import { runBenchmarks } from "./run-benchmarks.js";
+
+interface BenchFlags {
+	json?: boolean;
+	dir?: string;
+}
+
+function progressToTerminal(line: string): void {
+	if (process.stderr.isTTY) process.stderr.write(`… ${line}\n`);
+}
+
+/** `defaults` sizes the run (tests pass tiny figures); `--dir` overrides its tempDir. */
+export function registerBenchCommand(parent: Command, out: (text: string) => void, defaults: BenchOptions = {}): void {
+	parent
+		.command("bench")
+		.description("time governed reads, permission decisions, evidence appends, audit verification and CLI start, each against a yardstick in the same run")
+		.option("--json", "print one JSON report instead of the tables")
+		.option("--dir <dir>", "where temporary workspaces and state dirs are made (default: the OS temp dir; its filesystem decides what fsync costs)")
+		.action(async (flags: BenchFlags) => {
+			const report = await runBenchmarks({
+				onProgress: progressToTerminal,
+				...defaults,
+				...(flags.dir === undefined ? {} : { tempDir: flags.dir }),
+			});
+			out(flags.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatBenchTable(report)}\n`);
+		});
+}

@@ -1,0 +1,101 @@
+/** The report as the plain-text tables `warden eval bench` and `npm run bench` print. */
+import type { AppendReport, AuditVerifyReport, BenchReport, CliStartReport, DecisionReport, DeciderTiming, GovernedReadReport } from "./bench-types.js";
+import { mib, rateRow, ratio, table, thousands, timingRow } from "./table-cells.js";
+
+function deciderRow(label: string, timing: DeciderTiming): string[] {
+	const { allow, ask, deny } = timing.outcomes;
+	return [label, thousands(timing.perSecond), timing.medianUsPerDecision.toFixed(2), String(allow), String(ask), String(deny)];
+}
+
+function governedReadSection(read: GovernedReadReport): string[] {
+	const lines = [`Governed read_file of a ${read.fileBytes}-byte file, per call (median of ${read.rounds} rounds × ${read.callsPerRound} calls, after ${read.warmupRounds} warm-up round(s))`];
+	const base = read.direct.medianUs;
+	const rows = [
+		["variant", "median", "min", "max", "vs direct"],
+		timingRow("direct fs.promises.readFile (yardstick)", read.direct, base),
+		timingRow("governed, SQLite store (WAL, synchronous=FULL)", read.governed, base),
+	];
+	if (read.governedInMemory) rows.push(timingRow("governed, in-memory store", read.governedInMemory, base));
+	lines.push(...table(rows));
+	if (read.durabilityShare !== undefined) {
+		lines.push(`  durable storage is ${(read.durabilityShare * 100).toFixed(0)}% of a governed call`);
+	}
+	const ev = read.evidencePerTurn;
+	lines.push(`  evidence of one turn of ${ev.toolCalls} calls: ${ev.events} events, ${ev.auditRecords} audit records`);
+	const mem = read.memory;
+	lines.push(
+		`  memory${mem.gcForced ? " after GC" : " (GC not forced)"}: heap ${mib(mem.heapAfterDirectBytes)} after direct → ${mib(mem.heapAfterGovernedBytes)} after ${mem.governedCalls} governed calls (${ratio(mem.heapRatio)}), ` +
+			`RSS ${mib(mem.rssAfterDirectBytes)} → ${mib(mem.rssAfterGovernedBytes)} (${ratio(mem.rssRatio)}); heap retained ${mem.retainedHeapBytesPerCall.toFixed(0)} B per call`,
+	);
+	return lines;
+}
+
+function decisionsSection(dec: DecisionReport): string[] {
+	return [
+		`Permission decisions (${dec.inputsPerRound} inputs × ${dec.rounds} rounds, ${dec.distinctShellCommands} distinct shell commands; ${dec.hostRules} host rules, ${dec.runDenyRules} run-deny rules)`,
+		...table([
+			["decider", "decisions/s", "µs/decision", "allow", "ask", "deny"],
+			deciderRow("PermissionEngine.decide (parses every command)", dec.engine),
+			deciderRow("naive prefix match (yardstick, UNSAFE)", dec.naive),
+		]),
+		`  naive / engine: ${ratio(dec.ratio)}, the price of parsing. The yardstick is the unsafe approach other agents use:`,
+		`  on this mix it decided ${dec.naiveMorePermissive} of ${dec.inputsPerRound} inputs more permissively than the engine, ${dec.naiveStricter} more strictly.`,
+	];
+}
+
+function appendsSection(app: AppendReport): string[] {
+	const base = app.yardstick.medianUs;
+	return [
+		`Durable appends, one commit each, per append (median of ${app.rounds} rounds × ${app.appendsPerRound} appends, after ${app.warmupRounds} warm-up round(s); events ${app.eventBytes.toFixed(0)} B, audit inputs ${app.auditBytes.toFixed(0)} B of JSON)`,
+		...table([
+			["variant", "appends/s", "median", "min", "max", "vs yardstick"],
+			rateRow("JSON line to a file + fsync (yardstick, same durability)", app.yardstick, base),
+			rateRow("SqliteStore.appendEvent (WAL, synchronous=FULL)", app.event, base),
+			rateRow("SqliteStore.appendAudit (chained, synchronous=FULL)", app.audit, base),
+			rateRow("in-memory appendAudit (chain CPU only, not durable)", app.auditInMemory, base),
+		]),
+	];
+}
+
+function auditVerifySection(ver: AuditVerifyReport): string[] {
+	const base = ver.yardstick.medianUs;
+	return [
+		`Audit-chain verification, per record (chain of ${ver.records} records, ${ver.hashedBytes.toFixed(0)} B hashed each; median of ${ver.rounds} passes, after ${ver.warmupRounds} warm-up pass(es))`,
+		...table([
+			["variant", "records/s", "median", "min", "max", "vs yardstick"],
+			rateRow("sha256 of the same bytes, prepared (yardstick, the floor)", ver.yardstick, base),
+			rateRow("verifyChain over records in memory", ver.inMemory, base),
+			rateRow("SqliteStore.verifyAudit (read, decode, canonicalize, hash)", ver.sqlite, base),
+		]),
+	];
+}
+
+function cliStartSection(cli: CliStartReport): string[] {
+	const base = cli.node.medianUs;
+	return [
+		`CLI cold start, spawn to exit (median of ${cli.runs} runs, after ${cli.warmupRuns} warm-up run(s))`,
+		...table([
+			["command", "median", "min", "max", "vs node -e 0"],
+			timingRow("node -e 0 (yardstick)", cli.node, base),
+			timingRow("warden --version", cli.version, base),
+			timingRow("warden audit verify (empty state dir, opens SQLite)", cli.auditVerify, base),
+		]),
+	];
+}
+
+export function formatBenchTable(report: BenchReport): string {
+	const env = report.environment;
+	return [
+		`Warden benchmarks: node ${env.node}, ${env.platform} ${env.arch}, ${env.cpus} × ${env.cpuModel}; ${(report.durationMs / 1000).toFixed(1)} s`,
+		"",
+		...governedReadSection(report.governedRead),
+		"",
+		...decisionsSection(report.decisions),
+		"",
+		...appendsSection(report.appends),
+		"",
+		...auditVerifySection(report.auditVerify),
+		"",
+		...cliStartSection(report.cliStart),
+	].join("\n");
+}

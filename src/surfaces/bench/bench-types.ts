@@ -1,0 +1,196 @@
+/**
+ * The benchmark's options and its JSON report. Every figure is measured against a yardstick in
+ * the same process and run, and the comparison is given as a ratio, so reports from different
+ * machines can be compared by their ratios rather than their absolute times.
+ */
+
+export interface BenchOptions {
+	/** read_file calls in one governed turn; per-call time is the turn's time divided by this. Default 100. */
+	readCalls?: number;
+	/** Measured rounds per variant of the governed-read benchmark; medians are taken over them. Default 9. */
+	rounds?: number;
+	/** Unmeasured rounds per variant before measuring. Default 1. */
+	warmupRounds?: number;
+	/** Size of the file that is read. Default 4096. */
+	fileBytes?: number;
+	/** Also run the pipeline over an in-memory Store, to split off the cost of durability. Default true. */
+	inMemorySplit?: boolean;
+	/** Measured passes over the decision mix. Default 25. */
+	decisionRounds?: number;
+	/** Copies of each decision template, each with different arguments. Default 24. */
+	decisionVariants?: number;
+	/** Appends per variant per round of the append benchmark; each is durable before the next. Default 200. */
+	appendsPerRound?: number;
+	/** Audit records in the chain that is verified: the append benchmark's records, topped up to this many. Default 5000. */
+	chainRecords?: number;
+	/** Measured child processes per command of the cold-start benchmark. Default 9. */
+	cliRuns?: number;
+	/** The `warden` entry point the cold-start benchmark runs. Default: bin/warden.js of this checkout or package. */
+	wardenBin?: string;
+	/** Where the temporary workspace and state directories are made. Default: the OS temp dir. */
+	tempDir?: string;
+	/** Receives a line as each phase starts, for a caller that shows progress. */
+	onProgress?: (line: string) => void;
+}
+
+/** Per-call times of one variant: one sample per measured round, in microseconds. */
+export interface CallTiming {
+	medianUs: number;
+	minUs: number;
+	maxUs: number;
+	samplesUs: number[];
+}
+
+/** A CallTiming of one operation, with the rate its median gives. */
+export interface RateTiming extends CallTiming {
+	/** 1e6 / medianUs. */
+	perSecond: number;
+}
+
+/** Heap and RSS after a garbage collection, before and after the governed run. */
+export interface MemoryReport {
+	/** False when a collection could not be forced; the figures then include garbage. */
+	gcForced: boolean;
+	heapAfterDirectBytes: number;
+	heapAfterGovernedBytes: number;
+	/** heapAfterGoverned / heapAfterDirect. */
+	heapRatio: number;
+	rssAfterDirectBytes: number;
+	rssAfterGovernedBytes: number;
+	/** rssAfterGoverned / rssAfterDirect. */
+	rssRatio: number;
+	/** Heap still held after the governed run, per measured governed call (may be negative: noise). */
+	retainedHeapBytesPerCall: number;
+	/** Governed calls measured between the two snapshots. */
+	governedCalls: number;
+}
+
+export interface GovernedReadReport {
+	fileBytes: number;
+	callsPerRound: number;
+	rounds: number;
+	warmupRounds: number;
+	/** The yardstick: `fs.promises.readFile` of the same file. */
+	direct: CallTiming;
+	/** The whole pipeline with the SQLite store (WAL, synchronous=FULL). */
+	governed: CallTiming;
+	/** governed.medianUs / direct.medianUs. */
+	ratio: number;
+	/** The same pipeline over an in-memory Store; absent when not run. */
+	governedInMemory?: CallTiming;
+	/** governedInMemory.medianUs / direct.medianUs. */
+	inMemoryRatio?: number;
+	/** Share of the governed per-call time spent on durable storage: 1 − inMemory / governed. */
+	durabilityShare?: number;
+	/** Evidence one governed turn left behind (the last measured round). */
+	evidencePerTurn: { toolCalls: number; events: number; auditRecords: number };
+	memory: MemoryReport;
+}
+
+export type DecisionOutcome = "allow" | "ask" | "deny";
+
+export interface DeciderTiming {
+	/** Decisions made in the measured rounds: inputs per round × rounds. */
+	decisions: number;
+	/** Inputs per round / the median round time. */
+	perSecond: number;
+	/** The median round time / inputs per round, in microseconds. */
+	medianUsPerDecision: number;
+	/** How the inputs of one round were decided. */
+	outcomes: Record<DecisionOutcome, number>;
+}
+
+export interface DecisionReport {
+	inputsPerRound: number;
+	rounds: number;
+	/** Distinct shell commands in one round; when this exceeds the engine's parse cache, every shell decision parses. */
+	distinctShellCommands: number;
+	hostRules: number;
+	runDenyRules: number;
+	/** PermissionEngine.decide: parsing, wrappers, flag normalization, hardline, Algorithm 2. */
+	engine: DeciderTiming;
+	/** The yardstick: literal prefix matching of the raw argument against the same rules. */
+	naive: DeciderTiming;
+	/** naive.perSecond / engine.perSecond: what parsing costs per decision, as a factor. */
+	ratio: number;
+	/** Inputs of one round the naive matcher decided more permissively than the engine (allow where ask/deny, ask where deny). */
+	naiveMorePermissive: number;
+	/** Inputs of one round the naive matcher decided more strictly than the engine. */
+	naiveStricter: number;
+}
+
+/**
+ * Durable appends, one commit each, the way the evidence recorder writes them. The yardstick is
+ * the cheapest log with the same durability: a JSON line appended to a file and fsync'd.
+ */
+export interface AppendReport {
+	appendsPerRound: number;
+	rounds: number;
+	warmupRounds: number;
+	/** Mean bytes of an appended event's JSON. */
+	eventBytes: number;
+	/** Mean bytes of an appended audit input's JSON; the yardstick writes these lines. */
+	auditBytes: number;
+	/** The yardstick: `fs.appendFileSync` of the audit input's JSON line, then `fs.fsyncSync`. */
+	yardstick: RateTiming;
+	/** SqliteStore.appendEvent (WAL, synchronous=FULL). */
+	event: RateTiming;
+	/** SqliteStore.appendAudit: chained, hashed, and the head updated in one IMMEDIATE transaction. */
+	audit: RateTiming;
+	/** The bench's in-memory Store.appendAudit: the chain's CPU cost with no disk at all. */
+	auditInMemory: RateTiming;
+	/** event.medianUs / yardstick.medianUs. */
+	eventRatio: number;
+	/** audit.medianUs / yardstick.medianUs. */
+	auditRatio: number;
+	/** auditInMemory.medianUs / yardstick.medianUs. */
+	auditInMemoryRatio: number;
+}
+
+/** Walking the audit chain; per-record times, so the rates are records verified per second. */
+export interface AuditVerifyReport {
+	/** Records in the verified chain. */
+	records: number;
+	rounds: number;
+	warmupRounds: number;
+	/** Mean bytes hashed per record: the previous hash, a newline and the record's canonical JSON. */
+	hashedBytes: number;
+	/** The yardstick, the floor of the work: sha256 of each record's hashed bytes, prepared beforehand. */
+	yardstick: RateTiming;
+	/** verifyChain over records already in memory: canonical JSON and sha256, no database. */
+	inMemory: RateTiming;
+	/** SqliteStore.verifyAudit: read, decode, canonicalize, hash, and check the head. */
+	sqlite: RateTiming;
+	/** inMemory.medianUs / yardstick.medianUs. */
+	inMemoryRatio: number;
+	/** sqlite.medianUs / yardstick.medianUs. */
+	ratio: number;
+}
+
+/** Wall time of a child process from spawn to exit, per run. */
+export interface CliStartReport {
+	runs: number;
+	warmupRuns: number;
+	/** The yardstick: `node -e 0`. */
+	node: CallTiming;
+	/** `node bin/warden.js --version`: loading the CLI. */
+	version: CallTiming;
+	/** `node bin/warden.js audit verify --state-dir <empty state>`: also opens SQLite and walks an empty chain. */
+	auditVerify: CallTiming;
+	/** version.medianUs / node.medianUs. */
+	versionRatio: number;
+	/** auditVerify.medianUs / node.medianUs. */
+	auditVerifyRatio: number;
+}
+
+export interface BenchReport {
+	schema: "warden.bench/2";
+	startedAt: string;
+	durationMs: number;
+	environment: { node: string; platform: string; arch: string; cpus: number; cpuModel: string };
+	governedRead: GovernedReadReport;
+	decisions: DecisionReport;
+	appends: AppendReport;
+	auditVerify: AuditVerifyReport;
+	cliStart: CliStartReport;
+}

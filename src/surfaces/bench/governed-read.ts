@@ -1,0 +1,163 @@
+/**
+ * The cost of one governed read_file call, end to end through the embedding API: model step,
+ * normalization, schema validation, permission decision, events, durable audit records, the
+ * kernel's fs.read and the result message. The yardstick is a plain `fs.promises.readFile` of the
+ * same file in the same process.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { Runtime } from "../../index.js";
+import { ScriptedModel } from "../../models/scripted.js";
+import type { GovernedReadReport } from "./bench-types.js";
+import { BenchError } from "./bench-error.js";
+import { callTiming } from "./call-timing.js";
+import { heapSnapshot } from "./heap-snapshot.js";
+import { MemoryStore } from "./memory-store.js";
+
+export interface GovernedReadOptions {
+	readCalls: number;
+	rounds: number;
+	warmupRounds: number;
+	fileBytes: number;
+	inMemorySplit: boolean;
+	tempDir: string;
+	onProgress: (line: string) => void;
+}
+
+const FILE = "src/notes.txt";
+
+interface TurnFigures {
+	perCallUs: number;
+	events: number;
+	auditRecords: number;
+}
+
+/** Printable text of exactly `bytes` bytes, so the read is the same work every time. */
+function fileContent(bytes: number): string {
+	const line = "The model proposes; the host decides; every effect is recorded.\n";
+	return line.repeat(Math.ceil(bytes / line.length)).slice(0, bytes);
+}
+
+function readPlan(calls: number): unknown {
+	const steps: unknown[] = [];
+	for (let i = 0; i < calls; i++) steps.push({ tool_calls: [{ name: "read_file", arguments: { path: FILE } }] });
+	steps.push({ text: "read it" });
+	return { description: "benchmark: one read_file per step", steps };
+}
+
+/** One governed turn of `calls` reads in a fresh session; fails loudly if any read did not complete. */
+async function governedTurn(runtime: Runtime, workspace: string, calls: number, expected: string): Promise<TurnFigures> {
+	const session = await runtime.openSession({
+		workspace,
+		model: ScriptedModel.fromPlan(readPlan(calls), "scripted:bench"),
+		mode: "workspace-write",
+		maxSteps: calls + 1,
+	});
+	let events = 0;
+	let lastBytes = -1;
+	const started = performance.now();
+	const result = await session.send("read the notes", {
+		onEvent: (event) => {
+			events++;
+			if (event.kind === "tool.completed") lastBytes = event.payload.output_bytes;
+		},
+	});
+	const elapsed = performance.now() - started;
+	await session.end();
+	if (result.status !== "completed" || result.toolCalls.completed !== calls) {
+		throw new BenchError(`governed turn did not complete all ${calls} reads: ${result.status}, ${JSON.stringify(result.toolCalls)}`);
+	}
+	if (lastBytes !== Buffer.byteLength(expected)) {
+		throw new BenchError(`governed read returned ${lastBytes} bytes, expected ${Buffer.byteLength(expected)}`);
+	}
+	const auditRecords = (await runtime.listAudit({ session: session.id })).length;
+	return { perCallUs: (elapsed * 1000) / calls, events, auditRecords };
+}
+
+async function directRound(file: string, calls: number, expected: string): Promise<number> {
+	let bytes = 0;
+	const started = performance.now();
+	for (let i = 0; i < calls; i++) bytes += (await readFile(file, "utf8")).length;
+	const elapsed = performance.now() - started;
+	if (bytes !== expected.length * calls) throw new BenchError(`direct reads returned ${bytes} characters, expected ${expected.length * calls}`);
+	return (elapsed * 1000) / calls;
+}
+
+export async function benchGovernedRead(options: GovernedReadOptions): Promise<GovernedReadReport> {
+	const { readCalls: calls, rounds, warmupRounds, onProgress } = options;
+	const base = realpathSync(mkdtempSync(join(options.tempDir || tmpdir(), "warden-bench-")));
+	const runtimes: Runtime[] = [];
+	try {
+		const workspace = join(base, "workspace");
+		mkdirSync(join(workspace, "src"), { recursive: true });
+		const content = fileContent(options.fileBytes);
+		const file = join(workspace, FILE);
+		writeFileSync(file, content);
+
+		const durable = await Runtime.open({ stateDir: join(base, "state") });
+		runtimes.push(durable);
+		const inMemory = options.inMemorySplit ? await Runtime.open({ stateDir: join(base, "state-memory"), store: new MemoryStore() }) : undefined;
+		if (inMemory) runtimes.push(inMemory);
+
+		onProgress(`governed read: warm-up (${warmupRounds} round(s) of ${calls} calls per variant)`);
+		for (let i = 0; i < warmupRounds; i++) {
+			await directRound(file, calls, content);
+			await governedTurn(durable, workspace, calls, content);
+			if (inMemory) await governedTurn(inMemory, workspace, calls, content);
+		}
+
+		onProgress(`governed read: direct fs.promises.readFile, ${rounds} rounds`);
+		const direct: number[] = [];
+		for (let i = 0; i < rounds; i++) direct.push(await directRound(file, calls, content));
+		const before = heapSnapshot();
+
+		onProgress(`governed read: governed (SQLite, synchronous=FULL), ${rounds} rounds`);
+		const governed: TurnFigures[] = [];
+		for (let i = 0; i < rounds; i++) governed.push(await governedTurn(durable, workspace, calls, content));
+		const after = heapSnapshot();
+
+		const memory: number[] = [];
+		if (inMemory) {
+			onProgress(`governed read: governed (in-memory store), ${rounds} rounds`);
+			for (let i = 0; i < rounds; i++) memory.push((await governedTurn(inMemory, workspace, calls, content)).perCallUs);
+		}
+
+		const directTiming = callTiming(direct);
+		const governedTiming = callTiming(governed.map((g) => g.perCallUs));
+		const last = governed.at(-1)!;
+		const report: GovernedReadReport = {
+			fileBytes: options.fileBytes,
+			callsPerRound: calls,
+			rounds,
+			warmupRounds,
+			direct: directTiming,
+			governed: governedTiming,
+			ratio: governedTiming.medianUs / directTiming.medianUs,
+			evidencePerTurn: { toolCalls: calls, events: last.events, auditRecords: last.auditRecords },
+			memory: {
+				gcForced: before.gcForced && after.gcForced,
+				heapAfterDirectBytes: before.heapUsed,
+				heapAfterGovernedBytes: after.heapUsed,
+				heapRatio: after.heapUsed / before.heapUsed,
+				rssAfterDirectBytes: before.rss,
+				rssAfterGovernedBytes: after.rss,
+				rssRatio: after.rss / before.rss,
+				retainedHeapBytesPerCall: (after.heapUsed - before.heapUsed) / (calls * rounds),
+				governedCalls: calls * rounds,
+			},
+		};
+		if (inMemory) {
+			const memoryTiming = callTiming(memory);
+			report.governedInMemory = memoryTiming;
+			report.inMemoryRatio = memoryTiming.medianUs / directTiming.medianUs;
+			report.durabilityShare = 1 - memoryTiming.medianUs / governedTiming.medianUs;
+		}
+		return report;
+	} finally {
+		for (const runtime of runtimes) await runtime.close();
+		rmSync(base, { recursive: true, force: true });
+	}
+}

@@ -1,0 +1,90 @@
+/** The benchmark library: runs every benchmark once and returns one typed report. */
+import { existsSync, statSync } from "node:fs";
+import { arch, cpus, platform, tmpdir } from "node:os";
+import { performance } from "node:perf_hooks";
+import type { BenchOptions, BenchReport } from "./bench-types.js";
+import { BenchError } from "./bench-error.js";
+import { benchCliStart, defaultWardenBin } from "./cli-start.js";
+import { benchDecisions } from "./decisions.js";
+import { benchEvidence } from "./evidence-bench.js";
+import { benchGovernedRead } from "./governed-read.js";
+
+/** Sized so the whole run stays well under a minute on a two-core machine. */
+export const BENCH_DEFAULTS = {
+	readCalls: 100,
+	rounds: 9,
+	warmupRounds: 1,
+	fileBytes: 4096,
+	inMemorySplit: true,
+	decisionRounds: 25,
+	decisionVariants: 24,
+	appendsPerRound: 200,
+	chainRecords: 5000,
+	cliRuns: 9,
+} as const;
+
+type CountOption = { [K in keyof typeof BENCH_DEFAULTS]: (typeof BENCH_DEFAULTS)[K] extends number ? K : never }[keyof typeof BENCH_DEFAULTS];
+
+function count(name: CountOption, value: number | undefined, min: number): number {
+	const chosen = value ?? BENCH_DEFAULTS[name];
+	if (!Number.isInteger(chosen) || chosen < min) throw new BenchError(`${name} must be a whole number >= ${min}, got ${chosen}`);
+	return chosen;
+}
+
+export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchReport> {
+	const readCalls = count("readCalls", options.readCalls, 1);
+	const rounds = count("rounds", options.rounds, 1);
+	const warmupRounds = count("warmupRounds", options.warmupRounds, 0);
+	const fileBytes = count("fileBytes", options.fileBytes, 1);
+	const decisionRounds = count("decisionRounds", options.decisionRounds, 1);
+	const decisionVariants = count("decisionVariants", options.decisionVariants, 1);
+	const appendsPerRound = count("appendsPerRound", options.appendsPerRound, 1);
+	const chainRecords = count("chainRecords", options.chainRecords, 1);
+	const cliRuns = count("cliRuns", options.cliRuns, 1);
+	const tempDir = options.tempDir || tmpdir();
+	if (!existsSync(tempDir) || !statSync(tempDir).isDirectory()) throw new BenchError(`temp dir ${tempDir} is not an existing directory`);
+	const wardenBin = options.wardenBin ?? defaultWardenBin();
+	// Checked before the first benchmark rather than after a minute of them.
+	if (!existsSync(wardenBin)) throw new BenchError(`warden entry point ${wardenBin} does not exist`);
+	const onProgress = options.onProgress ?? (() => {});
+	const startedAt = new Date();
+	const started = performance.now();
+
+	const governedRead = await benchGovernedRead({
+		readCalls,
+		rounds,
+		warmupRounds,
+		fileBytes,
+		inMemorySplit: options.inMemorySplit ?? BENCH_DEFAULTS.inMemorySplit,
+		tempDir,
+		onProgress,
+	});
+	const decisions = await benchDecisions({ rounds: decisionRounds, variants: decisionVariants, onProgress });
+	const { appends, auditVerify } = await benchEvidence({ appendsPerRound, chainRecords, rounds, warmupRounds, tempDir, onProgress });
+	const cliStart = await benchCliStart({
+		wardenBin,
+		tempDir,
+		runs: cliRuns,
+		warmupRuns: warmupRounds,
+		onProgress,
+	});
+
+	const cores = cpus();
+	return {
+		schema: "warden.bench/2",
+		startedAt: startedAt.toISOString(),
+		durationMs: performance.now() - started,
+		environment: {
+			node: process.version,
+			platform: platform(),
+			arch: arch(),
+			cpus: cores.length,
+			cpuModel: cores[0]?.model.trim() ?? "unknown",
+		},
+		governedRead,
+		decisions,
+		appends,
+		auditVerify,
+		cliStart,
+	};
+}

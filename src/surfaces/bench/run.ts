@@ -1,0 +1,14 @@
+/**
+ * `npm run bench`: the same command as `warden eval bench`, without loading the rest of the CLI.
+ * Usage: node dist/surfaces/bench/run.js [--json] [--dir <temp dir>]
+ */
+import { Command } from "commander";
+import { registerBenchCommand } from "./bench-command.js";
+
+const program = new Command().name("run.js");
+registerBenchCommand(program, (text) => process.stdout.write(text));
+
+program.parseAsync(["bench", ...process.argv.slice(2)], { from: "user" }).catch((error: unknown) => {
+	process.stderr.write(`warden bench: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}\n`);
+	process.exitCode = 1;
+});
