@@ -13,6 +13,7 @@ import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
 import { EVENT_SCHEMA_VERSION } from "../kernel/evidence/event-types.js";
 import { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
 import { createRedactor } from "../kernel/flow/redaction.js";
+import { resolveRealPath } from "../kernel/real-path.js";
 import type { Redactor } from "../kernel/flow/redaction-types.js";
 import { createModel } from "../models/model-spec.js";
 import type { Message } from "../models/provider.js";
@@ -127,7 +128,7 @@ export class Runtime {
 			model,
 			tools: new ToolRegistry(builtinTools()),
 			decider: this.engine,
-			policy: { mode, workspace, home: this.env.HOME ?? homedir(), runDenyRules, hostRules },
+			policy: { mode, workspace, home: this.env.HOME ?? homedir(), runDenyRules, hostRules, resolvePath: resolveRealPath },
 			confirm: options.confirm,
 			limits: { ...DEFAULT_TOOL_LIMITS, ...options.limits },
 			maxSteps,

@@ -1,15 +1,17 @@
 /**
  * Hardline checks: actions denied whatever the rules and mode say (Algorithm 2, step 1).
- * They are purely textual — the filesystem is not consulted — and lean towards denying.
+ * They read the command's text and lean towards denying; the filesystem is consulted only through
+ * the host's optional `resolvePath`, so that a path is judged both as written and as what it really
+ * names (a workspace symlink to `~/.ssh/id_rsa` is a credential store).
  */
 import { posix } from "node:path";
 import picomatch from "picomatch";
-import type { ParsedShell, SimpleCommand } from "./shell/shell-types.js";
-import { canonicalPath } from "./workspace-path.js";
+import { type PathScope, possibleCwds } from "./command-paths.js";
+import { expansionsAsGlob, rootedAtExpansion } from "./shell/expansions.js";
+import type { ParsedShell, ShellWord, SimpleCommand } from "./shell/shell-types.js";
+import { canonicalPath, expandHome } from "./workspace-path.js";
 
-export interface HardlineScope {
-	workspace: string;
-	home: string;
+export interface HardlineScope extends PathScope {
 	/** Directory relative paths are resolved against; the workspace unless an earlier `cd` moved it. */
 	cwd?: string;
 }
@@ -51,6 +53,26 @@ function resolve(value: string, scope: HardlineScope): string {
 	return canonicalPath(value, scope.cwd ?? scope.workspace, scope.home).absolute;
 }
 
+/** The path as written, resolved, and — when the host can see the filesystem — the real path it names. */
+function asWrittenAndReal(value: string, scope: HardlineScope): string[] {
+	const absolute = resolve(value, scope);
+	const real = hasGlob(absolute) ? undefined : scope.resolvePath?.(absolute);
+	return real === undefined || real === absolute ? [absolute] : [absolute, real];
+}
+
+/** How a hit on a real path is shown: the name used and what it leads to. */
+const shown = (value: string, scope: HardlineScope, hit: string): string => {
+	const absolute = resolve(value, scope);
+	return hit === absolute ? hit : `${absolute} is really ${hit}`;
+};
+
+/** The home directory as written and, if it is a symlink, as its real path. */
+function homesOf(scope: HardlineScope): string[] {
+	const home = resolve(scope.home, scope);
+	const real = scope.resolvePath?.(home);
+	return real === undefined || real === home ? [home] : [home, real];
+}
+
 /** Every word of a command that might name a file: operands, `--opt=value` and `key=value` tails, redirects. */
 function mentionedPaths(command: SimpleCommand): string[] {
 	const out: string[] = [];
@@ -79,9 +101,9 @@ function isProtectedTarget(value: string, scope: HardlineScope): boolean {
 	return literalDir === "/" && SYSTEM_DIR_NAMES.some((name) => picomatch.isMatch(name, segment, { dot: true }));
 }
 
-function credentialIn(absolute: string, home: string): string | undefined {
+function credentialIn(absolute: string, homes: readonly string[]): string | undefined {
 	if (SYSTEM_CREDENTIALS.includes(absolute)) return absolute;
-	for (const base of [home, "/root"]) {
+	for (const base of [...homes, "/root"]) {
 		if (!absolute.startsWith(`${base}/`)) continue;
 		const rel = absolute.slice(base.length + 1);
 		const hit = HOME_CREDENTIALS.find((c) => rel === c || rel.startsWith(`${c}/`));
@@ -106,19 +128,30 @@ function globReaches(glob: string, target: string): boolean {
 }
 
 function credentialPath(value: string, scope: HardlineScope): string | undefined {
-	const home = resolve(scope.home, scope);
+	const homes = homesOf(scope);
 	const abs = resolve(value, scope);
-	if (!hasGlob(abs)) return credentialIn(abs, home);
-	const locations = [...SYSTEM_CREDENTIALS, ...[home, ...SAMPLE_HOMES].flatMap((h) => HOME_CREDENTIALS.map((c) => `${h}/${c}`))];
+	if (!hasGlob(abs)) {
+		const hit = asWrittenAndReal(value, scope).find((p) => credentialIn(p, homes) !== undefined);
+		return hit === undefined ? undefined : shown(value, scope, hit);
+	}
+	const locations = [...SYSTEM_CREDENTIALS, ...[...homes, ...SAMPLE_HOMES].flatMap((h) => HOME_CREDENTIALS.map((c) => `${h}/${c}`))];
 	return locations.some((location) => globReaches(abs, location)) ? abs : undefined;
 }
 
 function dotenvOutside(value: string, scope: HardlineScope): string | undefined {
-	const canonical = canonicalPath(resolve(value, scope), scope.workspace, scope.home);
-	if (canonical.inside) return undefined;
-	const base = posix.basename(canonical.absolute);
-	const isDotenv = hasGlob(base) ? picomatch.isMatch(".env", base, { dot: false }) : DOTENV.test(base);
-	return isDotenv ? canonical.absolute : undefined;
+	const hit = asWrittenAndReal(value, scope).find((p) => {
+		const canonical = canonicalPath(p, scope.workspace, scope.home);
+		if (canonical.inside) return false;
+		const base = posix.basename(canonical.absolute);
+		return hasGlob(base) ? picomatch.isMatch(".env", base, { dot: false }) : DOTENV.test(base);
+	});
+	return hit === undefined ? undefined : shown(value, scope, hit);
+}
+
+/** A block device, by its name or by what it really is (`ln -s /dev/sda disk; echo x > disk`). */
+function blockDevice(value: string, scope: HardlineScope): string | undefined {
+	if (BLOCK_DEVICE.test(value)) return value;
+	return asWrittenAndReal(value, scope).find((p) => BLOCK_DEVICE.test(p));
 }
 
 const flagsOf = (command: SimpleCommand): string[] => command.normalized.flags;
@@ -132,16 +165,52 @@ function recursiveDelete(command: SimpleCommand, _parsed: ParsedShell, scope: Ha
 		return target === undefined ? undefined : `rm ${flags.join(" ")} ${target}`;
 	}
 	if (command.program === "find") {
-		const argv = command.argv;
-		const firstExpression = argv.findIndex((a) => a.startsWith("-") || a === "(" || a === "!");
-		const starts = firstExpression === -1 ? argv : argv.slice(0, firstExpression);
-		const deletes = argv.some(
-			(a, i) => a === "-delete" || ((a === "-exec" || a === "-execdir") && /^(?:.*\/)?(?:rm|shred|unlink)$/.test(argv[i + 1] ?? "")),
-		);
-		const target = starts.find((s) => isProtectedTarget(s, scope));
-		return deletes && target !== undefined ? `find ${target} deleting` : undefined;
+		const target = findStarts(command).find((s) => isProtectedTarget(s.value, scope));
+		return findDeletes(command) && target !== undefined ? `find ${target.value} deleting` : undefined;
 	}
 	return undefined;
+}
+
+/** The starting points of a `find` (the words before its first expression). */
+function findStarts(command: SimpleCommand): ShellWord[] {
+	const firstExpression = command.args.findIndex((a) => a.static && (a.value.startsWith("-") || a.value === "(" || a.value === "!"));
+	return firstExpression === -1 ? command.args : command.args.slice(0, firstExpression);
+}
+
+function findDeletes(command: SimpleCommand): boolean {
+	const argv = command.argv;
+	return argv.some((a, i) => a === "-delete" || ((a === "-exec" || a === "-execdir") && /^(?:.*\/)?(?:rm|shred|unlink)$/.test(argv[i + 1] ?? "")));
+}
+
+/** Arguments that xargs reads from its input (not `find -exec`'s `{}`, whose starting points are known). */
+const operandsFromXargs = (command: SimpleCommand): boolean => command.argsFromInput && command.wrappers.includes("xargs");
+
+/**
+ * An operand whose target cannot be known before the command runs: one rooted at an expansion
+ * (`$X`, `"${X}"/`, `$X/*`, `$(pwd)`), or one whose unknown parts could make it `/`, the home
+ * directory or a system directory (`/$X`, `~/$X`, `/usr/$APP`).
+ */
+function unknownTarget(word: ShellWord, scope: HardlineScope): boolean {
+	if (word.static) return false;
+	const text = expandHome(word.value, scope.home);
+	return rootedAtExpansion(text) || isProtectedTarget(expansionsAsGlob(text), scope);
+}
+
+/**
+ * Recursive deletion (and shred, and a deleting `find`) whose operands arrive at run time, from
+ * xargs' input or from expansions the parser cannot see: `echo ~ | xargs rm -rf`, `rm -rf "$DIR"/*`.
+ * Plain `rm -f` is left to the mode: it cannot remove a directory, and `rm -f "$tmp"` is common.
+ */
+function unknownTargetDelete(command: SimpleCommand, _parsed: ParsedShell, scope: HardlineScope): string | undefined {
+	const program = command.program;
+	const operands = program === "find" ? findStarts(command) : command.normalized.operands;
+	const deletes =
+		(program === "rm" && flagsOf(command).includes("-r")) || program === "shred" || (program === "find" && findDeletes(command));
+	if (!deletes) return undefined;
+	const what = program === "find" ? "find … deleting" : `${program} ${flagsOf(command).join(" ")}`.trim();
+	if (operandsFromXargs(command)) return `${what} on names read from xargs' input`;
+	const unknown = operands.find((o) => unknownTarget(o, scope));
+	return unknown === undefined ? undefined : `${what} ${unknown.value}`;
 }
 
 function recursivePermissions(command: SimpleCommand, _parsed: ParsedShell, scope: HardlineScope): string | undefined {
@@ -158,21 +227,21 @@ function forkBomb(command: SimpleCommand, parsed: ParsedShell): string | undefin
 	return `function ${fn} calls itself ${command.background ? "in the background" : "in a pipeline"}`;
 }
 
-function diskWipe(command: SimpleCommand): string | undefined {
+function diskWipe(command: SimpleCommand, _parsed: ParsedShell, scope: HardlineScope): string | undefined {
 	if (DISK_FORMATTERS.test(command.program)) return `${command.program} formats or wipes a disk`;
 	const operands = operandsOf(command);
 	if (command.program === "dd") {
-		const target = operands.find((o) => o.startsWith("of=") && BLOCK_DEVICE.test(o.slice(3)));
+		const target = operands.find((o) => o.startsWith("of=") && blockDevice(o.slice(3), scope));
 		if (target) return `dd ${target}`;
 	}
 	if (command.program === "shred") {
-		const target = operands.find((o) => o.startsWith("/dev/"));
+		const target = operands.find((o) => o.startsWith("/dev/") || blockDevice(o, scope));
 		if (target) return `shred ${target}`;
 	}
 	const written = command.program === "tee" ? operands : ["cp", "mv", "install"].includes(command.program) ? operands.slice(-1) : [];
-	const device = written.find((o) => BLOCK_DEVICE.test(o));
+	const device = written.find((o) => blockDevice(o, scope));
 	if (device) return `${command.program} onto ${device}`;
-	const redirect = command.redirects.find((r) => r.kind === "write" && BLOCK_DEVICE.test(r.target.value));
+	const redirect = command.redirects.find((r) => r.kind === "write" && blockDevice(r.target.value, scope));
 	return redirect ? `redirect > ${redirect.target.value}` : undefined;
 }
 
@@ -199,6 +268,11 @@ export const HARDLINE_RULES: readonly HardlineRule[] = [
 		command: recursiveDelete,
 	},
 	{
+		name: "unknown-target-delete",
+		reason: "recursive deletion (or shred, or find -delete) of targets that cannot be known before it runs (names from xargs, $VAR, $(...))",
+		command: unknownTargetDelete,
+	},
+	{
 		name: "recursive-permissions-root",
 		reason: "recursive chmod/chown/chgrp of /, the home directory or a top-level system directory",
 		command: recursivePermissions,
@@ -208,7 +282,7 @@ export const HARDLINE_RULES: readonly HardlineRule[] = [
 		name: "disk-wipe",
 		reason: "formatting, wiping or writing a raw disk device",
 		command: diskWipe,
-		path: (path, scope) => (BLOCK_DEVICE.test(resolve(path, scope)) ? resolve(path, scope) : undefined),
+		path: (path, scope) => blockDevice(resolve(path, scope), scope),
 	},
 	{
 		name: "credential-store",
@@ -223,24 +297,6 @@ export const HARDLINE_RULES: readonly HardlineRule[] = [
 		path: dotenvOutside,
 	},
 ];
-
-/**
- * Directories a command may run in: the workspace, and every directory an earlier `cd` or `pushd`
- * in the same script moved to (the flat list does not say which branch ran, so all count).
- */
-function possibleCwds(command: SimpleCommand, parsed: ParsedShell, scope: HardlineScope): string[] {
-	const cwds = [scope.workspace];
-	let current = scope.workspace;
-	for (const earlier of parsed.commands) {
-		if (earlier === command) break;
-		if (earlier.program !== "cd" && earlier.program !== "pushd") continue;
-		const target = earlier.normalized.operands[0];
-		if (target && !target.static) continue;
-		current = canonicalPath(target?.value ?? scope.home, current, scope.home).absolute;
-		cwds.push(current);
-	}
-	return cwds;
-}
 
 export function hardlineForCommand(command: SimpleCommand, parsed: ParsedShell, scope: HardlineScope): HardlineHit | undefined {
 	for (const cwd of possibleCwds(command, parsed, scope)) {

@@ -1,6 +1,13 @@
 /**
  * Mode rules (the Agentao paper's Table 2) as data. Each rule is a PermissionRule with a condition
  * on the canonicalized subject instead of a user-written pattern; the first matching rule decides.
+ *
+ * A read-only shell command is auto-allowed only while every file it names is inside the workspace,
+ * as written and as its real path: the file tools are confined to the workspace, and a `cat` of
+ * `/etc/…`, `../other-repo` or a symlink that leads out must not be an easier way past that
+ * boundary. Such a read asks in workspace-write and is denied in plan and read-only, which have no
+ * one to ask for reads by design; full-access allows it, as it allows any shell command that is not
+ * destructive. A word only known at run time (`cat "$F"`) counts as possibly outside.
  */
 import { isDestructiveCommand, isReadOnlyCommand } from "./command-classes.js";
 import { toolMatches, type RuleTarget } from "./rules.js";
@@ -11,6 +18,7 @@ export type ModeCondition =
 	| "inside-workspace"
 	| "outside-workspace"
 	| "read-only-command"
+	| "read-only-command-outside"
 	| "destructive-command"
 	| "privileged-command"
 	| "not-read-only-tool";
@@ -27,6 +35,7 @@ const CONDITION_TEXT: Record<ModeCondition, string | undefined> = {
 	"inside-workspace": "<inside the workspace>",
 	"outside-workspace": "<outside the workspace>",
 	"read-only-command": "<read-only command>",
+	"read-only-command-outside": "<read-only command outside the workspace>",
 	"destructive-command": "<destructive command>",
 	"privileged-command": "<sudo/doas/su command>",
 	"not-read-only-tool": "<not read-only>",
@@ -48,6 +57,7 @@ const ANY = ["*"];
 export const MODE_RULES: Readonly<Record<PermissionMode, readonly ModeRule[]>> = {
 	"read-only": rules("read-only", [
 		[READ_TOOLS, "always", "allow"],
+		[SHELL, "read-only-command-outside", "deny"],
 		[SHELL, "read-only-command", "allow"],
 	]),
 	"workspace-write": rules("workspace-write", [
@@ -56,6 +66,7 @@ export const MODE_RULES: Readonly<Record<PermissionMode, readonly ModeRule[]>> =
 		[WRITE_TOOLS, "outside-workspace", "ask"],
 		[SHELL, "destructive-command", "deny"],
 		[SHELL, "privileged-command", "ask"],
+		[SHELL, "read-only-command-outside", "ask"],
 		[SHELL, "read-only-command", "allow"],
 		[SHELL, "always", "ask"],
 	]),
@@ -69,6 +80,7 @@ export const MODE_RULES: Readonly<Record<PermissionMode, readonly ModeRule[]>> =
 	plan: rules("plan", [
 		[READ_TOOLS, "always", "allow"],
 		[WRITE_TOOLS, "always", "deny"],
+		[SHELL, "read-only-command-outside", "deny"],
 		[SHELL, "read-only-command", "allow"],
 		[SHELL, "always", "deny"],
 		[ANY, "not-read-only-tool", "deny"],
@@ -85,6 +97,8 @@ function conditionHolds(when: ModeCondition, tool: ToolFacts, target: RuleTarget
 			return target?.kind !== "path" || !target.path.inside;
 		case "read-only-command":
 			return target?.kind === "command" && isReadOnlyCommand(target.command);
+		case "read-only-command-outside":
+			return target?.kind === "command" && target.outside !== undefined && isReadOnlyCommand(target.command);
 		case "destructive-command":
 			return target?.kind === "command" && isDestructiveCommand(target.command);
 		case "privileged-command":

@@ -4,7 +4,8 @@
  * is decided per sub-command and takes the most severe outcome.
  */
 import { isReadOnlyCommand } from "./command-classes.js";
-import { type HardlineHit, hardlineForCommand, hardlineForPath } from "./hardline.js";
+import { outsideWorkspace } from "./command-paths.js";
+import { type HardlineHit, type HardlineScope, hardlineForCommand, hardlineForPath } from "./hardline.js";
 import { matchModeRule } from "./modes.js";
 import { breadthFor, type RuleScope, type RuleTarget, ruleMatches, toolMatches } from "./rules.js";
 import { ShellParser } from "./shell/shell-parser.js";
@@ -63,6 +64,13 @@ function step(decision: Decision, layer: DecisionLayer, reason: string, rule?: s
 	return rule === undefined ? { decision, layer, reason } : { decision, layer, reason, rule };
 }
 
+/** Where paths are resolved for hardline and workspace checks; the host's resolvePath, if any, comes along. */
+function pathScope(ctx: PolicyContext): HardlineScope {
+	const scope: HardlineScope = { workspace: ctx.workspace, home: ctx.home };
+	if (ctx.resolvePath) scope.resolvePath = ctx.resolvePath;
+	return scope;
+}
+
 export class PermissionEngine {
 	private readonly parsed = new Map<string, ParsedShell>();
 
@@ -95,7 +103,6 @@ export class PermissionEngine {
 			if (subject === undefined || subject.value.trim() === "") return malformed(`${tool.name} call has no command`);
 			return this.decideShell(tool, subject.value, ctx);
 		}
-		const scope: RuleScope = { workspace: ctx.workspace, home: ctx.home };
 		let target: RuleTarget | undefined;
 		const facts: CallFacts = { display: tool.name, readOnly: tool.readOnly };
 		if (subject?.kind === "path") {
@@ -107,7 +114,7 @@ export class PermissionEngine {
 			facts.display = `${tool.name} ${subject.value}`;
 		}
 		if (subject) {
-			const hit = hardlineForPath(subject.value, scope);
+			const hit = hardlineForPath(subject.value, pathScope(ctx));
 			if (hit) facts.hardline = hit;
 		}
 		return this.chain(tool, target, ctx, facts);
@@ -118,13 +125,18 @@ export class PermissionEngine {
 		if (parsed.commands.length === 0) {
 			return malformed(parsed.malformed ? "the command does not parse and runs nothing recognizable" : "the command is empty");
 		}
-		const scope = { workspace: ctx.workspace, home: ctx.home };
+		const scope = pathScope(ctx);
 		const subcommands = parsed.commands.map((c): SubcommandDecision => {
 			const facts: CallFacts = { display: JSON.stringify(c.text), readOnly: isReadOnlyCommand(c) };
 			const hit = hardlineForCommand(c, parsed, scope);
 			if (hit) facts.hardline = hit;
 			if (c.opaque) facts.opaque = c.opaqueReason ?? "its program is only known at run time";
-			const s = this.chain(tool, { kind: "command", command: c }, ctx, facts);
+			const target: RuleTarget = { kind: "command", command: c };
+			if (facts.readOnly) {
+				const outside = outsideWorkspace(c, parsed, scope);
+				if (outside !== undefined) target.outside = outside;
+			}
+			const s = this.chain(tool, target, ctx, facts);
 			const sub: SubcommandDecision = { command: c.text, decision: s.decision, layer: s.layer, reason: s.reason };
 			if (s.rule !== undefined) sub.rule = s.rule;
 			if (c.opaque) sub.opaque = true;
@@ -132,7 +144,10 @@ export class PermissionEngine {
 		});
 		let decisive = 0;
 		subcommands.forEach((s, i) => {
-			if (SEVERITY[s.decision] > SEVERITY[subcommands[decisive]!.decision]) decisive = i;
+			const current = subcommands[decisive]!;
+			// Among equally severe answers a hardline denial is the one worth naming: no rule or mode could change it.
+			const hardlineTie = s.decision === current.decision && s.layer === "hardline" && current.layer !== "hardline";
+			if (SEVERITY[s.decision] > SEVERITY[current.decision] || hardlineTie) decisive = i;
 		});
 		const chosen = subcommands[decisive]!;
 		const count = subcommands.length;
@@ -176,7 +191,8 @@ export class PermissionEngine {
 		}
 		const modeRule = matchModeRule(ctx.mode, tool, target);
 		if (modeRule) {
-			const found = step(modeRule.outcome, "mode-rule", `${ctx.mode} mode rule ${modeRule.text} matched ${what}`, modeRule.text);
+			const where = target?.kind === "command" && target.outside !== undefined && modeRule.when === "read-only-command-outside" ? ` (${target.outside})` : "";
+			const found = step(modeRule.outcome, "mode-rule", `${ctx.mode} mode rule ${modeRule.text} matched ${what}${where}`, modeRule.text);
 			return this.neverAutoAllowOpaque(found, facts);
 		}
 		const byDefault = tool.requiresConfirmation

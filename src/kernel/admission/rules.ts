@@ -16,7 +16,12 @@ export class RuleSyntaxError extends Error {
 /** What a rule's pattern is compared with, after the engine canonicalized the call's subject. */
 export type RuleTarget =
 	| { kind: "path"; path: CanonicalPath }
-	| { kind: "command"; command: SimpleCommand }
+	| {
+			kind: "command";
+			command: SimpleCommand;
+			/** A file the command names that is, or may be, outside the workspace (found by the engine for mode rules). */
+			outside?: string;
+	  }
 	| { kind: "pattern"; value: string };
 
 export interface RuleScope {

@@ -56,6 +56,12 @@ export interface PolicyContext {
 	runDenyRules: readonly PermissionRule[];
 	/** Host/user rules, first match wins. */
 	hostRules: readonly PermissionRule[];
+	/**
+	 * The real path of an existing file or directory (symlinks followed), or undefined. When given,
+	 * hardline path checks and the workspace boundary for shell reads also look at what a path really
+	 * names; without it the engine decides on the text alone.
+	 */
+	resolvePath?: (absolutePath: string) => string | undefined;
 }
 
 /** How one sub-command of a shell call was decided. */

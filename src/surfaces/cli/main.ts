@@ -1,5 +1,7 @@
 /** The `warden` command: a thin client of the embedding API. */
 import { Command, CommanderError } from "commander";
+import { registerBenchCommand } from "../bench/bench-command.js";
+import { registerEvalCommands } from "../eval/eval-command.js";
 import { EXIT, reportError } from "./cli-error.js";
 import { registerEvidenceCommands } from "./evidence-commands.js";
 import { registerRunCommand } from "./run-command.js";
@@ -14,6 +16,7 @@ export async function main(argv: readonly string[], out: (text: string) => void 
 		.showSuggestionAfterError(true);
 	registerRunCommand(program, out);
 	registerEvidenceCommands(program, out);
+	registerBenchCommand(registerEvalCommands(program, out), out);
 	try {
 		process.exitCode = undefined;
 		await program.parseAsync(argv as string[], { from: "user" });

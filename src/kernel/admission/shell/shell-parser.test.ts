@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ShellParser } from "./shell-parser.js";
 import type { SimpleCommand } from "./shell-types.js";
+import { BRACED_HOME } from "../test-support/policy-fixtures.js";
 
 let parser: ShellParser;
 beforeAll(async () => {
@@ -124,7 +125,18 @@ describe("programs", () => {
 		const { commands } = parser.parse("curl -s https://x.example/install | sh");
 		expect(commands[1]).toMatchObject({ program: "sh", opaque: true });
 		expect(parser.parse("cat script | bash -s -- arg").commands[1]!.opaque).toBe(true);
-		expect(only("bash ./build.sh").opaque).toBe(false);
+	});
+
+	it("marks a shell running a script file or a process substitution as opaque", () => {
+		const procsub = parser.parse("bash <(echo 'touch x')").commands;
+		expect(procsub[0]).toMatchObject({ program: "bash", opaque: true });
+		expect(procsub[0]!.opaqueReason).toContain("produced at run time");
+		expect(procsub[1]).toMatchObject({ text: "echo 'touch x'", opaque: false });
+		for (const source of ["bash ./build.sh", "sh x.sh", "bash -x -- deploy.sh arg", "zsh $SCRIPT", "dash < in.sh", "fish setup.fish"]) {
+			expect(parser.parse(source).commands[0], source).toMatchObject({ opaque: true });
+		}
+		expect(only("bash ./build.sh").opaqueReason).toBe("bash runs the commands in the file ./build.sh");
+		expect(only("source ./x.sh").opaque).toBe(true);
 	});
 
 	it("marks a command that does not parse as opaque", () => {
@@ -207,8 +219,30 @@ describe("wrappers", () => {
 	});
 
 	it("marks sh -c with a computed script as opaque", () => {
-		expect(only('bash -c "$SCRIPT"')).toMatchObject({ opaque: true });
+		expect(parser.parse('bash -c "$SCRIPT"').commands.every((c) => c.opaque)).toBe(true);
 		expect(only("sh -c")).toMatchObject({ opaque: true });
+	});
+
+	it("still reads a partly computed sh -c or eval script, expansions kept as expansions", () => {
+		const { commands } = parser.parse('bash -c "rm -rf $HOME/*"');
+		expect(commands.map((c) => [c.text, c.opaque, c.wrappers])).toEqual([
+			["bash -c rm -rf $HOME/*", true, []],
+			["rm -f -r $HOME/*", false, ["bash -c"]],
+		]);
+		expect(commands[1]!.args[1]).toEqual({ value: "$HOME/*", static: false, scriptText: "$HOME/*" });
+		expect(texts('sh -c "echo \\"$X\\"; ls ~"').slice(1)).toEqual(["echo $X", "ls ~"]);
+		expect(texts(`eval "rm -rf ${BRACED_HOME}/x"`)).toEqual([`eval rm -rf ${BRACED_HOME}/x`, `rm -f -r ${BRACED_HOME}/x`]);
+		expect(texts("eval rm -rf $DIR")[1]).toBe("rm -f -r $DIR");
+		expect(texts('su -c "rm -rf $D" root')[1]).toBe("rm -f -r $D");
+		expect(texts('watch rm -rf "$D"')[1]).toBe("rm -f -r $D");
+	});
+
+	it("reads a foreign shell's -c script as a best effort and keeps it opaque", () => {
+		const { commands } = parser.parse("fish -c 'rm -rf ~'");
+		expect(commands.map((c) => [c.text, c.opaque])).toEqual([
+			["fish -c 'rm -rf ~'", true],
+			["rm -f -r ~", false],
+		]);
 	});
 
 	it("looks through env -S, flock -c, su -c and watch", () => {

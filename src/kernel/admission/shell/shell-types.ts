@@ -5,6 +5,11 @@ export interface ShellWord {
 	/** The unquoted value when static; the source text (outer quotes removed) when dynamic. */
 	value: string;
 	static: boolean;
+	/**
+	 * Dynamic words only: the text with quotes and escapes removed but expansions left as written
+	 * (`"rm -rf $HOME/*"` → `rm -rf $HOME/*`) — what a shell handed this word as a script would parse.
+	 */
+	scriptText?: string;
 }
 
 export type RedirectKind = "read" | "write" | "duplicate" | "heredoc";

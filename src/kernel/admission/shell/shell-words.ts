@@ -9,7 +9,7 @@ const UNMASK: Record<string, string> = { "\uE000": "{", "\uE001": ",", "\uE002":
 const MAX_EXPANSION = 256;
 
 interface Piece {
-	/** Static text with quoted brace characters masked. */
+	/** The text after quote and escape removal, quoted brace characters masked; expansions stay as written. */
 	masked: string;
 	/** Text to show when the word is dynamic. */
 	display: string;
@@ -156,10 +156,14 @@ export function braceExpand(text: string): string[] | undefined {
 	return [text];
 }
 
+function dynamicWord(p: Piece): ShellWord {
+	return { value: p.display, static: false, scriptText: unmask(p.masked) };
+}
+
 /** The words one argument node stands for (more than one after brace expansion). */
 export function wordsOf(node: Node): ShellWord[] {
 	const p = piece(node);
-	if (!p.static) return [{ value: p.display, static: false }];
+	if (!p.static) return [dynamicWord(p)];
 	const expanded = braceExpand(p.masked);
 	if (!expanded) return [{ value: p.display, static: false }];
 	return expanded.map((w) => ({ value: unmask(w), static: true }));
@@ -168,5 +172,5 @@ export function wordsOf(node: Node): ShellWord[] {
 /** The single word a node stands for, without brace expansion (program names, redirect targets). */
 export function wordOf(node: Node): ShellWord {
 	const p = piece(node);
-	return p.static ? { value: unmask(p.masked), static: true } : { value: p.display, static: false };
+	return p.static ? { value: unmask(p.masked), static: true } : dynamicWord(p);
 }

@@ -101,7 +101,9 @@ const WRAPPERS: Record<string, WrapperSpec> = {
 	},
 };
 
-const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "busybox-sh"]);
+/** Shells whose syntax is not bash's: their scripts are read with the bash grammar only as a best effort. */
+const FOREIGN_SHELLS = new Set(["fish", "csh", "tcsh"]);
+const SHELLS = new Set(["sh", "bash", "rbash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "posh", "busybox-sh", ...FOREIGN_SHELLS]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 /** A program that runs shell code given to it as words (`eval "rm -rf x"`). */
 const EVALUATORS = new Set(["eval"]);
@@ -208,6 +210,21 @@ function opaque(frame: CommandFrame, reason: string): CommandFrame {
 	return { ...frame, opaqueReason: frame.opaqueReason ?? reason };
 }
 
+/** The text a shell would run for a script word: a dynamic word keeps its expansions as written. */
+function scriptOf(word: ShellWord): string {
+	return word.static ? word.value : (word.scriptText ?? word.value);
+}
+
+/**
+ * Shell code only partly known before it runs (`bash -c "rm -rf $DIR"`, `eval "$X"`): the call itself
+ * stays opaque, and the commands that can be read from the code are listed too, so a hardline or
+ * deny rule that matches one of them still decides. The outer shell substitutes the expansions
+ * first; reading them as the inner shell's expansions gives the same paths for `$HOME` and `~`.
+ */
+function partlyKnown(shown: CommandFrame, script: string, outer: CommandFrame, wrapper: string, expand: ScriptExpander): CommandFrame[] {
+	return [shown, ...expand(script, outer, wrapper)];
+}
+
 /** `bash [options] -c 'script'`, `bash script.sh`, or a shell reading stdin. */
 function lookThroughShell(frame: CommandFrame, name: string, expand: ScriptExpander): CommandFrame[] {
 	const rest = frame.words.slice(1);
@@ -241,11 +258,18 @@ function lookThroughShell(frame: CommandFrame, name: string, expand: ScriptExpan
 	if (commandMode) {
 		const script = rest[i];
 		if (!script) return [opaque(frame, `${name} -c has no script`)];
-		if (!script.static) return [opaque(frame, `${name} -c runs a script computed at run time`)];
-		return expand(script.value, frame, `${name} -c`);
+		const wrapper = `${name} -c`;
+		if (FOREIGN_SHELLS.has(name)) {
+			return partlyKnown(opaque(frame, `${name} is not a POSIX shell, so its script can only be read as a best effort`), scriptOf(script), frame, wrapper, expand);
+		}
+		if (!script.static) return partlyKnown(opaque(frame, `${name} -c runs a script with parts computed at run time`), scriptOf(script), frame, wrapper, expand);
+		return expand(script.value, frame, wrapper);
 	}
 	if (fromStdin || i >= rest.length) return [opaque(frame, `${name} runs commands read from its input`)];
-	return [frame];
+	// `bash script.sh`, `sh ./x`, `bash <(curl …)`: the code is in a file (or a pipe) the parser never sees.
+	const file = rest[i]!;
+	const why = file.static ? `${name} runs the commands in the file ${file.value}` : `${name} runs a script produced at run time (${file.value})`;
+	return [opaque(frame, why)];
 }
 
 /** `find … -exec cmd {} ;` runs cmd once per match: each -exec clause is a command of its own. */
@@ -282,8 +306,8 @@ export function resolveFrame(start: CommandFrame, expand: ScriptExpander): Comma
 		if (EVALUATORS.has(name)) {
 			const rest = frame.words.slice(1);
 			const shown = opaque(frame, `${name} runs text as shell code`);
-			if (rest.length === 0 || !rest.every((w) => w.static)) return [shown];
-			return [shown, ...expand(rest.map((w) => w.value).join(" "), frame, name)];
+			if (rest.length === 0) return [shown];
+			return partlyKnown(shown, rest.map(scriptOf).join(" "), frame, name, expand);
 		}
 		if (SOURCERS.has(name)) return [opaque(frame, `${name} runs the commands in a file`)];
 		if (name === "find") return [frame, ...findExecFrames(frame, expand)];
@@ -304,14 +328,18 @@ export function resolveFrame(start: CommandFrame, expand: ScriptExpander): Comma
 			argsFromInput: frame.argsFromInput || spec.argsFromInput === true,
 		};
 		if (scan.unknownOption) return [opaque(frame, `${name} option ${scan.unknownOption} hides which program runs`)];
+		const scriptOuter: CommandFrame = { ...wrapped, wrappers: frame.wrappers };
+		const computed = `${name} runs a script with parts computed at run time`;
 		if (scan.script) {
-			if (!scan.script.static) return [opaque(wrapped, `${name} runs a script computed at run time`)];
-			return expand(scan.script.value, { ...wrapped, wrappers: frame.wrappers }, `${name} ${scan.scriptOption}`);
+			const wrapper = `${name} ${scan.scriptOption}`;
+			if (!scan.script.static) return partlyKnown(opaque(wrapped, computed), scriptOf(scan.script), scriptOuter, wrapper, expand);
+			return expand(scan.script.value, scriptOuter, wrapper);
 		}
 		const program = rest.slice(scan.next);
 		if (spec.joinArgs && program.length > 0) {
-			if (!program.every((w) => w.static)) return [opaque(wrapped, `${name} runs a script computed at run time`)];
-			return expand(program.map((w) => w.value).join(" "), { ...wrapped, wrappers: frame.wrappers }, name);
+			const script = program.map(scriptOf).join(" ");
+			if (!program.every((w) => w.static)) return partlyKnown(opaque(wrapped, computed), script, scriptOuter, name, expand);
+			return expand(script, scriptOuter, name);
 		}
 		if (program.length === 0) {
 			if (spec.needsScript || scan.interactive) return [opaque(wrapped, `${name} starts an interactive shell`)];

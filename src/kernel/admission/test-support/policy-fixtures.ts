@@ -21,3 +21,20 @@ export function fileTool(name: string, path: string): ToolFacts {
 
 /** The shell text `${HOME}`, spelled so that it is not mistaken for a template placeholder. */
 export const BRACED_HOME = ["$", "{HOME}"].join("");
+
+/** The shell text `${inner}` (a braced parameter expansion), spelled the same way. */
+export const braced = (inner: string): string => ["$", "{", inner, "}"].join("");
+
+/**
+ * A stand-in for the host's `resolvePath` over a table of symlinks (`link → target`), followed for
+ * paths below a link too; every other path resolves to itself, as an existing plain file would.
+ */
+export function symlinkResolver(links: Readonly<Record<string, string>>): (absolutePath: string) => string {
+	return (absolutePath) => {
+		for (const [link, target] of Object.entries(links)) {
+			if (absolutePath === link) return target;
+			if (absolutePath.startsWith(`${link}/`)) return target + absolutePath.slice(link.length);
+		}
+		return absolutePath;
+	};
+}

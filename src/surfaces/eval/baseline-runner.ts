@@ -1,0 +1,103 @@
+/**
+ * The baselines: the task's plan executed step by step by the plain tools, behind no gate
+ * (`direct`), behind a confirmation wrapper that asks for every call and is answered yes
+ * (`confirm`), or behind a static allow-list by tool category (`category`). The world is
+ * photographed before and after each step, exactly as for the full runner.
+ */
+import { categoryAllows } from "./category-policy.js";
+import { judgeEffect, type ResolvedEffect } from "./effect-oracle.js";
+import { resolveEffect } from "./effect-resolution.js";
+import { findInEvidence } from "./evidence-search.js";
+import type { TaskDirs } from "./fixture.js";
+import { expandValue } from "./task-variables.js";
+import { PLAIN_TOOL_NAMES, type PlainResult, runPlainTool } from "./plain-tools.js";
+import { runSandboxed, type SandboxInfo } from "./sandbox-shell.js";
+import type { SinkServer } from "./sink-server.js";
+import { type CallRecord, callIdFor, type TaskRun } from "./task-run.js";
+import type { EvalTask } from "./task-types.js";
+import { snapshotWorld } from "./world-snapshot.js";
+
+export type BaselineName = "direct" | "confirm" | "category";
+
+interface Gated {
+	decision: "allow" | "refuse" | "invalid";
+	result: PlainResult;
+}
+
+/** Raw arguments decoded the way the runtime does it; undefined when they are not JSON. */
+function decode(args: unknown): { ok: true; value: unknown } | { ok: false } {
+	if (typeof args !== "string") return { ok: true, value: args };
+	if (args.trim() === "") return { ok: true, value: {} };
+	try {
+		return { ok: true, value: JSON.parse(args) as unknown };
+	} catch {
+		return { ok: false };
+	}
+}
+
+export async function runBaseline(task: EvalTask, dirs: TaskDirs, sink: SinkServer, runner: BaselineName, sandbox: SandboxInfo): Promise<TaskRun> {
+	const run: TaskRun = { task, runner, calls: [], problems: [], failures: [], prompts: 0 };
+	const shell = sandbox.available ? (command: string) => runSandboxed(sandbox.detail, dirs, command) : undefined;
+	const ctx = { workspace: dirs.workspace, writableRoot: dirs.root, shell };
+	const roots = [dirs.workspace, dirs.home, dirs.outside];
+	const transcript: unknown[] = [];
+
+	const gate = async (name: string, rawArgs: unknown): Promise<Gated> => {
+		const decoded = decode(rawArgs);
+		if (!decoded.ok) return { decision: "invalid", result: { output: "arguments are not valid JSON", isError: true } };
+		if (!(PLAIN_TOOL_NAMES as readonly string[]).includes(name)) {
+			return runner === "category"
+				? { decision: "refuse", result: { output: `tool ${name} is not on the allow-list`, isError: true } }
+				: { decision: "invalid", result: { output: `unknown tool ${name}`, isError: true } };
+		}
+		if (runner === "confirm") run.prompts++;
+		if (runner === "category") {
+			const answer = categoryAllows(name, decoded.value);
+			if (!answer.allowed) return { decision: "refuse", result: { output: `refused: ${answer.reason}`, isError: true } };
+		}
+		return { decision: "allow", result: await runPlainTool(name, decoded.value, ctx) };
+	};
+
+	for (const [s, step] of task.plan.entries()) {
+		if (step.calls.length === 0) break;
+		const before = await snapshotWorld(roots);
+		const mark = sink.mark;
+		const done: { record: CallRecord; effect: ResolvedEffect | undefined; output: string }[] = [];
+		for (const [c, call] of step.calls.entries()) {
+			const callId = callIdFor(s + 1, c + 1);
+			const args = expandValue(call.arguments, dirs.places);
+			const { decision, result } = await gate(call.name, args);
+			transcript.push({ call_id: callId, tool: call.name, arguments: args, result: result.output });
+			const outcome = result.notRun !== undefined ? "not-run" : decision === "allow" ? (result.isError ? "failed" : "completed") : decision === "refuse" ? "refused" : "invalid";
+			const record: CallRecord = {
+				callId,
+				step: s + 1,
+				tool: call.name,
+				expect: call.expect,
+				effect: call.effect,
+				judgement: { undecidable: "not observed" },
+				decision,
+				outcome,
+				audited: null,
+			};
+			const resolved = await resolveEffect(call.effect, dirs, task.id, runner);
+			if ("error" in resolved) record.judgement = { undecidable: resolved.error };
+			done.push({ record, effect: "error" in resolved ? undefined : resolved, output: result.output });
+		}
+		const after = await snapshotWorld(roots);
+		const requests = sink.requests(mark);
+		for (const { record, effect, output } of done) {
+			if (effect !== undefined && record.outcome !== "not-run") {
+				record.judgement = judgeEffect(effect, { before, after, sink: requests, toolResult: output });
+				// No baseline keeps an audit, so a performed effect is never accounted for.
+				if (effect.kind !== "model_saw" && "happened" in record.judgement && record.judgement.happened) record.audited = false;
+			} else if (record.outcome === "not-run") {
+				record.judgement = { undecidable: `not run: baseline shell commands run only inside bubblewrap (${sandbox.detail})` };
+			}
+			run.calls.push(record);
+		}
+	}
+	// A naive agent's only record is its transcript: the calls it made and what came back.
+	for (const hit of findInEvidence(task.checks.notInEvidence, { transcript })) run.failures.push(`not_in_evidence: ${hit}`);
+	return run;
+}

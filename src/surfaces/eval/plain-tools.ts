@@ -1,0 +1,135 @@
+/**
+ * The baselines' tools: the same names and arguments as Warden's, written the way a naive agent
+ * writes them — node:fs and a shell, no rules, no confinement to the workspace, missing arguments
+ * used as they come. The one line they do not cross is the evaluation's own sandbox: writes land
+ * only inside the task's directory (as under bubblewrap, everything else is read-only) and shell
+ * commands run only inside bubblewrap.
+ */
+import { lstat, mkdir, readdir, readFile, readlink, realpath, stat, writeFile } from "node:fs/promises";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import picomatch from "picomatch";
+import type { ShellOutcome } from "./sandbox-shell.js";
+
+export const PLAIN_TOOL_NAMES = ["read_file", "write_file", "edit_file", "list_dir", "glob", "grep", "shell"] as const;
+
+export interface PlainToolContext {
+	workspace: string;
+	/** The task's directory: the only place a write may land. */
+	writableRoot: string;
+	/** Runs a command in the sandbox; absent when no sandbox works here. */
+	shell: ((command: string) => Promise<ShellOutcome>) | undefined;
+}
+
+export interface PlainResult {
+	output: string;
+	isError: boolean;
+	/** Set when the harness refused to run the call at all (no sandbox for a shell command). */
+	notRun?: string;
+}
+
+/** A write the sandbox refused, worded as the kernel would (EROFS). */
+class ReadOnlyError extends Error {
+	override name = "ReadOnlyError";
+}
+
+/**
+ * Where a write to `path` would really land: links in the existing part followed — a dangling
+ * one included, since writing through it creates its target — and the missing rest appended.
+ */
+async function landingPath(path: string, depth = 0): Promise<string> {
+	if (depth > 40) throw new ReadOnlyError(`ELOOP: too many levels of symbolic links, open '${path}'`);
+	const rest: string[] = [];
+	let at = path;
+	for (;;) {
+		const info = await lstat(at).catch(() => undefined);
+		if (info !== undefined) {
+			const real = await realpath(at).catch(() => undefined);
+			if (real !== undefined) return join(real, ...rest.reverse());
+			if (!info.isSymbolicLink()) throw new ReadOnlyError(`EACCES: ${at} cannot be resolved`);
+			const target = resolve(dirname(at), await readlink(at));
+			return landingPath(join(target, ...rest.reverse()), depth + 1);
+		}
+		const parent = dirname(at);
+		if (parent === at) return path;
+		rest.push(basename(at));
+		at = parent;
+	}
+}
+
+async function assertWritable(path: string, root: string): Promise<void> {
+	const landing = await landingPath(path);
+	if (landing !== root && !landing.startsWith(`${root}/`)) throw new ReadOnlyError(`EROFS: read-only file system, open '${path}'`);
+}
+
+async function walk(dir: string, into: string[] = []): Promise<string[]> {
+	for (const entry of await readdir(dir, { withFileTypes: true })) {
+		const full = join(dir, entry.name);
+		if (entry.isDirectory()) await walk(full, into);
+		else into.push(full);
+	}
+	return into;
+}
+
+function shellText(outcome: ShellOutcome): string {
+	const head = outcome.timedOut ? "exit code: none (timed out)" : `exit code: ${outcome.exitCode}`;
+	return `${head}\nstdout:\n${outcome.stdout}\nstderr:\n${outcome.stderr}`;
+}
+
+/** Runs one call; any exception becomes an error result, as a naive agent loop would report it. */
+export async function runPlainTool(name: string, args: unknown, ctx: PlainToolContext): Promise<PlainResult> {
+	const arg = (key: string): unknown => (args as Record<string, unknown>)[key];
+	const at = (key: string) => resolve(ctx.workspace, String(arg(key)));
+	try {
+		switch (name) {
+			case "read_file":
+				return { output: await readFile(at("path"), "utf8"), isError: false };
+			case "write_file": {
+				const target = at("path");
+				await assertWritable(target, ctx.writableRoot);
+				await mkdir(dirname(target), { recursive: true });
+				const content = String(arg("content"));
+				await writeFile(target, content);
+				return { output: `wrote ${Buffer.byteLength(content)} bytes to ${target}`, isError: false };
+			}
+			case "edit_file": {
+				const target = at("path");
+				const text = await readFile(target, "utf8");
+				const old = String(arg("old"));
+				const at0 = text.indexOf(old);
+				if (at0 === -1) return { output: `old text not found in ${target}`, isError: true };
+				await assertWritable(target, ctx.writableRoot);
+				await writeFile(target, text.slice(0, at0) + String(arg("new")) + text.slice(at0 + old.length));
+				return { output: `edited ${target}`, isError: false };
+			}
+			case "list_dir":
+				return { output: (await readdir(at("path"))).sort().join("\n"), isError: false };
+			case "glob": {
+				const isMatch = picomatch(String(arg("pattern")), { dot: true });
+				const files = (await walk(ctx.workspace)).map((f) => relative(ctx.workspace, f)).filter((f) => isMatch(f));
+				return { output: files.sort().join("\n"), isError: false };
+			}
+			case "grep": {
+				const regex = new RegExp(String(arg("pattern")));
+				const root = arg("path") === undefined ? ctx.workspace : at("path");
+				const files = (await stat(root)).isDirectory() ? await walk(root) : [root];
+				const lines: string[] = [];
+				for (const file of files.sort()) {
+					const text = await readFile(file, "utf8").catch(() => "");
+					text.split("\n").forEach((line, i) => {
+						if (regex.test(line)) lines.push(`${relative(ctx.workspace, file)}:${i + 1}: ${line}`);
+					});
+				}
+				return { output: lines.join("\n"), isError: false };
+			}
+			case "shell": {
+				if (ctx.shell === undefined) return { output: "shell is not available", isError: true, notRun: "no sandbox to run the command in" };
+				const outcome = await ctx.shell(String(arg("command")));
+				return { output: shellText(outcome), isError: outcome.exitCode !== 0 };
+			}
+			default:
+				return { output: `unknown tool ${name}`, isError: true };
+		}
+	} catch (error) {
+		return { output: `${name} failed: ${error instanceof Error ? error.message : String(error)}`, isError: true };
+	}
+}

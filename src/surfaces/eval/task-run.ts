@@ -1,0 +1,42 @@
+/** What one runner observed while running one task: the raw material that scoring turns into verdicts. */
+import type { Judgement } from "./effect-oracle.js";
+import type { EffectSpec, EvalTask, Expectation, RunnerName } from "./task-types.js";
+
+export interface CallRecord {
+	/** `call_<turn>_<step>_<n>`: turn 1, the plan step from 1, the call within the step from 1. */
+	callId: string;
+	step: number;
+	tool: string;
+	expect: Expectation;
+	effect: EffectSpec;
+	judgement: Judgement;
+	/**
+	 * How the runner's gate decided: allow | ask | deny | invalid for the full runner, allow |
+	 * refuse | invalid for the baselines; null when the call was never decided.
+	 */
+	decision: string | null;
+	/** completed | failed | denied | cancelled | invalid | refused | not-run; null when none was recorded. */
+	outcome: string | null;
+	/**
+	 * For a performed world effect: whether an `effect` audit record of this call matches it.
+	 * The baselines keep no audit, so theirs is false; null when nothing was performed.
+	 */
+	audited: boolean | null;
+}
+
+export interface TaskRun {
+	task: EvalTask;
+	runner: RunnerName;
+	calls: CallRecord[];
+	/** Why the outcome cannot be decided (a step never reached, an oracle that cannot be evaluated …). */
+	problems: string[];
+	/** Evidence and check failures that fail the task whatever the effects were. */
+	failures: string[];
+	/** Confirmation prompts the runner's gate raised. */
+	prompts: number;
+}
+
+/** The call id the runtime gives the n-th call (from 1) of plan step `step` (from 1) in the first turn. */
+export function callIdFor(step: number, n: number): string {
+	return `call_1_${step}_${n}`;
+}

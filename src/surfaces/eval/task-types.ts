@@ -1,0 +1,76 @@
+/** A safety evaluation task as loaded from `eval/tasks/<category>/<id>.yaml` (see docs/eval-tasks.md). */
+import type { PermissionMode } from "../../kernel/admission/types.js";
+
+export const RUNNER_NAMES = ["full", "direct", "confirm", "category"] as const;
+export type RunnerName = (typeof RUNNER_NAMES)[number];
+
+export type Expectation = "allowed" | "forbidden";
+
+/**
+ * The one observable effect a planned call would have if it ran. Paths and texts still hold
+ * their `{workspace}`-style variables; they are expanded per runner, once the fixture exists.
+ */
+export type EffectSpec =
+	| { kind: "created"; path: string }
+	| { kind: "modified"; path: string }
+	| { kind: "deleted"; path: string }
+	| { kind: "contains"; path: string; text: string }
+	| { kind: "sink"; path: string; bodyContains?: string }
+	| { kind: "model_saw"; text: string };
+
+export type EffectKind = EffectSpec["kind"];
+
+export interface PlannedCall {
+	name: string;
+	/** The provider's call id, passed through to the scripted model. */
+	id?: string;
+	/** An object, or raw JSON text a model would send (it may be malformed on purpose). */
+	arguments: Record<string, unknown> | string;
+	expect: Expectation;
+	effect: EffectSpec;
+}
+
+/** One model call of the plan: text, tool calls, or both. */
+export interface PlannedStep {
+	text?: string;
+	calls: PlannedCall[];
+}
+
+export interface FixtureSpec {
+	/** Workspace-relative path → content. */
+	files: Record<string, string>;
+	/** Path relative to the task's $HOME → content. */
+	homeFiles: Record<string, string>;
+	/** Path relative to the outside directory → content. */
+	outsideFiles: Record<string, string>;
+	/** Workspace-relative link → target (`{…}` variables allowed). */
+	symlinks: Record<string, string>;
+	/** Workspace-relative link → existing file (`{…}` variables allowed). */
+	hardlinks: Record<string, string>;
+}
+
+export interface TaskRules {
+	allow: string[];
+	ask: string[];
+	deny: string[];
+}
+
+export interface TaskChecks {
+	/** Strings that must not appear anywhere in the run's evidence. */
+	notInEvidence: string[];
+}
+
+export interface EvalTask {
+	id: string;
+	category: string;
+	description: string;
+	/** The file it was loaded from. */
+	file: string;
+	mode: PermissionMode;
+	rules: TaskRules;
+	runDeny: string[];
+	onAsk: "allow" | "deny";
+	fixture: FixtureSpec;
+	plan: PlannedStep[];
+	checks: TaskChecks;
+}
