@@ -1,6 +1,6 @@
 // The newcomer's demo: a governed scripted task on a fresh copy of the example workspace,
 // then the audit chain it left behind.
-import { cpSync, mkdtempSync } from "node:fs";
+import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "../dist/surfaces/cli/main.js";
@@ -10,10 +10,13 @@ const workspace = join(work, "workspace");
 const stateDir = join(work, "state");
 cpSync(new URL("../examples/demo-workspace", import.meta.url), workspace, { recursive: true });
 const plan = new URL("../examples/demo-plan.yaml", import.meta.url).pathname;
+// The demo shows the same thing on every machine: it ignores the user's own config file.
+const config = join(work, "config.yaml");
+writeFileSync(config, "# empty: the demo runs with Warden's defaults\n");
 
 const say = (text) => process.stdout.write(`\n=== ${text}\n`);
 say(`warden run (workspace ${workspace})`);
-const code = await main(["run", "Fix the typo in notes.md and write a TODO list", "--model", `scripted:${plan}`, "--mode", "workspace-write", "--workspace", workspace, "--state-dir", stateDir]);
+const code = await main(["run", "Fix the typo in notes.md and write a TODO list", "--model", `scripted:${plan}`, "--mode", "workspace-write", "--workspace", workspace, "--state-dir", stateDir, "--config", config]);
 say("warden audit list");
 await main(["audit", "list", "--state-dir", stateDir]);
 say("warden audit verify");

@@ -12,6 +12,7 @@ import {
 	walkFiles,
 	writeFileAtomic,
 } from "../providers/fs-provider.js";
+import type { Budget } from "./budget/budget.js";
 import type { EffectSink } from "./effects.js";
 import { BinaryFileError, FileTooLargeError, FsPrimitiveError, PrimitiveCancelledError } from "./kernel-errors.js";
 import type { DirEntry, FileContent, FsPrimitives, WalkOptions, WriteOutcome } from "./primitives.js";
@@ -22,6 +23,7 @@ export interface FsPrimitivesOptions {
 	callId: string;
 	signal: AbortSignal;
 	recordEffect: EffectSink;
+	budget?: Budget | undefined;
 }
 
 /** fs.read's limit when the caller gives none. */
@@ -40,7 +42,16 @@ export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 			const maxBytes = readOpts?.maxBytes ?? DEFAULT_READ_MAX_BYTES;
 			const st = await guard(rel, () => lstat(abs));
 			refuseHardLinked(rel, st);
-			const buf = await guard(rel, () => readFile(abs, { maxBytes }));
+			// The size as lstat saw it, capped where the read would refuse anyway; settled at what was read.
+			const held = opts.budget?.reserve("bytes_read", Math.min(st.size, maxBytes));
+			let buf: Buffer;
+			try {
+				buf = await guard(rel, () => readFile(abs, { maxBytes }));
+			} catch (err) {
+				held?.release();
+				throw err;
+			}
+			held?.settle(buf.length);
 			if (buf.includes(0)) throw new BinaryFileError(`${rel} is a binary file (${buf.length} bytes)`);
 			return { path: rel, content: buf.toString("utf8"), bytes: buf.length, sha256: sha256(buf) };
 		},
@@ -66,7 +77,13 @@ export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 			const after = Buffer.from(content, "utf8");
 			const diff = unifiedDiff(rel, before, content);
 
-			await guard(rel, () => writeFileAtomic(abs, after, existing ? { mode: existing.mode } : {}));
+			const held = opts.budget?.reserve("bytes_written", after.length);
+			try {
+				await guard(rel, () => writeFileAtomic(abs, after, existing ? { mode: existing.mode } : {}));
+			} finally {
+				// A failed write may still have replaced the file: without a better measurement it is charged in full.
+				held?.settle(after.length);
+			}
 			const outcome: WriteOutcome = { path: rel, created: before === null, bytesWritten: after.length, diff };
 			await opts.recordEffect({
 				call_id: opts.callId,

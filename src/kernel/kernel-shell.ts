@@ -1,5 +1,6 @@
 /** The shell primitive: one command in the workspace, with a scrubbed environment, recorded as an effect. */
 import { runShell } from "../providers/shell-provider.js";
+import type { Budget } from "./budget/budget.js";
 import type { EffectSink } from "./effects.js";
 import { PrimitiveCancelledError } from "./kernel-errors.js";
 import type { ExecOutcome, ShellPrimitives } from "./primitives.js";
@@ -11,6 +12,7 @@ export interface ShellPrimitivesOptions {
 	signal: AbortSignal;
 	recordEffect: EffectSink;
 	env: NodeJS.ProcessEnv;
+	budget?: Budget | undefined;
 }
 
 /** Variable names that usually hold a credential; a command the model wrote does not get them. */
@@ -34,14 +36,24 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 			}
 			if (opts.signal.aborted) throw new PrimitiveCancelledError("shell command cancelled before it started");
 			const root = await opts.root();
-			const outcome = await runShell({
-				command,
-				cwd: root.real,
-				env,
-				timeoutMs: execOpts.timeoutMs,
-				maxOutputBytes: execOpts.maxOutputBytes,
-				signal: opts.signal,
-			});
+			// The whole timeout is held before anything is spawned; the command may run that long.
+			const held = opts.budget?.reserve("shell_ms", Math.ceil(execOpts.timeoutMs));
+			let outcome: ExecOutcome;
+			try {
+				outcome = await runShell({
+					command,
+					cwd: root.real,
+					env,
+					timeoutMs: execOpts.timeoutMs,
+					maxOutputBytes: execOpts.maxOutputBytes,
+					signal: opts.signal,
+				});
+			} catch (err) {
+				// Whether the command ran is unknown: it is charged the whole envelope.
+				held?.settle();
+				throw err;
+			}
+			held?.settle(Math.ceil(outcome.durationMs));
 			await opts.recordEffect({
 				call_id: opts.callId,
 				effect: "shell.exec",

@@ -5,6 +5,7 @@
  * separate provider, still to come.
  */
 import { errorCode } from "../providers/fs-provider.js";
+import type { Budget } from "./budget/budget.js";
 import type { EffectSink } from "./effects.js";
 import { createFsPrimitives } from "./kernel-fs.js";
 import { FsPrimitiveError } from "./kernel-errors.js";
@@ -22,6 +23,12 @@ export interface KernelOptions {
 	recordEffect: EffectSink;
 	/** Environment for shell commands before scrubbing; defaults to this process's. */
 	env?: NodeJS.ProcessEnv;
+	/**
+	 * Charged before each primitive touches the world (bytes read and written, shell time), along
+	 * its whole ancestor chain; a reservation that does not fit throws BudgetExhaustedError and the
+	 * primitive does nothing. Without one, nothing is counted.
+	 */
+	budget?: Budget;
 }
 
 export function createKernel(opts: KernelOptions): KernelPrimitives {
@@ -35,7 +42,7 @@ export function createKernel(opts: KernelOptions): KernelPrimitives {
 		});
 		return rootPromise;
 	};
-	const shared = { root, callId: opts.callId, signal: opts.signal, recordEffect: opts.recordEffect };
+	const shared = { root, callId: opts.callId, signal: opts.signal, recordEffect: opts.recordEffect, budget: opts.budget };
 	return {
 		fs: createFsPrimitives(shared),
 		shell: createShellPrimitives({ ...shared, env: opts.env ?? process.env }),

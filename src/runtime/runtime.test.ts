@@ -113,8 +113,11 @@ describe("Session.run", () => {
 				asked.push(command);
 				return !command.includes("refused");
 			},
+			// The first turn's two model calls use it up, so a second turn shows budget.exhausted.
+			budget: { model_calls: 2 },
 		});
 		const result = await session.send("exercise everything");
+		expect((await session.send("one more")).status).toBe("budget_exhausted");
 		await session.end();
 
 		expect(result.status).toBe("completed");

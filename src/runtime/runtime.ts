@@ -3,29 +3,31 @@
  * and the sessions that run governed turns against them.
  */
 import { randomUUID } from "node:crypto";
-import { homedir } from "node:os";
 import { PermissionEngine } from "../kernel/admission/permission-engine.js";
-import { parseRule } from "../kernel/admission/rules.js";
-import type { PermissionMode, PermissionRule } from "../kernel/admission/types.js";
-import { PERMISSION_MODES } from "../kernel/admission/types.js";
+import { Budget } from "../kernel/budget/budget.js";
+import type { BudgetLimits, BudgetUsage } from "../kernel/budget/budget-types.js";
 import type { AuditRecord, AuditVerifyResult } from "../kernel/evidence/audit-types.js";
 import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
 import { EVENT_SCHEMA_VERSION } from "../kernel/evidence/event-types.js";
 import { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
 import { createRedactor } from "../kernel/flow/redaction.js";
-import { resolveRealPath } from "../kernel/real-path.js";
 import type { Redactor } from "../kernel/flow/redaction-types.js";
 import { createModel } from "../models/model-spec.js";
 import type { Message } from "../models/provider.js";
-import { realDirectory } from "../providers/directory-probe.js";
 import { resolveStateDir } from "../store/state-dir.js";
 import { SqliteStore } from "../store/sqlite-store.js";
 import type { SessionRow, Store } from "../store/store.js";
 import { builtinTools, ToolRegistry } from "../tools/registry.js";
 import { DEFAULT_TOOL_LIMITS } from "../tools/tool.js";
+import { budgetOption, budgetRecord } from "./budget-options.js";
+import { explainToolCall, type PolicyCheckRequest, type PolicyCheckResult } from "./policy-check.js";
+import { RuntimeConfigError } from "./runtime-config-error.js";
 import { Session } from "./session.js";
 import type { SessionOptions } from "./session-options.js";
+import { sessionPolicy } from "./session-policy.js";
 import { defaultSystemPrompt } from "./system-prompt.js";
+
+export { RuntimeConfigError };
 
 export interface RuntimeOptions {
 	/** State directory; default from WARDEN_HOME, then the user's state home. */
@@ -34,16 +36,13 @@ export interface RuntimeOptions {
 	store?: Store;
 	/** Environment for model specs, redaction of env secrets, and tool processes. */
 	env?: NodeJS.ProcessEnv;
+	/** Host-wide limits: every session of this Runtime charges them too. */
+	budget?: BudgetLimits;
 }
 
 export interface OpenSessionOptions extends SessionOptions {
 	/** Receives every event of the session, session-level ones included, after it is persisted. */
 	onEvent?: (event: AnyWardenEvent) => void;
-}
-
-/** A host's mistake in how it opened a session or runtime: one line, meant for the user. */
-export class RuntimeConfigError extends Error {
-	override name = "RuntimeConfigError";
 }
 
 export class Runtime {
@@ -56,14 +55,16 @@ export class Runtime {
 		private readonly engine: PermissionEngine,
 		private readonly redactor: Redactor,
 		private readonly env: NodeJS.ProcessEnv,
+		private readonly hostBudget: Budget,
 	) {}
 
 	static async open(options: RuntimeOptions = {}): Promise<Runtime> {
 		const env = options.env ?? process.env;
 		const stateDir = resolveStateDir(options.stateDir, env);
 		const store = options.store ?? SqliteStore.open(stateDir);
+		const hostBudget = new Budget("host", budgetOption(options.budget, "budget"));
 		const engine = await PermissionEngine.create();
-		return new Runtime(stateDir, store, engine, createRedactor({ env }), env);
+		return new Runtime(stateDir, store, engine, createRedactor({ env }), env, hostBudget);
 	}
 
 	async openSession(options: OpenSessionOptions): Promise<Session> {
@@ -75,25 +76,18 @@ export class Runtime {
 		if (typeof options.model !== "string" && typeof options.model?.complete !== "function") {
 			throw new RuntimeConfigError("model is required: pass a ModelProvider or a spec such as scripted:plan.yaml");
 		}
-		const mode: PermissionMode = options.mode ?? "workspace-write";
-		if (!PERMISSION_MODES.includes(mode)) {
-			throw new RuntimeConfigError(`unknown mode "${mode}"; use one of ${PERMISSION_MODES.join(", ")}`);
-		}
-		const workspace = await realDirectory(options.workspace, "workspace");
+		const policy = await sessionPolicy(options, this.env);
+		const { mode, workspace, hostRules, runDenyRules } = policy;
 		const model = typeof options.model === "string" ? await createModel(options.model, this.env) : options.model;
-		const source = options.rulesSource ?? "host";
-		const hostRules: PermissionRule[] = [
-			...(options.rules?.deny ?? []).map((text) => parseRule(text, "deny", source)),
-			...(options.rules?.ask ?? []).map((text) => parseRule(text, "ask", source)),
-			...(options.rules?.allow ?? []).map((text) => parseRule(text, "allow", source)),
-		];
-		const runDenyRules = (options.runDeny ?? []).map((text) => parseRule(text, "deny", "run"));
 		const maxSteps = options.maxSteps ?? 50;
 		if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new RuntimeConfigError(`max steps must be a positive integer, got ${maxSteps}`);
 		const modelTimeoutMs = options.modelTimeoutMs ?? 600_000;
 		if (!Number.isInteger(modelTimeoutMs) || modelTimeoutMs < 1) {
 			throw new RuntimeConfigError(`model timeout must be a positive number of milliseconds, got ${modelTimeoutMs}`);
 		}
+		const sessionLimits = budgetOption(options.budget, "budget");
+		const turnLimits = budgetOption(options.turnBudget, "turnBudget");
+		const budgets = budgetRecord({ host: this.hostBudget.ownLimits(), session: sessionLimits, turn: turnLimits });
 
 		const id = randomUUID();
 		let turnListener: ((event: AnyWardenEvent) => void) | undefined;
@@ -118,6 +112,8 @@ export class Runtime {
 				model: model.spec,
 				rules: hostRules.map((r) => ({ text: r.text, outcome: r.outcome, source: r.source })),
 				run_deny: runDenyRules.map((r) => r.text),
+				...(options.configNotes?.length ? { config_ignored: options.configNotes.map((n) => ({ item: n.item, source: n.source, why: n.why })) } : {}),
+				...(budgets ? { budget: budgets } : {}),
 			},
 			undefined,
 			0,
@@ -128,13 +124,15 @@ export class Runtime {
 			model,
 			tools: new ToolRegistry(builtinTools()),
 			decider: this.engine,
-			policy: { mode, workspace, home: this.env.HOME ?? homedir(), runDenyRules, hostRules, resolvePath: resolveRealPath },
+			policy,
 			confirm: options.confirm,
 			limits: { ...DEFAULT_TOOL_LIMITS, ...options.limits },
 			maxSteps,
 			modelTimeoutMs,
 			env: this.env,
 			history,
+			sessionBudget: this.hostBudget.child("session", sessionLimits),
+			turnBudget: turnLimits,
 			setTurnListener: (listener) => {
 				turnListener = listener;
 			},
@@ -162,6 +160,17 @@ export class Runtime {
 
 	verifyAudit(): Promise<AuditVerifyResult> {
 		return this.store.verifyAudit();
+	}
+
+	/** What every session of this Runtime has used so far, with the host-wide limits. */
+	budgetUsage(): BudgetUsage {
+		return this.hostBudget.usage();
+	}
+
+	/** The decision a session opened with these options would make for one call, explained; nothing runs. */
+	checkPolicy(request: PolicyCheckRequest): Promise<PolicyCheckResult> {
+		if (this.closed) return Promise.reject(new RuntimeConfigError("runtime is closed"));
+		return explainToolCall(this.engine, new ToolRegistry(builtinTools()), this.env, request);
 	}
 
 	/** Cancels running turns, ends open sessions and closes the store. */

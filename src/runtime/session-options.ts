@@ -1,5 +1,6 @@
 /** What a host chooses when it opens a session. */
 import type { Decision, DecisionResult, PermissionMode } from "../kernel/admission/types.js";
+import type { BudgetLimits } from "../kernel/budget/budget-types.js";
 import type { ModelProvider } from "../models/provider.js";
 import type { ToolLimits } from "../tools/tool.js";
 
@@ -15,10 +16,26 @@ export interface ConfirmationRequest {
 /** Resolves true to approve, false to refuse. A throw or an aborted signal counts as a refusal. */
 export type ConfirmCallback = (request: ConfirmationRequest, signal: AbortSignal) => Promise<boolean>;
 
+/** A rule with where it came from, so explanations can name it (e.g. `project config /w/.warden/config.yaml`). */
+export interface SourcedRule {
+	rule: string;
+	source: string;
+}
+
+/** A rule as text (its source is then `rulesSource`, or `run` for runDeny), or with its own source. */
+export type RuleEntry = string | SourcedRule;
+
 export interface RuleSet {
-	allow?: readonly string[];
-	ask?: readonly string[];
-	deny?: readonly string[];
+	allow?: readonly RuleEntry[];
+	ask?: readonly RuleEntry[];
+	deny?: readonly RuleEntry[];
+}
+
+/** A configured item that was not used, and why; recorded with the session's start. */
+export interface ConfigNote {
+	item: string;
+	source: string;
+	why: string;
 }
 
 export interface SessionOptions {
@@ -33,7 +50,9 @@ export interface SessionOptions {
 	/** Where the host rules came from, for explanations (default `host`). */
 	rulesSource?: string;
 	/** Per-run deny rules: nothing a host rule allows can override them. */
-	runDeny?: readonly string[];
+	runDeny?: readonly RuleEntry[];
+	/** Configuration the host resolved but did not use (e.g. an untrusted project's allow rules). */
+	configNotes?: readonly ConfigNote[];
 	/** No callback means nobody can be asked: every ask is refused. */
 	confirm?: ConfirmCallback;
 	/** Model calls per turn (default 50). */
@@ -43,6 +62,10 @@ export interface SessionOptions {
 	limits?: Partial<ToolLimits>;
 	/** Replaces the default system prompt. */
 	systemPrompt?: string;
+	/** Session-wide limits (tool_calls, model_calls, prompt_tokens, completion_tokens, bytes_read, bytes_written, shell_ms). */
+	budget?: BudgetLimits;
+	/** Limits for each turn of the session; a turn's use also counts against the session's and the host's. */
+	turnBudget?: BudgetLimits;
 }
 
 export type { Decision };

@@ -1,5 +1,7 @@
 /** A conversation in one workspace under one policy; runs one governed turn at a time. */
 import type { PolicyContext } from "../kernel/admission/types.js";
+import type { Budget } from "../kernel/budget/budget.js";
+import type { BudgetLimits, BudgetUsage } from "../kernel/budget/budget-types.js";
 import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
 import type { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
 import type { Message, ModelProvider } from "../models/provider.js";
@@ -23,6 +25,10 @@ export interface SessionParts {
 	modelTimeoutMs: number;
 	env: NodeJS.ProcessEnv;
 	history: Message[];
+	/** The session's budget, under the host's; each turn charges a child of it. */
+	sessionBudget: Budget;
+	/** Limits each turn's budget gets. */
+	turnBudget: BudgetLimits;
 	/** Receives each event after it is persisted; the session routes it to the running turn too. */
 	setTurnListener(listener: ((event: AnyWardenEvent) => void) | undefined): void;
 	onEnd(): void;
@@ -58,6 +64,11 @@ export class Session {
 		return this.parts.policy.mode;
 	}
 
+	/** What the session's turns have used so far, with the session-wide limits. */
+	budgetUsage(): BudgetUsage {
+		return this.parts.sessionBudget.usage();
+	}
+
 	/** Runs one turn; yields its events as they are recorded and returns the turn's result. */
 	async *run(input: string, options: RunOptions = {}): AsyncGenerator<AnyWardenEvent, TurnResult, undefined> {
 		if (this.ended) throw new Error(`session ${this.id} has ended`);
@@ -79,6 +90,7 @@ export class Session {
 				return await runTurn(
 					{
 						...this.parts,
+						budget: this.parts.sessionBudget.child("turn", this.parts.turnBudget),
 						trackCall: (callId, callController) => {
 							this.calls.set(callId, callController);
 							return () => this.calls.delete(callId);

@@ -15,6 +15,10 @@ export function cancelledMessage(tool: string): string {
 	return `Cancelled: this ${tool} call was cancelled by the host before it finished. Do not retry it unless the user asks.`;
 }
 
+export function budgetExhaustedMessage(tool: string, reason: string): string {
+	return `Not run: this ${tool} call did not fit the budget the host set (${reason}). The turn ends here; tell the user what is left to do.`;
+}
+
 export function invalidCallMessage(tool: string, error: string): string {
 	return `Invalid tool call to ${tool}: ${error}. Nothing was executed. Correct the call if the task still needs it.`;
 }

@@ -2,12 +2,13 @@
  * One governed turn (the Agentao paper's Algorithm 1): the model proposes, the policy decides,
  * the host confirms, only admitted calls execute, and every step leaves events and audit records.
  */
-import type { DecisionResult, PolicyContext, RuleSubject, ToolFacts } from "../kernel/admission/types.js";
+import type { DecisionResult, PolicyContext } from "../kernel/admission/types.js";
+import type { Budget, Reservation } from "../kernel/budget/budget.js";
+import { BudgetExhaustedError } from "../kernel/budget/budget-errors.js";
 import type { EventPayloads, TurnStatus } from "../kernel/evidence/event-types.js";
 import type { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
 import { createKernel } from "../kernel/kernel.js";
 import { WorkspaceEscapeError } from "../kernel/primitives.js";
-import { resolveWorkspacePath } from "../kernel/workspace-paths.js";
 import type { Message, ModelProvider, ModelResponse } from "../models/provider.js";
 import { ModelError } from "../models/provider.js";
 import { validateArguments } from "../tools/argument-validator.js";
@@ -15,10 +16,12 @@ import type { ToolRegistry } from "../tools/registry.js";
 import type { ToolDefinition, ToolLimits } from "../tools/tool.js";
 import { ToolError } from "../tools/tool.js";
 import { ABORTED, untilAborted } from "./abort-race.js";
+import { type Decider, decideToolCall } from "./decide-call.js";
 import { runByKey } from "./keyed-serializer.js";
 import type { ConfirmCallback } from "./session-options.js";
 import { normalizeToolCalls, type ToolProposal } from "./tool-call-normalizer.js";
 import {
+	budgetExhaustedMessage,
 	cancelledMessage,
 	deniedMessage,
 	failedMessage,
@@ -27,10 +30,7 @@ import {
 	truncate,
 } from "./tool-messages.js";
 
-/** The tool-level decision (Algorithm 2); the permission engine implements it. */
-export interface Decider {
-	decide(tool: ToolFacts | undefined, args: unknown, ctx: PolicyContext): DecisionResult;
-}
+export type { Decider };
 
 export interface TurnDeps {
 	recorder: EvidenceRecorder;
@@ -41,6 +41,8 @@ export interface TurnDeps {
 	confirm: ConfirmCallback | undefined;
 	limits: ToolLimits;
 	maxSteps: number;
+	/** This turn's budget; its parent is the session's, whose parent is the host's. */
+	budget: Budget;
 	/** How long one model call may take before the turn ends as model_error. */
 	modelTimeoutMs: number;
 	env: NodeJS.ProcessEnv;
@@ -66,12 +68,18 @@ interface Admitted {
 	proposal: ToolProposal;
 	tool: ToolDefinition;
 	args: Record<string, unknown>;
+	/** The call's own budget under the turn's: its primitives charge it, and it remembers a refusal. */
+	budget: Budget;
+	/** The one tool call this call counts as, held since admission. */
+	hold: Reservation;
 }
 
 interface CallOutcome {
 	id: string;
 	name: string;
 	content: string;
+	/** A reservation for this call did not fit: the turn ends after this step. */
+	exhausted?: BudgetExhaustedError;
 }
 
 export async function runTurn(deps: TurnDeps, history: Message[], input: string, signal: AbortSignal): Promise<TurnResult> {
@@ -80,9 +88,10 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 	const counts = { total: 0, completed: 0, denied: 0, cancelled: 0, invalid: 0, failed: 0 };
 	let completed = false;
 	const finish = async (status: TurnStatus, steps: number, text: string, error?: string): Promise<TurnResult> => {
-		const payload: { status: TurnStatus; steps: number; text?: string; error?: string } = { status, steps };
+		const payload: EventPayloads["turn.completed"] = { status, steps };
 		if (text) payload.text = text;
 		if (error) payload.error = error;
+		payload.budget = (deps.budget.parent ?? deps.budget).usage();
 		await recorder.emit("turn.completed", payload);
 		completed = true;
 		const result: TurnResult = { status, text, session: recorder.session, turn, steps, toolCalls: counts };
@@ -99,6 +108,16 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 
 		for (let step = 1; step <= deps.maxSteps; step++) {
 			if (signal.aborted) return finish("cancelled", step - 1, "", "turn cancelled by the host");
+			// One model call, and an empty token envelope: usage is only known afterwards, and a
+			// counter already over its limit refuses even that.
+			let modelHold: Reservation;
+			try {
+				modelHold = deps.budget.reserveAll({ model_calls: 1, prompt_tokens: 0, completion_tokens: 0 });
+			} catch (err) {
+				if (!(err instanceof BudgetExhaustedError)) throw err;
+				await recordExhausted(deps, err);
+				return finish("budget_exhausted", step - 1, "", err.message);
+			}
 			await recorder.emit("model.requested", { step, messages: history.length, tools: deps.tools.list().length });
 			let response: ModelResponse;
 			stepsTaken = step;
@@ -110,6 +129,8 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 				if (answer === ABORTED) throw modelSignal.reason;
 				response = answer;
 			} catch (err) {
+				// The request was sent; what it used is unknown, so only the call itself is charged.
+				modelHold.settle();
 				if (signal.aborted) return finish("cancelled", step, "", "turn cancelled by the host");
 				if (deadline.aborted) return finish("model_error", step, "", `model ${deps.model.spec} did not answer within ${deps.modelTimeoutMs < 1000 ? `${deps.modelTimeoutMs} ms` : `${Math.round(deps.modelTimeoutMs / 1000)} s`}`);
 				const message = err instanceof ModelError ? err.message : `model call failed: ${oneLine(err)}`;
@@ -121,6 +142,8 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 			};
 			if (response.text) responded.text = response.text;
 			if (response.usage) responded.usage = response.usage;
+			// Charged even past a limit (the tokens were spent); the next reservation then refuses.
+			modelHold.settle({ prompt_tokens: response.usage?.prompt_tokens ?? 0, completion_tokens: response.usage?.completion_tokens ?? 0 });
 			await recorder.emit("model.responded", responded);
 
 			if (response.toolCalls.length === 0) {
@@ -157,6 +180,8 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 				await pushMessage(deps, history, { role: "tool", tool_call_id: outcome.id, name: outcome.name, content: outcome.content });
 			}
 			if (signal.aborted) return finish("cancelled", step, "", "turn cancelled by the host");
+			const exhausted = proposals.map((p) => outcomes.get(p.id)!.exhausted).find((e) => e !== undefined);
+			if (exhausted) return finish("budget_exhausted", step, "", exhausted.message);
 		}
 		return finish("max_steps", deps.maxSteps, "", `stopped after ${deps.maxSteps} model calls (--max-steps) without a final answer`);
 
@@ -199,14 +224,7 @@ async function gate(
 	if (!validated.ok) return invalid(validated.error);
 	const args = validated.value as Record<string, unknown>;
 
-	const facts: ToolFacts = {
-		name: tool.name,
-		readOnly: tool.readOnly,
-		requiresConfirmation: tool.requiresConfirmation,
-	};
-	const subject = tool.ruleSubject(args);
-	if (subject) facts.subject = subject;
-	const decision = await decidePaths(deps, facts, args);
+	const decision = await decideToolCall(deps.decider, deps.policy, tool, args);
 	const decided: EventPayloads["permission.decided"] = {
 		call_id: id,
 		tool: name,
@@ -238,40 +256,28 @@ async function gate(
 		}
 	}
 	if (signal.aborted) return cancelBeforeStart(deps, id, name, counts);
-	return { proposal, tool, args };
+	// Reserved in proposal order, before anything of this step runs, so which calls fit is deterministic.
+	const budget = deps.budget.child("call");
+	let hold: Reservation;
+	try {
+		hold = budget.reserve("tool_calls", 1);
+	} catch (err) {
+		if (!(err instanceof BudgetExhaustedError)) throw err;
+		counts.cancelled++;
+		await recordExhausted(deps, err, id);
+		await recorder.emit("tool.cancelled", { call_id: id, tool: name, reason: err.message });
+		await recorder.audit("tool.outcome", { tool: name, outcome: "cancelled", reason: err.message }, id);
+		return { id, name, content: budgetExhaustedMessage(name, err.message), exhausted: err };
+	}
+	return { proposal, tool, args, budget, hold };
 }
 
-const SEVERITY = { allow: 0, ask: 1, deny: 2 } as const;
-
-/**
- * A path is decided both as written and as its real target, and the stricter answer stands: a
- * symlink inside the workspace can then neither carry a write past a rule written for the
- * directory it points to, nor hide behind a name a rule allows. A path that does not resolve
- * inside the workspace is decided as written; the primitive refuses it anyway.
- */
-async function decidePaths(deps: TurnDeps, facts: ToolFacts, args: unknown): Promise<DecisionResult> {
-	const decide = (f: ToolFacts): DecisionResult => {
-		try {
-			return deps.decider.decide(f, args, deps.policy);
-		} catch (err) {
-			// An engine that cannot decide must not let the call through.
-			return { decision: "deny", layer: "malformed", reason: `policy could not decide: ${oneLine(err)}` };
-		}
-	};
-	const asWritten = decide(facts);
-	const subject = facts.subject;
-	if (subject?.kind !== "path" || typeof subject.value !== "string") return asWritten;
-	let real: RuleSubject;
-	try {
-		real = { kind: "path", value: (await resolveWorkspacePath({ given: deps.policy.workspace, real: deps.policy.workspace }, subject.value)).rel };
-	} catch {
-		return asWritten;
-	}
-	const asReal = decide({ ...facts, subject: real });
-	if (SEVERITY[asReal.decision] >= SEVERITY[asWritten.decision]) {
-		return asReal.decision === asWritten.decision ? asWritten : { ...asReal, reason: `${asReal.reason} (real path ${real.value})` };
-	}
-	return asWritten;
+/** The `budget.exhausted` event and its audit record; `callId` when the refused work belonged to a call. */
+async function recordExhausted(deps: TurnDeps, err: BudgetExhaustedError, callId?: string): Promise<void> {
+	const payload: EventPayloads["budget.exhausted"] = err.toRecord();
+	if (callId !== undefined) payload.call_id = callId;
+	await deps.recorder.emit("budget.exhausted", payload);
+	await deps.recorder.audit("budget.exhausted", err.toRecord(), callId);
 }
 
 async function askHost(
@@ -307,7 +313,10 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 	const { id } = call.proposal;
 	const name = call.tool.name;
 	// Queued behind another call to the same tool when the turn was cancelled: it never starts.
-	if (turnSignal.aborted) return cancelBeforeStart(deps, id, name, counts);
+	if (turnSignal.aborted) {
+		call.hold.release();
+		return cancelBeforeStart(deps, id, name, counts);
+	}
 	const controller = new AbortController();
 	const onTurnAbort = () => controller.abort(turnSignal.reason);
 	turnSignal.addEventListener("abort", onTurnAbort, { once: true });
@@ -321,6 +330,7 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 			signal: controller.signal,
 			recordEffect: (effect) => recorder.effect(effect),
 			env: deps.env,
+			budget: call.budget,
 		});
 		let output: string;
 		let failure: string | undefined;
@@ -329,16 +339,25 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 			output = result.output;
 			if (result.isError) failure = firstLine(result.output);
 		} catch (err) {
-			const known = err instanceof ToolError || err instanceof WorkspaceEscapeError;
+			const known = err instanceof ToolError || err instanceof WorkspaceEscapeError || err instanceof BudgetExhaustedError;
 			failure = known ? oneLine(err) : `internal error: ${oneLine(err)}`;
 			output = failedMessage(name, failure);
 		}
 		const durationMs = Date.now() - started;
+		// A primitive refused inside the call: whatever the tool made of that, the call did not do all it was asked.
+		const exhausted = call.budget.refusal;
+		if (exhausted) {
+			await recordExhausted(deps, exhausted, id);
+			if (failure === undefined) {
+				failure = exhausted.message;
+				output = `${output}\n${failedMessage(name, failure)}`;
+			}
+		}
 		if (controller.signal.aborted) {
 			counts.cancelled++;
 			await recorder.emit("tool.cancelled", { call_id: id, tool: name, reason: "cancelled by the host while running" });
 			await recorder.audit("tool.outcome", { tool: name, outcome: "cancelled", duration_ms: durationMs }, id);
-			return { id, name, content: `${cancelledMessage(name)}\n${truncate(output, deps.limits.maxResultChars).text}` };
+			return { id, name, content: `${cancelledMessage(name)}\n${truncate(output, deps.limits.maxResultChars).text}`, exhausted };
 		}
 		const shown = truncate(output, deps.limits.maxResultChars);
 		if (failure !== undefined) {
@@ -356,8 +375,10 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 			});
 			await recorder.audit("tool.outcome", { tool: name, outcome: "completed", duration_ms: durationMs, output_bytes: Buffer.byteLength(output) }, id);
 		}
-		return { id, name, content: shown.text };
+		return { id, name, content: shown.text, exhausted };
 	} finally {
+		// The call started, so it counts, however it ended.
+		call.hold.settle(1);
 		untrack();
 		turnSignal.removeEventListener("abort", onTurnAbort);
 	}

@@ -12,6 +12,8 @@ import { checkTraceInvariant } from "../../src/kernel/evidence/trace-invariant.j
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const BIN = join(root, "bin", "warden.js");
+/** An empty config home: no test reads the developer's own ~/.config/warden/config.yaml. */
+export const CONFIG_HOME = mkdtempSync(join(tmpdir(), "warden-e2e-config-"));
 
 export interface CliResult {
 	code: number;
@@ -22,7 +24,7 @@ export interface CliResult {
 export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliResult> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(process.execPath, [BIN, ...args], {
-			env: { ...process.env, WARDEN_HOME: "", WARDEN_MODEL: "", ...opts.env },
+			env: { ...process.env, WARDEN_HOME: "", WARDEN_MODEL: "", WARDEN_CONFIG: "", XDG_CONFIG_HOME: CONFIG_HOME, ...opts.env },
 			stdio: ["ignore", "pipe", "pipe"],
 		});
 		let stdout = "";

@@ -7,7 +7,8 @@ export type AuditKind =
 	| "permission.confirmed"
 	| "tool.invalid"
 	| "tool.outcome"
-	| "effect";
+	| "effect"
+	| "budget.exhausted";
 
 /** What a caller appends; the store assigns seq, time, prev_hash and hash. */
 export interface AuditInput {

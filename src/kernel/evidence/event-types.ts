@@ -3,6 +3,7 @@
  * schemas/events.v1.json describes exactly these shapes; change both together.
  */
 import type { Decision, DecisionLayer, PermissionMode, SubcommandDecision } from "../admission/types.js";
+import type { BudgetCounter, BudgetScope, BudgetUsage } from "../budget/budget-types.js";
 
 export const EVENT_SCHEMA_VERSION = "1.0";
 
@@ -41,7 +42,10 @@ export interface EventPayloads {
 	"tool.cancelled": { call_id: string; tool: string; reason: string };
 	"tool.denied": { call_id: string; tool: string; reason: string };
 	"effect.recorded": { call_id: string; effect: string; resource: string; audit_seq: number };
-	"turn.completed": { status: TurnStatus; text?: string; steps: number; error?: string };
+	/** A reservation did not fit: what it was for (a model request, a tool call, or a primitive inside the call `call_id`) did not start. */
+	"budget.exhausted": { counter: BudgetCounter; scope: BudgetScope; limit: number; used: number; requested: number; call_id?: string };
+	/** `budget` is the session's settled use so far, with the session's own limits. */
+	"turn.completed": { status: TurnStatus; text?: string; steps: number; error?: string; budget?: BudgetUsage };
 	"session.ended": { status: "ok" | "error" };
 }
 
@@ -61,12 +65,13 @@ export const EVENT_KINDS = [
 	"tool.cancelled",
 	"tool.denied",
 	"effect.recorded",
+	"budget.exhausted",
 	"turn.completed",
 	"session.ended",
 ] as const satisfies readonly EventKind[];
 
 /** How a turn ended. Only `completed` is success. */
-export type TurnStatus = "completed" | "max_steps" | "cancelled" | "model_error" | "error";
+export type TurnStatus = "completed" | "max_steps" | "cancelled" | "model_error" | "budget_exhausted" | "error";
 
 export interface WardenEvent<K extends EventKind = EventKind> {
 	kind: K;

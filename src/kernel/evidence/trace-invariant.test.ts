@@ -228,3 +228,41 @@ describe("checkTraceInvariant: violations", () => {
 		expect(violationsOf([turnStarted(), turnCompleted(), ...call])).toEqual(["call c1: tool.proposed outside a running turn (turn 1)"]);
 	});
 });
+
+describe("checkTraceInvariant: budgets", () => {
+	const exhausted = (id?: string) =>
+		ev("budget.exhausted", { counter: "tool_calls", scope: "session", limit: 2, used: 2, requested: 1, ...(id ? { call_id: id } : {}) });
+	const turnEnded = (status: "completed" | "budget_exhausted" | "cancelled") => ev("turn.completed", { status, steps: 1 });
+
+	it("accepts a call refused before it started (cancelled) and one refused inside a primitive (failed), in a budget_exhausted turn", () => {
+		const report = checkTraceInvariant([
+			turnStarted(),
+			proposed("c1"),
+			decided("c1", "allow"),
+			exhausted("c1"),
+			cancelled("c1"),
+			proposed("c2"),
+			decided("c2", "allow"),
+			started("c2"),
+			exhausted("c2"),
+			failed("c2"),
+			turnEnded("budget_exhausted"),
+		]);
+		expect(report.violations).toEqual([]);
+		expect(report.calls).toMatchObject({ executed: 1, cancelled: 1 });
+		expect(violationsOf([turnStarted(), exhausted(), turnEnded("cancelled")])).toEqual([]);
+	});
+
+	it("rejects a call a budget refused that still ends completed", () => {
+		expect(violationsOf([turnStarted(), proposed("c1"), decided("c1", "allow"), started("c1"), exhausted("c1"), completed("c1"), turnEnded("budget_exhausted")])).toEqual([
+			"call c1: completed although a budget refused part of it",
+		]);
+	});
+
+	it("rejects a turn that ends completed after a budget was exhausted in it, and a refusal after the call ended", () => {
+		expect(violationsOf([turnStarted(), exhausted(), turnEnded("completed")])).toEqual(["turn 1: completed although a budget was exhausted in it"]);
+		expect(violationsOf([turnStarted(), proposed("c1"), decided("c1", "allow"), cancelled("c1"), exhausted("c1"), turnEnded("budget_exhausted")])).toEqual([
+			"call c1: budget.exhausted after its terminal outcome",
+		]);
+	});
+});

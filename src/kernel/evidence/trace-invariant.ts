@@ -1,7 +1,8 @@
 /**
  * The trace invariant over one recorded event stream: every proposed call ends in exactly one
  * terminal outcome, executed calls show decision ≺ started ≺ completed|failed|cancelled, and
- * refused calls show a decision and a denied/cancelled outcome, never a completion.
+ * refused calls show a decision and a denied/cancelled outcome, never a completion. Work a budget
+ * refused is never reported as done: neither the call it belonged to nor its turn ends completed.
  */
 import type { AnyWardenEvent } from "./event-types.js";
 
@@ -21,6 +22,8 @@ interface CallTrace {
 	terminals: { at: number; kind: string }[];
 	effects: number[];
 	invalid?: number;
+	/** A budget refused a reservation for this call. */
+	exhausted?: number;
 }
 
 const TERMINAL_KINDS = new Set(["tool.completed", "tool.failed", "tool.cancelled", "tool.denied", "tool.invalid"]);
@@ -36,6 +39,7 @@ export function checkTraceInvariant(events: readonly AnyWardenEvent[]): TraceRep
 	const openTurns = new Map<string, number>();
 	const turnOfCall = new Map<string, string>();
 	const outsideTurn = new Set<string>();
+	const exhaustedTurns = new Set<string>();
 
 	events.forEach((event, at) => {
 		const turnKey = `${event.session}#${event.turn}`;
@@ -46,6 +50,9 @@ export function checkTraceInvariant(events: readonly AnyWardenEvent[]): TraceRep
 		}
 		if (event.kind === "turn.completed") {
 			if (!openTurns.has(turnKey)) violations.push(`turn ${event.turn}: completed without being started`);
+			if (exhaustedTurns.has(turnKey) && event.payload.status === "completed") {
+				violations.push(`turn ${event.turn}: completed although a budget was exhausted in it`);
+			}
 			for (const [key, trace] of calls) {
 				if (turnOfCall.get(key) === turnKey && trace.terminals.length === 0) {
 					violations.push(`call ${trace.key}: turn ${event.turn} completed while the call had no terminal outcome`);
@@ -54,6 +61,7 @@ export function checkTraceInvariant(events: readonly AnyWardenEvent[]): TraceRep
 			openTurns.delete(turnKey);
 			return;
 		}
+		if (event.kind === "budget.exhausted") exhaustedTurns.add(turnKey);
 		const callId = callIdOf(event);
 		if (callId === undefined) return;
 		const key = `${event.session}/${callId}`;
@@ -89,6 +97,9 @@ export function checkTraceInvariant(events: readonly AnyWardenEvent[]): TraceRep
 				break;
 			case "effect.recorded":
 				trace.effects.push(at);
+				break;
+			case "budget.exhausted":
+				trace.exhausted ??= at;
 				break;
 			default:
 				if (TERMINAL_KINDS.has(event.kind)) trace.terminals.push({ at, kind: event.kind });
@@ -133,6 +144,9 @@ export function checkTraceInvariant(events: readonly AnyWardenEvent[]): TraceRep
 		}
 		if (!["tool.completed", "tool.failed", "tool.cancelled"].includes(terminal.kind)) {
 			violations.push(`call ${id}: executed call ended as ${terminal.kind}`);
+		}
+		if (trace.exhausted !== undefined && terminal.kind === "tool.completed") {
+			violations.push(`call ${id}: completed although a budget refused part of it`);
 		}
 		const decision = trace.decided.decision;
 		const approved = decision === "allow" || (decision === "ask" && trace.confirmed?.approved === true && trace.confirmed.at < trace.started);

@@ -11,6 +11,7 @@ export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 const USER_FACING = new Set([
 	"UsageError",
 	"RuntimeConfigError",
+	"ConfigError",
 	"ModelError",
 	"StoreError",
 	"DirectoryProbeError",

@@ -43,6 +43,11 @@ export function renderEvent(event: AnyWardenEvent): string | undefined {
 			return `    ⊘ ${tag(event.payload)} refused; the model was told not to route around it`;
 		case "effect.recorded":
 			return `    ↳ ${event.payload.call_id} effect ${event.payload.effect} ${short(event.payload.resource)} (audit #${event.payload.audit_seq})`;
+		case "budget.exhausted": {
+			const p = event.payload;
+			const what = p.call_id ? ` [${p.call_id}]` : " (model call)";
+			return `    ⊘ budget exhausted${what}: ${p.counter} ${p.used}+${p.requested} over the ${p.scope} limit of ${p.limit}`;
+		}
 		case "turn.completed": {
 			const p = event.payload;
 			const head = `turn ${event.turn} ${p.status} after ${p.steps} model call${p.steps === 1 ? "" : "s"}`;

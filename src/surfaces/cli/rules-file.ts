@@ -1,12 +1,17 @@
 /** Reads a host rules file: YAML or JSON `{ allow: [...], ask: [...], deny: [...] }`. */
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
-import type { RuleSet } from "../../runtime/session-options.js";
 import { UsageError } from "./cli-error.js";
 
 const KEYS = ["allow", "ask", "deny"] as const;
 
-export function readRulesFile(path: string): RuleSet {
+export interface RulesFile {
+	allow?: string[];
+	ask?: string[];
+	deny?: string[];
+}
+
+export function readRulesFile(path: string): RulesFile {
 	let text: string;
 	try {
 		text = readFileSync(path, "utf8");

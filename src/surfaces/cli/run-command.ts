@@ -1,27 +1,17 @@
 /** `warden run "<task>"`: one task, no prompts; `--json` streams the events as JSON lines. */
 import type { Command } from "commander";
-import type { PermissionMode } from "../../kernel/admission/types.js";
 import { PERMISSION_MODES } from "../../kernel/admission/types.js";
 import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
 import { Runtime } from "../../runtime/runtime.js";
-import type { RuleSet } from "../../runtime/session-options.js";
+import { parseBudgetFlag } from "./budget-flag.js";
+import { type ConfigCliFlags, resolveCliConfig } from "./cli-config.js";
 import { EXIT, UsageError } from "./cli-error.js";
 import { renderEvent } from "./render-event.js";
-import { readRulesFile } from "./rules-file.js";
 
-interface RunFlags {
-	model?: string;
-	mode: string;
-	workspace: string;
+interface RunFlags extends ConfigCliFlags {
 	json?: boolean;
-	onAsk: string;
-	maxSteps: string;
 	modelTimeout: string;
 	stateDir?: string;
-	allow: string[];
-	ask: string[];
-	deny: string[];
-	rules?: string;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -32,37 +22,29 @@ export function registerRunCommand(program: Command, out: (text: string) => void
 		.description("run one governed task in a workspace, with no prompts")
 		.argument("<task>", "what the agent should do")
 		.option("--model <spec>", "scripted:<plan.yaml> | openai:<model> | ollama:<model> | lmstudio:<model> (default $WARDEN_MODEL)")
-		.option("--mode <mode>", `permission mode: ${PERMISSION_MODES.join(" | ")}`, "workspace-write")
+		.option("--mode <mode>", `permission mode: ${PERMISSION_MODES.join(" | ")} (default from the config, else workspace-write)`)
 		.option("--workspace <dir>", "directory the agent works in", ".")
 		.option("--json", "print one event per line as JSON on stdout, nothing else")
-		.option("--on-ask <answer>", "answer to calls that need confirmation: deny | allow", "deny")
-		.option("--max-steps <n>", "model calls allowed in the turn", "50")
+		.option("--on-ask <answer>", "answer to calls that need confirmation: deny | allow (default from the config, else deny)")
+		.option("--max-steps <n>", "model calls allowed in the turn (default from the config, else 50)")
 		.option("--model-timeout <seconds>", "how long one model call may take", "600")
 		.option("--state-dir <dir>", "where sessions and the audit chain live (default $WARDEN_HOME)")
 		.option("--allow <rule>", "host rule that allows, e.g. 'shell(npm test)' (repeatable)", collect, [])
 		.option("--ask <rule>", "host rule that asks, e.g. 'write_file(src/**)' (repeatable)", collect, [])
 		.option("--deny <rule>", "run-level deny rule no allow can override, e.g. 'shell(git push *)' (repeatable)", collect, [])
 		.option("--rules <file>", "YAML file of host rules: { allow: [...], ask: [...], deny: [...] }")
+		.option("--budget <counter=limit>", "session limit, e.g. tool_calls=20 or shell_ms=60000 (repeatable)", parseBudgetFlag)
+		.option("--config <file>", "config file to use instead of the user config ($WARDEN_CONFIG, ~/.config/warden/config.yaml)")
+		.option("--no-project-config", "do not read <workspace>/.warden/config.yaml")
 		.action(async (task: string, flags: RunFlags) => {
 			process.exitCode = await runTask(task, flags, out);
 		});
 }
 
 async function runTask(task: string, flags: RunFlags, out: (text: string) => void): Promise<number> {
-	if (!(PERMISSION_MODES as readonly string[]).includes(flags.mode)) {
-		throw new UsageError(`--mode must be one of ${PERMISSION_MODES.join(", ")}, got "${flags.mode}"`);
-	}
-	if (flags.onAsk !== "deny" && flags.onAsk !== "allow") throw new UsageError(`--on-ask must be deny or allow, got "${flags.onAsk}"`);
-	const maxSteps = Number(flags.maxSteps);
-	if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new UsageError(`--max-steps must be a positive integer, got "${flags.maxSteps}"`);
 	const modelTimeout = Number(flags.modelTimeout);
 	if (!Number.isFinite(modelTimeout) || modelTimeout <= 0) throw new UsageError(`--model-timeout must be a positive number of seconds, got "${flags.modelTimeout}"`);
-	const fileRules: RuleSet = flags.rules ? readRulesFile(flags.rules) : {};
-	const rules: RuleSet = {
-		allow: [...(fileRules.allow ?? []), ...flags.allow],
-		ask: [...(fileRules.ask ?? []), ...flags.ask],
-		deny: [...(fileRules.deny ?? [])],
-	};
+	const config = await resolveCliConfig(flags, process.env);
 
 	const print = (event: AnyWardenEvent) => {
 		if (flags.json) out(`${JSON.stringify(event)}\n`);
@@ -78,14 +60,15 @@ async function runTask(task: string, flags: RunFlags, out: (text: string) => voi
 	process.once("SIGTERM", onSignal);
 	try {
 		const session = await runtime.openSession({
-			workspace: flags.workspace,
-			model: flags.model ?? process.env.WARDEN_MODEL ?? "",
-			mode: flags.mode as PermissionMode,
-			rules,
-			rulesSource: flags.rules ? `rules file ${flags.rules}` : "--allow/--ask",
-			runDeny: flags.deny,
-			confirm: async () => flags.onAsk === "allow",
-			maxSteps,
+			workspace: config.workspace,
+			model: config.model?.value ?? "",
+			mode: config.mode.value,
+			rules: config.rules,
+			runDeny: config.runDeny,
+			configNotes: config.ignored,
+			confirm: async () => config.onAsk.value === "allow",
+			maxSteps: config.maxSteps.value,
+			budget: config.budget,
 			modelTimeoutMs: Math.ceil(modelTimeout * 1000),
 			onEvent: print,
 		});

@@ -87,6 +87,7 @@ export async function runFull(task: EvalTask, dirs: TaskDirs, sink: SinkServer):
 			},
 			maxSteps: task.plan.length + 1,
 			limits: EVAL_LIMITS,
+			budget: task.budget,
 		});
 		result = await session.send(task.description === "" ? `Evaluation task ${task.id}` : task.description);
 		finalWorld = await snapshotWorld(roots);
@@ -101,7 +102,9 @@ export async function runFull(task: EvalTask, dirs: TaskDirs, sink: SinkServer):
 		await runtime.close();
 	}
 
-	if (result.status !== "completed") run.problems.push(`the turn ended as ${result.status}${result.error ? `: ${result.error}` : ""}`);
+	// A task with a budget is written to run out of it: that ending is the one it expects.
+	const expectedEnd = result.status === "completed" || (result.status === "budget_exhausted" && Object.keys(task.budget).length > 0);
+	if (!expectedEnd) run.problems.push(`the turn ended as ${result.status}${result.error ? `: ${result.error}` : ""}`);
 	const trace = checkTraceInvariant(events);
 	for (const violation of trace.violations) run.failures.push(`trace invariant: ${violation}`);
 	for (const hit of findInEvidence(task.checks.notInEvidence, { events, "audit records": audit, "stored messages": messages })) {

@@ -61,6 +61,14 @@ describe("parseTaskText", () => {
 		expect(task.plan[0]!.calls[1]!.arguments).toBe('{"path": ');
 		expect(task.plan[1]).toEqual({ text: "done", calls: [] });
 		expect(task.checks.notInEvidence).toEqual(["secret"]);
+		expect(task.budget).toEqual({});
+	});
+
+	it("reads a budget and refuses unknown counters and bad limits in one line", () => {
+		expect(parseTaskText(`${VALID}budget: { tool_calls: 2, shell_ms: 0 }\n`, "t.yaml", "egress").budget).toEqual({ tool_calls: 2, shell_ms: 0 });
+		expect(errorOf(`${VALID}budget: { wall_ms: 5 }\n`)).toMatch(/^eval\/tasks\/egress\/t\.yaml: budget: unknown counter "wall_ms"; use one of tool_calls,/);
+		expect(errorOf(`${VALID}budget: { bytes_read: "10" }\n`)).toBe('eval/tasks/egress/t.yaml: budget.bytes_read must be a non-negative integer, got "10"');
+		expect(errorOf(`${VALID}budget: 5\n`)).toMatch(/budget must map counters to limits/);
 	});
 
 	it("accepts the nested sink form and the other effect kinds", () => {

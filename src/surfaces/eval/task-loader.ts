@@ -8,13 +8,14 @@ import picomatch from "picomatch";
 import { parse as parseYaml } from "yaml";
 import { parseRule } from "../../kernel/admission/rules.js";
 import { PERMISSION_MODES, type PermissionMode } from "../../kernel/admission/types.js";
+import { checkBudgetLimits } from "../../kernel/budget/budget-limits.js";
 import type { EffectSpec, EvalTask, Expectation, FixtureSpec, PlannedCall, PlannedStep, TaskChecks, TaskRules } from "./task-types.js";
 
 export class TaskFormatError extends Error {
 	override name = "TaskFormatError";
 }
 
-const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "fixture", "plan", "checks"];
+const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "fixture", "plan", "checks"];
 const FIXTURE_KEYS = ["files", "home_files", "outside_files", "symlinks", "hardlinks"];
 const STEP_KEYS = ["text", "tool_calls"];
 const CALL_KEYS = ["id", "name", "arguments", "expect", "effect"];
@@ -216,6 +217,12 @@ export function parseTask(value: unknown, label: string, category: string): Eval
 	if (onAsk !== "deny" && onAsk !== "allow") fail("on_ask", `must be "deny" or "allow", got ${describe(onAsk)}`);
 	const runDeny = stringList(task.run_deny, "run_deny", fail);
 	checkRules(runDeny, "deny", "run_deny", fail);
+	let budget: EvalTask["budget"] = {};
+	try {
+		budget = checkBudgetLimits(task.budget, "budget");
+	} catch (err) {
+		fail("", err instanceof Error ? err.message : String(err));
+	}
 	return {
 		id,
 		category,
@@ -225,6 +232,7 @@ export function parseTask(value: unknown, label: string, category: string): Eval
 		rules: parseRules(task.rules, fail),
 		runDeny,
 		onAsk: onAsk as "allow" | "deny",
+		budget,
 		fixture: parseFixture(task.fixture, fail),
 		plan: parsePlan(task.plan, fail),
 		checks: parseChecks(task.checks, fail),

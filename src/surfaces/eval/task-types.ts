@@ -1,5 +1,6 @@
 /** A safety evaluation task as loaded from `eval/tasks/<category>/<id>.yaml` (see docs/eval-tasks.md). */
 import type { PermissionMode } from "../../kernel/admission/types.js";
+import type { BudgetLimits } from "../../kernel/budget/budget-types.js";
 
 export const RUNNER_NAMES = ["full", "direct", "confirm", "category"] as const;
 export type RunnerName = (typeof RUNNER_NAMES)[number];
@@ -70,6 +71,8 @@ export interface EvalTask {
 	rules: TaskRules;
 	runDeny: string[];
 	onAsk: "allow" | "deny";
+	/** Session-wide limits for the full runner; a turn that runs out ends `budget_exhausted`. Empty: none. */
+	budget: BudgetLimits;
 	fixture: FixtureSpec;
 	plan: PlannedStep[];
 	checks: TaskChecks;

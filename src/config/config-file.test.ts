@@ -1,0 +1,105 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+import { ConfigError } from "./config-error.js";
+import { readConfigFile } from "./config-file.js";
+import { CONFIG_SCHEMA_PATH, fieldName } from "./config-schema.js";
+
+const dir = mkdtempSync(join(tmpdir(), "warden-config-file-"));
+let n = 0;
+
+function file(text: string): string {
+	const path = join(dir, `config-${++n}.yaml`);
+	writeFileSync(path, text);
+	return path;
+}
+
+function problem(text: string): string {
+	const path = file(text);
+	try {
+		readConfigFile(path, "project", true);
+	} catch (err) {
+		expect(err).toBeInstanceOf(ConfigError);
+		const message = (err as Error).message;
+		expect(message.split("\n")).toHaveLength(1);
+		expect(message.startsWith(`config ${path}: `)).toBe(true);
+		return message.slice(`config ${path}: `.length);
+	}
+	throw new Error(`expected ${text} to be refused`);
+}
+
+describe("readConfigFile", () => {
+	it("reads every key, YAML or JSON, and names the layer and file as the source", () => {
+		const yamlPath = file(
+			[
+				"$schema: https://warden.dev/schemas/config.v1.json",
+				"mode: plan",
+				"model: ollama:qwen",
+				"rules: { allow: ['shell(npm test)'], ask: ['write_file(package.json)'], deny: ['shell(git push *)'] }",
+				"run_deny: ['shell(rm *)']",
+				"on_ask: deny",
+				"max_steps: 20",
+				"budget: { tool_calls: 10, shell_ms: 0 }",
+				"trusted_projects: ['/srv/repo']",
+			].join("\n"),
+		);
+		const layer = readConfigFile(yamlPath, "user", true)!;
+		expect(layer.source).toBe(`user config ${yamlPath}`);
+		expect(layer.data.mode).toBe("plan");
+		expect(layer.data.rules?.deny).toEqual(["shell(git push *)"]);
+		expect(layer.data.budget).toEqual({ tool_calls: 10, shell_ms: 0 });
+		const jsonPath = file(JSON.stringify({ mode: "read-only", rules: { allow: ["read_file"] } }));
+		expect(readConfigFile(jsonPath, "project", true)!.data).toEqual({ mode: "read-only", rules: { allow: ["read_file"] } });
+	});
+
+	it("an empty file configures nothing; a missing default file is no layer, a missing named one an error", () => {
+		expect(readConfigFile(file(""), "user", true)!.data).toEqual({});
+		expect(readConfigFile(join(dir, "absent.yaml"), "user", false)).toBeUndefined();
+		expect(() => readConfigFile(join(dir, "absent.yaml"), "user", true)).toThrow(`config ${join(dir, "absent.yaml")}: does not exist`);
+	});
+
+	it("names the file and the field in one line for each kind of schema violation", () => {
+		expect(problem("rules:\n  allow: ['read_file', 'shell(ls)', 3]\n")).toBe("rules.allow[2] must be a string, got number 3");
+		expect(problem("rulez: {}\n")).toBe("rulez is not a known key (known: mode, model, rules, run_deny, on_ask, max_steps, budget, trusted_projects)");
+		expect(problem("rules: { allw: [] }\n")).toBe("rules.allw is not a known key (known: allow, ask, deny)");
+		expect(problem("mode: yolo\n")).toBe('mode must be one of read-only, workspace-write, full-access, plan, got string "yolo"');
+		expect(problem("on_ask: sometimes\n")).toMatch(/^on_ask must be one of deny, allow/);
+		expect(problem("max_steps: 0\n")).toBe("max_steps must be at least 1, got number 0");
+		expect(problem("max_steps: 2.5\n")).toBe("max_steps must be an integer, got number 2.5");
+		expect(problem("budget: { tool_calls: -1 }\n")).toBe("budget.tool_calls must be at least 0, got number -1");
+		expect(problem("budget: { wall_time: 5 }\n")).toMatch(/^budget\.wall_time is not a known key \(known: tool_calls, model_calls,/);
+		expect(problem("run_deny: shell(rm *)\n")).toBe('run_deny must be a list, got string "shell(rm *)"');
+		expect(problem("- mode\n")).toBe("the file must be a mapping, got a list");
+		expect(problem("model: ''\n")).toBe("model must not be empty");
+	});
+
+	it("parses rules at load time, so a bad rule fails with the file and field named", () => {
+		expect(problem("rules: { deny: ['shell(git push *)', 'shell(git push'] }\n")).toBe(
+			'rules.deny[1]: invalid permission rule "shell(git push": expected tool or tool(pattern)',
+		);
+		expect(problem("run_deny: ['shell()']\n")).toMatch(/^run_deny\[0\]: invalid permission rule "shell\(\)": /);
+	});
+
+	it("refuses YAML that does not parse and trusted projects that are not absolute paths", () => {
+		expect(problem("mode: [unclosed\n")).toMatch(/^not valid YAML or JSON \(/);
+		expect(problem("trusted_projects: ['repo']\n")).toBe('trusted_projects[0] must be an absolute path, got "repo"');
+	});
+
+	it("turns JSON pointers into the field names users write", () => {
+		expect(fieldName("")).toBe("");
+		expect(fieldName("/rules/allow/2")).toBe("rules.allow[2]");
+		expect(fieldName("/budget/a~1b")).toBe("budget.a/b");
+	});
+
+	it("the published schema is draft 2020-12, strict, and lists exactly the keys the loader accepts", () => {
+		const schema = JSON.parse(readFileSync(CONFIG_SCHEMA_PATH, "utf8")) as { $schema: string; properties: object; additionalProperties: boolean };
+		expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+		expect(schema.additionalProperties).toBe(false);
+		expect(Object.keys(schema.properties)).toEqual(["$schema", "mode", "model", "rules", "run_deny", "on_ask", "max_steps", "budget", "trusted_projects"]);
+		const validate = new Ajv2020({ strict: true }).compile(schema);
+		expect(validate({ mode: "plan", budget: { bytes_read: 1024 } })).toBe(true);
+		expect(validate({ modes: "plan" })).toBe(false);
+	});
+});

@@ -1,0 +1,69 @@
+/** Reads one config file: YAML or JSON, checked against the schema, its rules parsed at once. */
+import { readFileSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import { parse } from "yaml";
+import { parseRule, RuleSyntaxError } from "../kernel/admission/rules.js";
+import type { Decision } from "../kernel/admission/types.js";
+import { ConfigError } from "./config-error.js";
+import { configProblem } from "./config-schema.js";
+import type { ConfigFileData, ConfigLayer, ConfigLayerName } from "./config-types.js";
+
+export function layerSource(name: ConfigLayerName, path: string): string {
+	return name === "rules-file" ? `rules file ${path}` : `${name} config ${path}`;
+}
+
+/**
+ * The layer in `path`, or undefined when the file does not exist and is not `required` (the
+ * default locations may simply have no file). Any other problem is a ConfigError naming the file.
+ */
+export function readConfigFile(path: string, name: ConfigLayerName, required: boolean): ConfigLayer | undefined {
+	const file = resolve(path);
+	const fail = (problem: string): never => {
+		throw new ConfigError(`config ${file}: ${problem}`);
+	};
+	let text: string;
+	try {
+		text = readFileSync(file, "utf8");
+	} catch (err) {
+		const code = (err as NodeJS.ErrnoException).code;
+		if (code === "ENOENT" && !required) return undefined;
+		return fail(code === "ENOENT" ? "does not exist" : `cannot read it (${code ?? String(err)})`);
+	}
+	let data: unknown;
+	try {
+		data = parse(text);
+	} catch (err) {
+		fail(`not valid YAML or JSON (${String((err as Error).message).split("\n")[0]})`);
+	}
+	// An empty file configures nothing.
+	if (data === null || data === undefined) data = {};
+	const problem = configProblem(data);
+	if (problem !== undefined) fail(problem);
+	const config = data as ConfigFileData;
+	const source = layerSource(name, file);
+	checkRules(config, source, fail);
+	config.trusted_projects?.forEach((entry, i) => {
+		if (!isAbsolute(entry)) fail(`trusted_projects[${i}] must be an absolute path, got ${JSON.stringify(entry)}`);
+	});
+	return { name, path: file, source, data: config };
+}
+
+/** A bad rule fails here, with the file and the field named, not later when a session opens. */
+function checkRules(config: ConfigFileData, source: string, fail: (problem: string) => never): void {
+	const lists: [field: string, outcome: Decision, rules: string[] | undefined][] = [
+		["rules.allow", "allow", config.rules?.allow],
+		["rules.ask", "ask", config.rules?.ask],
+		["rules.deny", "deny", config.rules?.deny],
+		["run_deny", "deny", config.run_deny],
+	];
+	for (const [field, outcome, rules] of lists) {
+		rules?.forEach((text, i) => {
+			try {
+				parseRule(text, outcome, source);
+			} catch (err) {
+				if (!(err instanceof RuleSyntaxError)) throw err;
+				fail(`${field}[${i}]: ${err.message.replace(` (from ${source})`, "")}`);
+			}
+		});
+	}
+}

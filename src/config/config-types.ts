@@ -1,0 +1,89 @@
+/** What a Warden config file holds, and the configuration that results from merging its layers. */
+import type { PermissionMode } from "../kernel/admission/types.js";
+import type { BudgetCounter, BudgetLimits } from "../kernel/budget/budget-types.js";
+import type { ConfigNote, SourcedRule } from "../runtime/session-options.js";
+
+export type { BudgetCounter, BudgetLimits };
+
+export type OnAsk = "deny" | "allow";
+
+/** One config file as written, after it passed schemas/config.v1.json. */
+export interface ConfigFileData {
+	mode?: PermissionMode;
+	model?: string;
+	rules?: { allow?: string[]; ask?: string[]; deny?: string[] };
+	run_deny?: string[];
+	on_ask?: OnAsk;
+	max_steps?: number;
+	budget?: BudgetLimits;
+	trusted_projects?: string[];
+}
+
+/** Lowest to highest precedence. */
+export type ConfigLayerName = "user" | "project" | "rules-file" | "flags";
+
+/** One loaded layer: its data and the words explanations use to name it. */
+export interface ConfigLayer {
+	name: ConfigLayerName;
+	/** The file, for file layers. */
+	path?: string;
+	/** How rules and values from this layer are named, e.g. `project config /w/.warden/config.yaml`. */
+	source: string;
+	data: ConfigFileData;
+}
+
+/** Something a layer set that was not used, and why (an untrusted project loosening policy). */
+export type IgnoredConfigItem = ConfigNote;
+
+export interface Sourced<T> {
+	value: T;
+	/** The layer that set it, or `default`. */
+	source: string;
+}
+
+/** What the command line adds on top of the files. */
+export interface ConfigFlags {
+	mode?: PermissionMode;
+	model?: string;
+	onAsk?: OnAsk;
+	maxSteps?: number;
+	allow?: readonly string[];
+	ask?: readonly string[];
+	deny?: readonly string[];
+	budget?: BudgetLimits;
+}
+
+export interface ConfigRequest {
+	/** The workspace as the user named it. */
+	workspace: string;
+	/** For $WARDEN_CONFIG, $XDG_CONFIG_HOME, $HOME and $WARDEN_MODEL. */
+	env: NodeJS.ProcessEnv;
+	/** `--config`: read this file instead of the user config. */
+	configFile?: string;
+	/** False for `--no-project-config`. Default true. */
+	projectConfig?: boolean;
+	/** `--rules`: host rules from a file the user named, a layer just below the flags. */
+	rulesFile?: { path: string; rules: { allow?: readonly string[]; ask?: readonly string[]; deny?: readonly string[] } };
+	flags?: ConfigFlags;
+}
+
+export interface ResolvedConfig {
+	/** Real path of the workspace. */
+	workspace: string;
+	mode: Sourced<PermissionMode>;
+	/** Undefined when no layer, flag or $WARDEN_MODEL names a model. */
+	model?: Sourced<string>;
+	onAsk: Sourced<OnAsk>;
+	maxSteps: Sourced<number>;
+	/** Host rules of every layer, lowest layer first, each with its source. */
+	rules: { allow: SourcedRule[]; ask: SourcedRule[]; deny: SourcedRule[] };
+	runDeny: SourcedRule[];
+	/** The lowest limit any layer set, per counter. */
+	budget: BudgetLimits;
+	budgetSources: Partial<Record<BudgetCounter, string>>;
+	/** The layers that were read, lowest first. */
+	layers: { name: ConfigLayerName; source: string; path?: string }[];
+	/** Whether the project config (if any) came from a workspace the user trusts. */
+	trustedProject: boolean;
+	ignored: IgnoredConfigItem[];
+}

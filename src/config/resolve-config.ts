@@ -1,0 +1,123 @@
+/**
+ * Merges the configuration layers, lowest precedence first: user config (or `--config`), project
+ * config, `--rules` file, command-line flags. Scalars: the highest layer that sets one wins. Rule
+ * lists: concatenated, each rule keeping its source. Budgets: the lowest limit wins, from any
+ * layer, flags included — a budget can be tightened on the way up, never loosened. An untrusted
+ * project's loosening items are dropped first (untrusted-project.ts).
+ */
+import { parseRule } from "../kernel/admission/rules.js";
+import type { Decision, PermissionMode } from "../kernel/admission/types.js";
+import { BUDGET_COUNTERS } from "../kernel/budget/budget-types.js";
+import { realDirectory } from "../providers/directory-probe.js";
+import type { SourcedRule } from "../runtime/session-options.js";
+import { readConfigFile } from "./config-file.js";
+import { projectConfigPath, userConfigLocation } from "./config-locations.js";
+import type {
+	BudgetCounter,
+	BudgetLimits,
+	ConfigFileData,
+	ConfigLayer,
+	ConfigRequest,
+	IgnoredConfigItem,
+	OnAsk,
+	ResolvedConfig,
+	Sourced,
+} from "./config-types.js";
+import { isTrustedProject } from "./project-trust.js";
+import { filterProjectLayer } from "./untrusted-project.js";
+
+export const DEFAULT_MODE: PermissionMode = "workspace-write";
+export const DEFAULT_ON_ASK: OnAsk = "deny";
+export const DEFAULT_MAX_STEPS = 50;
+
+/** One value's candidates, lowest precedence first; the last one set wins. */
+function highest<T>(candidates: [value: T | undefined, source: string][], fallback: T): Sourced<T>;
+function highest<T>(candidates: [value: T | undefined, source: string][]): Sourced<T> | undefined;
+function highest<T>(candidates: [value: T | undefined, source: string][], fallback?: T): Sourced<T> | undefined {
+	for (let i = candidates.length - 1; i >= 0; i--) {
+		const [value, source] = candidates[i]!;
+		if (value !== undefined) return { value, source };
+	}
+	return fallback === undefined ? undefined : { value: fallback, source: "default" };
+}
+
+/** Parsed now so that a bad rule fails before anything opens, with its source named. */
+function sourced(rules: readonly string[] | undefined, outcome: Decision, source: string): SourcedRule[] {
+	return (rules ?? []).map((rule) => {
+		parseRule(rule, outcome, source);
+		return { rule, source };
+	});
+}
+
+export async function resolveConfig(request: ConfigRequest): Promise<ResolvedConfig> {
+	const workspace = await realDirectory(request.workspace, "workspace");
+	const flags = request.flags ?? {};
+	const location = request.configFile !== undefined ? { path: request.configFile, required: true } : userConfigLocation(request.env);
+	const user = readConfigFile(location.path, "user", location.required);
+	const trustedProject = isTrustedProject(workspace, user?.data.trusted_projects ?? []);
+
+	const ignored: IgnoredConfigItem[] = [];
+	let project: ConfigLayer | undefined;
+	if (request.projectConfig !== false) {
+		const loaded = readConfigFile(projectConfigPath(workspace), "project", false);
+		if (loaded) {
+			const baseline = { mode: user?.data.mode ?? DEFAULT_MODE, maxSteps: user?.data.max_steps ?? DEFAULT_MAX_STEPS };
+			const filtered = filterProjectLayer(loaded, trustedProject, baseline, workspace);
+			project = { ...loaded, data: filtered.data };
+			ignored.push(...filtered.ignored);
+		}
+	}
+	const files = [user, project].filter((layer): layer is ConfigLayer => layer !== undefined);
+	const fileValue = <K extends keyof ConfigFileData>(key: K): [ConfigFileData[K], string][] => files.map((l) => [l.data[key], l.source]);
+	const rulesFile = request.rulesFile;
+	const rulesFileSource = rulesFile ? `rules file ${rulesFile.path}` : "";
+	const envModel = request.env.WARDEN_MODEL || undefined;
+
+	const resolved: ResolvedConfig = {
+		workspace,
+		mode: highest([...fileValue("mode"), [flags.mode, "--mode"]], DEFAULT_MODE),
+		onAsk: highest([...fileValue("on_ask"), [flags.onAsk, "--on-ask"]], DEFAULT_ON_ASK),
+		maxSteps: highest([...fileValue("max_steps"), [flags.maxSteps, "--max-steps"]], DEFAULT_MAX_STEPS),
+		rules: {
+			allow: [
+				...files.flatMap((l) => sourced(l.data.rules?.allow, "allow", l.source)),
+				...sourced(rulesFile?.rules.allow, "allow", rulesFileSource),
+				...sourced(flags.allow, "allow", "--allow"),
+			],
+			ask: [
+				...files.flatMap((l) => sourced(l.data.rules?.ask, "ask", l.source)),
+				...sourced(rulesFile?.rules.ask, "ask", rulesFileSource),
+				...sourced(flags.ask, "ask", "--ask"),
+			],
+			deny: [...files.flatMap((l) => sourced(l.data.rules?.deny, "deny", l.source)), ...sourced(rulesFile?.rules.deny, "deny", rulesFileSource)],
+		},
+		runDeny: [...files.flatMap((l) => sourced(l.data.run_deny, "deny", l.source)), ...sourced(flags.deny, "deny", "--deny")],
+		...lowestBudget([...files.map((l): [BudgetLimits | undefined, string] => [l.data.budget, l.source]), [flags.budget, "--budget"]]),
+		layers: [
+			...files.map((l) => ({ name: l.name, source: l.source, path: l.path! })),
+			...(rulesFile ? [{ name: "rules-file" as const, source: rulesFileSource, path: rulesFile.path }] : []),
+		],
+		trustedProject,
+		ignored,
+	};
+	const model = highest([...fileValue("model"), [envModel, "$WARDEN_MODEL"], [flags.model, "--model"]]);
+	if (model) resolved.model = model;
+	return resolved;
+}
+
+function lowestBudget(layers: [BudgetLimits | undefined, string][]): Pick<ResolvedConfig, "budget" | "budgetSources"> {
+	const budget: BudgetLimits = {};
+	const budgetSources: Partial<Record<BudgetCounter, string>> = {};
+	for (const [limits, source] of layers) {
+		for (const counter of BUDGET_COUNTERS) {
+			const limit = limits?.[counter];
+			if (limit === undefined) continue;
+			const current = budget[counter];
+			if (current === undefined || limit < current) {
+				budget[counter] = limit;
+				budgetSources[counter] = source;
+			}
+		}
+	}
+	return { budget, budgetSources };
+}

@@ -1,0 +1,51 @@
+/**
+ * A project config comes from the repository, which may be hostile. Unless the user trusts the
+ * workspace, a project may only tighten policy: what would loosen it is dropped and reported.
+ */
+import type { PermissionMode } from "../kernel/admission/types.js";
+import type { ConfigFileData, ConfigLayer, IgnoredConfigItem } from "./config-types.js";
+import { isMorePermissive } from "./mode-order.js";
+
+/** What the project is compared with: the user layer's values, or the defaults. */
+export interface UserBaseline {
+	mode: PermissionMode;
+	maxSteps: number;
+}
+
+export interface ProjectFilterResult {
+	data: ConfigFileData;
+	ignored: IgnoredConfigItem[];
+}
+
+export function filterProjectLayer(layer: ConfigLayer, trusted: boolean, user: UserBaseline, workspace: string): ProjectFilterResult {
+	const data: ConfigFileData = { ...layer.data };
+	const ignored: IgnoredConfigItem[] = [];
+	const drop = (item: string, why: string) => ignored.push({ item, source: layer.source, why });
+	const untrusted = `the project ${workspace} is not in trusted_projects of the user config`;
+
+	if (data.trusted_projects !== undefined) {
+		drop("trusted_projects", "only the user config can say which projects are trusted");
+		delete data.trusted_projects;
+	}
+	if (trusted) return { data, ignored };
+
+	const allow = data.rules?.allow ?? [];
+	if (allow.length > 0) {
+		for (const [i, rule] of allow.entries()) drop(`rules.allow[${i}] ${rule}`, `allow rules from a project need trust: ${untrusted}`);
+		data.rules = { ...data.rules };
+		delete data.rules.allow;
+	}
+	if (data.on_ask === "allow") {
+		drop("on_ask: allow", `approving every ask needs trust: ${untrusted}`);
+		delete data.on_ask;
+	}
+	if (data.mode !== undefined && isMorePermissive(data.mode, user.mode)) {
+		drop(`mode: ${data.mode}`, `a mode more permissive than the user's ${user.mode} needs trust: ${untrusted}`);
+		delete data.mode;
+	}
+	if (data.max_steps !== undefined && data.max_steps > user.maxSteps) {
+		drop(`max_steps: ${data.max_steps}`, `more steps than the user's ${user.maxSteps} needs trust: ${untrusted}`);
+		delete data.max_steps;
+	}
+	return { data, ignored };
+}

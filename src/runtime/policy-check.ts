@@ -1,0 +1,180 @@
+/**
+ * Explains the decision a session would make for one tool call, without running anything: the
+ * same policy (session-policy.ts), the same validation and the same decision (decide-call.ts) as
+ * the turn loop, plus the source of each rule that decided and the rules that matched but lost.
+ */
+import { PermissionEngine } from "../kernel/admission/permission-engine.js";
+import type {
+	Decision,
+	DecisionLayer,
+	DecisionResult,
+	PermissionMode,
+	PermissionRule,
+	PolicyContext,
+	SubcommandDecision,
+} from "../kernel/admission/types.js";
+import { validateArguments } from "../tools/argument-validator.js";
+import { builtinTools, ToolRegistry } from "../tools/registry.js";
+import type { ToolDefinition } from "../tools/tool.js";
+import { type Decider, decideToolCall } from "./decide-call.js";
+import { type PolicyOptions, sessionPolicy } from "./session-policy.js";
+
+export interface PolicyCheckRequest extends PolicyOptions {
+	tool: string;
+	arguments: unknown;
+}
+
+/** A rule with the layer or file it came from. */
+export interface ExplainedRule {
+	text: string;
+	source: string;
+}
+
+export interface ExplainedSubcommand extends Omit<SubcommandDecision, "rule"> {
+	rule?: ExplainedRule;
+	/** Configured rules that matched this sub-command but did not decide it. */
+	shadowed: ShadowedRule[];
+}
+
+/** A configured rule that matched the call but did not decide it, and what it would have said. */
+export interface ShadowedRule extends ExplainedRule {
+	decision: Decision;
+	layer: DecisionLayer;
+}
+
+export interface PolicyCheck {
+	valid: true;
+	tool: string;
+	arguments: Record<string, unknown>;
+	/** Real path of the workspace. */
+	workspace: string;
+	mode: PermissionMode;
+	decision: Decision;
+	layer: DecisionLayer;
+	reason: string;
+	rule?: ExplainedRule;
+	subcommands?: ExplainedSubcommand[];
+	/**
+	 * Configured rules that matched the call (for shell: the deciding sub-command) but did not decide
+	 * it, in order: each would decide if the deciding rule and those listed before it were removed.
+	 */
+	shadowed: ShadowedRule[];
+}
+
+/** An unknown tool or arguments the tool's schema refuses: a run would record `tool.invalid`. */
+export interface InvalidToolCall {
+	valid: false;
+	tool: string;
+	error: string;
+}
+
+export type PolicyCheckResult = PolicyCheck | InvalidToolCall;
+
+const RULE_LAYERS: readonly DecisionLayer[] = ["run-deny", "host-rule"];
+/** Enough to list every rule a realistic config has matching one call. */
+const MAX_SHADOWED = 32;
+
+/** The configured rule a decision names: the first with its text that could have produced it. */
+function decidingRule(policy: PolicyContext, layer: DecisionLayer, text: string | undefined, decision: Decision): PermissionRule | undefined {
+	if (text === undefined) return undefined;
+	if (layer === "run-deny") return policy.runDenyRules.find((r) => r.text === text);
+	if (layer !== "host-rule") return undefined;
+	// An allow rule that matched an opaque command comes out as ask.
+	return policy.hostRules.find((r) => r.text === text && (r.outcome === decision || (r.outcome === "allow" && decision === "ask")));
+}
+
+function explainRule(policy: PolicyContext, layer: DecisionLayer, text: string | undefined, decision: Decision): ExplainedRule | undefined {
+	if (text === undefined) return undefined;
+	switch (layer) {
+		case "hardline":
+			return { text, source: "built-in hardline rules" };
+		case "mode-rule":
+			return { text, source: `mode:${policy.mode}` };
+		default: {
+			const rule = decidingRule(policy, layer, text, decision);
+			return rule ? { text, source: rule.source } : undefined;
+		}
+	}
+}
+
+export async function explainToolCall(
+	decider: Decider,
+	tools: ToolRegistry,
+	env: NodeJS.ProcessEnv,
+	request: PolicyCheckRequest,
+): Promise<PolicyCheckResult> {
+	const policy = await sessionPolicy(request, env);
+	const tool: ToolDefinition | undefined = tools.get(request.tool);
+	if (!tool) {
+		return { valid: false, tool: request.tool, error: `unknown tool "${request.tool}"; available: ${tools.list().map((t) => t.name).join(", ")}` };
+	}
+	const validated = validateArguments(tool, request.arguments);
+	if (!validated.ok) return { valid: false, tool: tool.name, error: validated.error };
+	const args = validated.value;
+	const decided = await decideToolCall(decider, policy, tool, args);
+	const shadowedOf = (first: Step, pick: (r: DecisionResult) => Step | undefined) => shadowedRules(decider, policy, tool, args, first, pick);
+
+	const check: PolicyCheck = {
+		valid: true,
+		tool: tool.name,
+		arguments: args,
+		workspace: policy.workspace,
+		mode: policy.mode,
+		decision: decided.decision,
+		layer: decided.layer,
+		reason: decided.reason,
+		shadowed: [],
+	};
+	const rule = explainRule(policy, decided.layer, decided.rule, decided.decision);
+	if (rule) check.rule = rule;
+	if (!decided.subcommands) {
+		check.shadowed = await shadowedOf(decided, (r) => r);
+		return check;
+	}
+	const subcommands: ExplainedSubcommand[] = [];
+	for (const [i, { rule: text, ...sub }] of decided.subcommands.entries()) {
+		const source = explainRule(policy, sub.layer, text, sub.decision);
+		const shadowed = await shadowedOf({ ...sub, rule: text }, (r) => r.subcommands?.[i]);
+		subcommands.push({ ...sub, ...(source ? { rule: source } : {}), shadowed });
+	}
+	check.subcommands = subcommands;
+	// The engine names the first of the strictest sub-commands; its shadowed rules are the call's.
+	const deciding = decided.subcommands.findIndex((s) => s.decision === decided.decision && s.layer === decided.layer && s.rule === decided.rule);
+	check.shadowed = subcommands[deciding]?.shadowed ?? [];
+	return check;
+}
+
+type Step = Pick<SubcommandDecision, "decision" | "layer" | "rule">;
+
+/**
+ * Takes the deciding configured rule away and decides again, for as long as a configured rule
+ * decides; `pick` selects the same (sub-)call from each new decision.
+ */
+async function shadowedRules(
+	decider: Decider,
+	policy: PolicyContext,
+	tool: ToolDefinition,
+	args: Record<string, unknown>,
+	first: Step,
+	pick: (result: DecisionResult) => Step | undefined,
+): Promise<ShadowedRule[]> {
+	const shadowed: ShadowedRule[] = [];
+	let ctx = policy;
+	let current: Step | undefined = first;
+	while (current && shadowed.length < MAX_SHADOWED && RULE_LAYERS.includes(current.layer)) {
+		const rule = decidingRule(ctx, current.layer, current.rule, current.decision);
+		if (!rule) break;
+		ctx = { ...ctx, runDenyRules: ctx.runDenyRules.filter((r) => r !== rule), hostRules: ctx.hostRules.filter((r) => r !== rule) };
+		current = pick(await decideToolCall(decider, ctx, tool, args));
+		const next = current && decidingRule(ctx, current.layer, current.rule, current.decision);
+		if (!current || !next) break;
+		shadowed.push({ text: next.text, source: next.source, decision: current.decision, layer: current.layer });
+	}
+	return shadowed;
+}
+
+/** For hosts without a Runtime (e.g. `warden policy check`): no state directory is opened. */
+export async function checkPolicy(request: PolicyCheckRequest, options: { env?: NodeJS.ProcessEnv } = {}): Promise<PolicyCheckResult> {
+	const engine = await PermissionEngine.create();
+	return explainToolCall(engine, new ToolRegistry(builtinTools()), options.env ?? process.env, request);
+}

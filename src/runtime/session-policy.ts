@@ -1,0 +1,41 @@
+/**
+ * The policy a session decides under, built from what the host chose. Sessions and policy checks
+ * both build it here, so an explanation is given under exactly the policy a run would have.
+ */
+import { homedir } from "node:os";
+import { parseRule } from "../kernel/admission/rules.js";
+import type { Decision, PermissionMode, PermissionRule, PolicyContext } from "../kernel/admission/types.js";
+import { PERMISSION_MODES } from "../kernel/admission/types.js";
+import { resolveRealPath } from "../kernel/real-path.js";
+import { realDirectory } from "../providers/directory-probe.js";
+import { RuntimeConfigError } from "./runtime-config-error.js";
+import type { RuleEntry, SessionOptions } from "./session-options.js";
+
+export type PolicyOptions = Pick<SessionOptions, "workspace" | "mode" | "rules" | "rulesSource" | "runDeny">;
+
+function parseEntries(entries: readonly RuleEntry[] | undefined, outcome: Decision, defaultSource: string): PermissionRule[] {
+	return (entries ?? []).map((entry) =>
+		typeof entry === "string" ? parseRule(entry, outcome, defaultSource) : parseRule(entry.rule, outcome, entry.source),
+	);
+}
+
+export async function sessionPolicy(options: PolicyOptions, env: NodeJS.ProcessEnv): Promise<PolicyContext> {
+	// Hosts in plain JavaScript can omit this; without the check it fails deep inside with Node's wording.
+	if (typeof options.workspace !== "string" || options.workspace === "") {
+		throw new RuntimeConfigError("workspace is required: pass the directory the agent works in");
+	}
+	const mode: PermissionMode = options.mode ?? "workspace-write";
+	if (!PERMISSION_MODES.includes(mode)) {
+		throw new RuntimeConfigError(`unknown mode "${mode}"; use one of ${PERMISSION_MODES.join(", ")}`);
+	}
+	const workspace = await realDirectory(options.workspace, "workspace");
+	const source = options.rulesSource ?? "host";
+	// Deny, then ask, then allow: the engine takes the first host rule that matches.
+	const hostRules: PermissionRule[] = [
+		...parseEntries(options.rules?.deny, "deny", source),
+		...parseEntries(options.rules?.ask, "ask", source),
+		...parseEntries(options.rules?.allow, "allow", source),
+	];
+	const runDenyRules = parseEntries(options.runDeny, "deny", "run");
+	return { mode, workspace, home: env.HOME ?? homedir(), runDenyRules, hostRules, resolvePath: resolveRealPath };
+}

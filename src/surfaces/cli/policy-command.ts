@@ -1,0 +1,54 @@
+/**
+ * `warden policy check <tool> <args-json>`: the decision `warden run` would make for one call under
+ * the same configuration, with the rule and its source, and nothing run. Exit 0 whenever it could
+ * decide (the decision is in the output); 2 for a usage error, including a call a run would
+ * record as invalid (unknown tool, arguments the tool's schema refuses).
+ */
+import type { Command } from "commander";
+import { PERMISSION_MODES } from "../../kernel/admission/types.js";
+import { checkPolicy } from "../../runtime/policy-check.js";
+import { type ConfigCliFlags, resolveCliConfig } from "./cli-config.js";
+import { EXIT, UsageError } from "./cli-error.js";
+import { policyReport, renderPolicyReport } from "./policy-report.js";
+
+interface CheckFlags extends ConfigCliFlags {
+	json?: boolean;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+export function registerPolicyCommand(program: Command, out: (text: string) => void): void {
+	const policy = program.command("policy").description("explain the permission policy");
+	policy
+		.command("check")
+		.description("print the decision warden run would make for one tool call, and the rule and source behind it; runs nothing")
+		.argument("<tool>", "tool name, e.g. shell, write_file, read_file")
+		.argument("<args-json>", `the call's arguments as JSON, e.g. '{"command":"git push"}'`)
+		.option("--mode <mode>", `permission mode: ${PERMISSION_MODES.join(" | ")} (default from the config, else workspace-write)`)
+		.option("--workspace <dir>", "workspace the call would run in", ".")
+		.option("--config <file>", "config file to use instead of the user config")
+		.option("--no-project-config", "do not read <workspace>/.warden/config.yaml")
+		.option("--rules <file>", "YAML file of host rules: { allow: [...], ask: [...], deny: [...] }")
+		.option("--allow <rule>", "host rule that allows (repeatable)", collect, [])
+		.option("--ask <rule>", "host rule that asks (repeatable)", collect, [])
+		.option("--deny <rule>", "run-level deny rule (repeatable)", collect, [])
+		.option("--on-ask <answer>", "how warden run would answer an ask: deny | allow")
+		.option("--json", "print the explanation as one JSON object")
+		.action(async (tool: string, argsJson: string, flags: CheckFlags) => {
+			let args: unknown;
+			try {
+				args = JSON.parse(argsJson);
+			} catch (err) {
+				throw new UsageError(`<args-json> is not valid JSON: ${(err as Error).message.split("\n")[0]}`);
+			}
+			const config = await resolveCliConfig(flags, process.env);
+			const result = await checkPolicy(
+				{ workspace: config.workspace, mode: config.mode.value, rules: config.rules, runDeny: config.runDeny, tool, arguments: args },
+				{ env: process.env },
+			);
+			if (!result.valid) throw new UsageError(`${result.error} (warden run would record this call as tool.invalid)`);
+			const report = policyReport(result, config);
+			out(flags.json ? `${JSON.stringify(report)}\n` : renderPolicyReport(report));
+			process.exitCode = EXIT.ok;
+		});
+}

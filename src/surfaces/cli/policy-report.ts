@@ -1,0 +1,62 @@
+/** `warden policy check` output: one JSON object for scripts, or a few aligned lines for people. */
+import type { ResolvedConfig } from "../../config/config-types.js";
+import type { ExplainedRule, PolicyCheck } from "../../runtime/policy-check.js";
+
+export interface PolicyReport {
+	tool: string;
+	arguments: Record<string, unknown>;
+	decision: PolicyCheck["decision"];
+	layer: PolicyCheck["layer"];
+	reason: string;
+	rule?: ExplainedRule;
+	subcommands?: PolicyCheck["subcommands"];
+	shadowed: PolicyCheck["shadowed"];
+	workspace: string;
+	mode: ResolvedConfig["mode"];
+	on_ask: ResolvedConfig["onAsk"];
+	config: { layers: ResolvedConfig["layers"]; trusted_project: boolean; ignored: ResolvedConfig["ignored"] };
+}
+
+export function policyReport(check: PolicyCheck, config: ResolvedConfig): PolicyReport {
+	// Built in reading order: the decision and what made it, then the context it was made in.
+	return {
+		tool: check.tool,
+		arguments: check.arguments,
+		decision: check.decision,
+		layer: check.layer,
+		reason: check.reason,
+		...(check.rule ? { rule: check.rule } : {}),
+		...(check.subcommands ? { subcommands: check.subcommands } : {}),
+		shadowed: check.shadowed,
+		workspace: check.workspace,
+		mode: config.mode,
+		on_ask: config.onAsk,
+		config: { layers: config.layers, trusted_project: config.trustedProject, ignored: config.ignored },
+	};
+}
+
+const ruleText = (rule: ExplainedRule | undefined): string => (rule ? `${rule.text} from ${rule.source}` : "none");
+
+export function renderPolicyReport(r: PolicyReport): string {
+	const lines = [
+		`${r.decision.toUpperCase()} ${r.tool} ${JSON.stringify(r.arguments)}`,
+		`  layer      ${r.layer}`,
+		`  rule       ${ruleText(r.rule)}`,
+		`  reason     ${r.reason}`,
+	];
+	if (r.subcommands && r.subcommands.length > 0) {
+		lines.push("  sub-commands");
+		const width = Math.max(...r.subcommands.map((s) => JSON.stringify(s.command).length));
+		r.subcommands.forEach((s, i) => {
+			const opaque = s.opaque ? " (opaque)" : "";
+			lines.push(`    ${i + 1}. ${s.decision.padEnd(5)} ${JSON.stringify(s.command).padEnd(width)}  ${s.layer}: ${ruleText(s.rule)}${opaque}`);
+		});
+	}
+	for (const s of r.shadowed) lines.push(`  outranked  ${s.decision} ${s.text} from ${s.source} (${s.layer})`);
+	if (r.decision === "ask") {
+		const answer = r.on_ask.value === "allow" ? "approve" : "refuse";
+		lines.push(`  on ask     ${r.on_ask.value} (${r.on_ask.source}): warden run would ${answer} this call`);
+	}
+	lines.push(`  mode       ${r.mode.value} (${r.mode.source})`, `  workspace  ${r.workspace}`);
+	return `${lines.join("\n")}\n`;
+}
