@@ -4,6 +4,13 @@ export type { OpenSessionOptions, RuntimeOptions } from "./runtime/runtime.js";
 export { Session } from "./runtime/session.js";
 export type { RunOptions } from "./runtime/session.js";
 export type { ConfigNote, ConfirmCallback, ConfirmationRequest, RuleEntry, RuleSet, SessionOptions, SourcedRule } from "./runtime/session-options.js";
+export type {
+	ApprovalAnswer,
+	ApprovalRequest,
+	ApprovalResponse,
+	ApprovalResponseKind,
+	ApprovedRule,
+} from "./kernel/approval/approval-types.js";
 export { checkPolicy } from "./runtime/policy-check.js";
 export type { ExplainedRule, ExplainedSubcommand, InvalidToolCall, PolicyCheck, PolicyCheckRequest, PolicyCheckResult, ShadowedRule } from "./runtime/policy-check.js";
 export { resolveConfig } from "./config/resolve-config.js";

@@ -12,6 +12,8 @@ import {
 	walkFiles,
 	writeFileAtomic,
 } from "../providers/fs-provider.js";
+import type { CallAuthority } from "./authority/authority.js";
+import { fsResource } from "./authority/resource.js";
 import type { Budget } from "./budget/budget.js";
 import type { EffectSink } from "./effects.js";
 import { BinaryFileError, FileTooLargeError, FsPrimitiveError, PrimitiveCancelledError } from "./kernel-errors.js";
@@ -24,6 +26,7 @@ export interface FsPrimitivesOptions {
 	signal: AbortSignal;
 	recordEffect: EffectSink;
 	budget?: Budget | undefined;
+	authority?: CallAuthority | undefined;
 }
 
 /** fs.read's limit when the caller gives none. */
@@ -42,6 +45,7 @@ export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 			const maxBytes = readOpts?.maxBytes ?? DEFAULT_READ_MAX_BYTES;
 			const st = await guard(rel, () => lstat(abs));
 			refuseHardLinked(rel, st);
+			opts.authority?.admit([{ resource: fsResource(rel), right: "read", bytes: Math.min(st.size, maxBytes) }]);
 			// The size as lstat saw it, capped where the read would refuse anyway; settled at what was read.
 			const held = opts.budget?.reserve("bytes_read", Math.min(st.size, maxBytes));
 			let buf: Buffer;
@@ -60,6 +64,7 @@ export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 			if (opts.signal.aborted) throw new PrimitiveCancelledError(`write to ${p} cancelled before it started`);
 			const { rel, abs } = await resolve(p);
 			if (rel === ".") throw new FsPrimitiveError("the workspace root is a directory, not a file");
+			opts.authority?.admit([{ resource: fsResource(rel), right: "write", bytes: Buffer.byteLength(content, "utf8") }]);
 			const existing = await guard(rel, () => lstatIfExists(abs));
 			if (existing && existing.type !== "file") throw new FsPrimitiveError(`${rel} is ${describeType(existing.type)}, not a regular file`);
 
@@ -102,6 +107,7 @@ export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 
 		async list(p): Promise<DirEntry[]> {
 			const { rel, abs } = await resolve(p);
+			opts.authority?.admit([{ resource: fsResource(rel), right: "read" }]);
 			const st = await guard(rel, () => lstat(abs));
 			if (st.type !== "dir") throw new FsPrimitiveError(`${rel} is ${describeType(st.type)}, not a directory`);
 			const entries = await guard(rel, () => readdirWithTypes(abs));
@@ -110,12 +116,16 @@ export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 
 		async walk(p, walkOpts: WalkOptions) {
 			const { rel, abs } = await resolve(p);
+			opts.authority?.admit([{ resource: fsResource(rel), right: "read" }]);
 			const st = await guard(rel, () => lstat(abs));
 			if (st.type === "file") return walkOpts.limit > 0 ? { paths: [rel], truncated: false } : { paths: [], truncated: true };
 			if (st.type !== "dir") throw new FsPrimitiveError(`${rel} is ${describeType(st.type)}, not a directory`);
 			const result = await guard(rel, () => walkFiles(abs, walkOpts));
+			const paths = rel === "." ? result.paths : result.paths.map((f) => `${rel}/${f}`);
+			// Names the holder may not read are left out, so a walk cannot list what a read would refuse.
+			const authority = opts.authority;
 			return {
-				paths: rel === "." ? result.paths : result.paths.map((f) => `${rel}/${f}`),
+				paths: authority ? paths.filter((f) => authority.permits({ resource: fsResource(f), right: "read" })) : paths,
 				truncated: result.truncated,
 			};
 		},

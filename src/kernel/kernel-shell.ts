@@ -1,5 +1,6 @@
 /** The shell primitive: one command in the workspace, with a scrubbed environment, recorded as an effect. */
 import { runShell } from "../providers/shell-provider.js";
+import type { CallAuthority } from "./authority/authority.js";
 import type { Budget } from "./budget/budget.js";
 import type { EffectSink } from "./effects.js";
 import { PrimitiveCancelledError } from "./kernel-errors.js";
@@ -13,6 +14,7 @@ export interface ShellPrimitivesOptions {
 	recordEffect: EffectSink;
 	env: NodeJS.ProcessEnv;
 	budget?: Budget | undefined;
+	authority?: CallAuthority | undefined;
 }
 
 /** Variable names that usually hold a credential; a command the model wrote does not get them. */
@@ -35,6 +37,8 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 				throw new RangeError("shell.exec needs a positive timeoutMs and a non-negative maxOutputBytes");
 			}
 			if (opts.signal.aborted) throw new PrimitiveCancelledError("shell command cancelled before it started");
+			// Every sub-command is admitted, or none runs.
+			if (opts.authority) opts.authority.admit(opts.authority.shellRequests(command));
 			const root = await opts.root();
 			// The whole timeout is held before anything is spawned; the command may run that long.
 			const held = opts.budget?.reserve("shell_ms", Math.ceil(execOpts.timeoutMs));

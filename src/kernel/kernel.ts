@@ -5,6 +5,7 @@
  * separate provider, still to come.
  */
 import { errorCode } from "../providers/fs-provider.js";
+import type { CallAuthority } from "./authority/authority.js";
 import type { Budget } from "./budget/budget.js";
 import type { EffectSink } from "./effects.js";
 import { createFsPrimitives } from "./kernel-fs.js";
@@ -29,6 +30,12 @@ export interface KernelOptions {
 	 * primitive does nothing. Without one, nothing is counted.
 	 */
 	budget?: Budget;
+	/**
+	 * The capability layer: asked before each primitive touches anything, with the canonical
+	 * resource and the right it needs; a refusal throws CapabilityDeniedError. Without one, no
+	 * capability is checked (the runtime always passes one).
+	 */
+	authority?: CallAuthority;
 }
 
 export function createKernel(opts: KernelOptions): KernelPrimitives {
@@ -42,7 +49,7 @@ export function createKernel(opts: KernelOptions): KernelPrimitives {
 		});
 		return rootPromise;
 	};
-	const shared = { root, callId: opts.callId, signal: opts.signal, recordEffect: opts.recordEffect, budget: opts.budget };
+	const shared = { root, callId: opts.callId, signal: opts.signal, recordEffect: opts.recordEffect, budget: opts.budget, authority: opts.authority };
 	return {
 		fs: createFsPrimitives(shared),
 		shell: createShellPrimitives({ ...shared, env: opts.env ?? process.env }),

@@ -4,6 +4,10 @@
  */
 import { randomUUID } from "node:crypto";
 import { PermissionEngine } from "../kernel/admission/permission-engine.js";
+import type { ApprovedRule } from "../kernel/approval/approval-types.js";
+import { toPermissionRule } from "../kernel/approval/approved-rules.js";
+import { ShellParser } from "../kernel/admission/shell/shell-parser.js";
+import { tighterBudget } from "../kernel/authority/task-ceiling.js";
 import { Budget } from "../kernel/budget/budget.js";
 import type { BudgetLimits, BudgetUsage } from "../kernel/budget/budget-types.js";
 import type { AuditRecord, AuditVerifyResult } from "../kernel/evidence/audit-types.js";
@@ -14,6 +18,7 @@ import { createRedactor } from "../kernel/flow/redaction.js";
 import type { Redactor } from "../kernel/flow/redaction-types.js";
 import { createModel } from "../models/model-spec.js";
 import type { Message } from "../models/provider.js";
+import { realDirectory } from "../providers/directory-probe.js";
 import { resolveStateDir } from "../store/state-dir.js";
 import { SqliteStore } from "../store/sqlite-store.js";
 import type { SessionRow, Store } from "../store/store.js";
@@ -23,6 +28,8 @@ import { budgetOption, budgetRecord } from "./budget-options.js";
 import { explainToolCall, type PolicyCheckRequest, type PolicyCheckResult } from "./policy-check.js";
 import { RuntimeConfigError } from "./runtime-config-error.js";
 import { Session } from "./session.js";
+import { SessionApprovals, withApprovedRules } from "./session-approvals.js";
+import { sessionAuthority, sessionCeiling } from "./session-authority.js";
 import type { SessionOptions } from "./session-options.js";
 import { sessionPolicy } from "./session-policy.js";
 import { defaultSystemPrompt } from "./system-prompt.js";
@@ -48,6 +55,8 @@ export interface OpenSessionOptions extends SessionOptions {
 export class Runtime {
 	private readonly sessions = new Set<Session>();
 	private closed = false;
+	/** Canonicalizes shell commands for the capability layer; loaded with the first session. */
+	private shellParser: ShellParser | undefined;
 
 	private constructor(
 		readonly stateDir: string,
@@ -77,6 +86,9 @@ export class Runtime {
 			throw new RuntimeConfigError("model is required: pass a ModelProvider or a spec such as scripted:plan.yaml");
 		}
 		const policy = await sessionPolicy(options, this.env);
+		// "Always" answers given in this workspace before: exact rules, each named by its id.
+		const approved = await this.store.listApprovedRules({ workspace: policy.workspace });
+		policy.hostRules = withApprovedRules(policy.hostRules, approved.map(toPermissionRule));
 		const { mode, workspace, hostRules, runDenyRules } = policy;
 		const model = typeof options.model === "string" ? await createModel(options.model, this.env) : options.model;
 		const maxSteps = options.maxSteps ?? 50;
@@ -85,11 +97,15 @@ export class Runtime {
 		if (!Number.isInteger(modelTimeoutMs) || modelTimeoutMs < 1) {
 			throw new RuntimeConfigError(`model timeout must be a positive number of milliseconds, got ${modelTimeoutMs}`);
 		}
-		const sessionLimits = budgetOption(options.budget, "budget");
+		const ceiling = sessionCeiling(options);
+		// The ceiling's budget bounds the session's own: the smaller limit of each counter holds.
+		const sessionLimits = tighterBudget(budgetOption(options.budget, "budget"), ceiling.manifest.budget);
 		const turnLimits = budgetOption(options.turnBudget, "turnBudget");
 		const budgets = budgetRecord({ host: this.hostBudget.ownLimits(), session: sessionLimits, turn: turnLimits });
 
 		const id = randomUUID();
+		this.shellParser ??= await ShellParser.create();
+		const authority = sessionAuthority(options, mode, ceiling, `session:${id}`, this.shellParser);
 		let turnListener: ((event: AnyWardenEvent) => void) | undefined;
 		const recorder = new EvidenceRecorder(this.store, this.redactor, id, (event) => {
 			turnListener?.(event);
@@ -114,6 +130,8 @@ export class Runtime {
 				run_deny: runDenyRules.map((r) => r.text),
 				...(options.configNotes?.length ? { config_ignored: options.configNotes.map((n) => ({ item: n.item, source: n.source, why: n.why })) } : {}),
 				...(budgets ? { budget: budgets } : {}),
+				ceiling: { hash: ceiling.hash, manifest: ceiling.manifest },
+				grants: authority.grants,
 			},
 			undefined,
 			0,
@@ -125,7 +143,10 @@ export class Runtime {
 			tools: new ToolRegistry(builtinTools()),
 			decider: this.engine,
 			policy,
-			confirm: options.confirm,
+			// A ceiling whose approval policy is deny approves no ask, whatever the host would answer.
+			confirm: ceiling.manifest.approval === "deny" ? undefined : options.confirm,
+			approvals: new SessionApprovals(recorder, this.store, this.engine, policy),
+			authority,
 			limits: { ...DEFAULT_TOOL_LIMITS, ...options.limits },
 			maxSteps,
 			modelTimeoutMs,
@@ -171,6 +192,25 @@ export class Runtime {
 	checkPolicy(request: PolicyCheckRequest): Promise<PolicyCheckResult> {
 		if (this.closed) return Promise.reject(new RuntimeConfigError("runtime is closed"));
 		return explainToolCall(this.engine, new ToolRegistry(builtinTools()), this.env, request);
+	}
+
+	/** Persisted "always allow" / "always deny" answers, oldest first; `workspace` is matched on its real path. */
+	async listApprovedRules(filter: { workspace?: string; includeRevoked?: boolean } = {}): Promise<ApprovedRule[]> {
+		const workspace = filter.workspace === undefined ? undefined : await realDirectory(filter.workspace, "workspace");
+		return this.store.listApprovedRules({ ...filter, ...(workspace === undefined ? {} : { workspace }) });
+	}
+
+	/** Revokes a persisted answer (kept, marked, and recorded in the audit); sessions opened afterwards no longer load it. */
+	async revokeApprovedRule(id: number, by = "host"): Promise<ApprovedRule> {
+		if (this.closed) throw new RuntimeConfigError("runtime is closed");
+		const rule = await this.store.revokeApprovedRule(id, new Date().toISOString(), by);
+		await this.store.appendAudit({
+			session: "host",
+			turn: 0,
+			kind: "approval.rule_revoked",
+			data: { rule_id: rule.id, tool: rule.tool, pattern: rule.pattern, outcome: rule.outcome, workspace: rule.workspace, revoked_by: by },
+		});
+		return rule;
 	}
 
 	/** Cancels running turns, ends open sessions and closes the store. */

@@ -1,11 +1,17 @@
 /** What a host chooses when it opens a session. */
 import type { Decision, DecisionResult, PermissionMode } from "../kernel/admission/types.js";
+import type { ApprovalAnswer, ApprovalRequest } from "../kernel/approval/approval-types.js";
+import type { GrantSpec } from "../kernel/authority/capability.js";
+import type { TaskCeilingSpec } from "../kernel/authority/task-ceiling.js";
 import type { BudgetLimits } from "../kernel/budget/budget-types.js";
 import type { ModelProvider } from "../models/provider.js";
 import type { ToolLimits } from "../tools/tool.js";
 
-/** What the host is asked to confirm. */
-export interface ConfirmationRequest {
+/**
+ * What the host is asked to confirm: the pending approval request, with its canonical resource,
+ * the arguments' and target's digests, and for file writes the diff of what would change.
+ */
+export interface ConfirmationRequest extends ApprovalRequest {
 	session: string;
 	callId: string;
 	tool: string;
@@ -13,8 +19,12 @@ export interface ConfirmationRequest {
 	decision: DecisionResult;
 }
 
-/** Resolves true to approve, false to refuse. A throw or an aborted signal counts as a refusal. */
-export type ConfirmCallback = (request: ConfirmationRequest, signal: AbortSignal) => Promise<boolean>;
+/**
+ * Resolves to an ApprovalResponse, or true (allow_once) / false (deny). allow_once admits this call
+ * only, as shown; always_allow and always_deny also persist an exact rule for this workspace. A
+ * throw or an aborted signal counts as a refusal.
+ */
+export type ConfirmCallback = (request: ConfirmationRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
 
 /** A rule with where it came from, so explanations can name it (e.g. `project config /w/.warden/config.yaml`). */
 export interface SourcedRule {
@@ -66,6 +76,13 @@ export interface SessionOptions {
 	budget?: BudgetLimits;
 	/** Limits for each turn of the session; a turn's use also counts against the session's and the host's. */
 	turnBudget?: BudgetLimits;
+	/**
+	 * The session's capability set, checked at every kernel primitive. Default: the mode's preset
+	 * (src/kernel/authority/mode-presets.ts). Given, it replaces the preset entirely.
+	 */
+	grants?: readonly GrantSpec[];
+	/** The task ceiling: what this task may ever do, whatever its grants. Default: unrestricted. */
+	ceiling?: TaskCeilingSpec;
 }
 
 export type { Decision };

@@ -1,5 +1,6 @@
 /** A conversation in one workspace under one policy; runs one governed turn at a time. */
 import type { PolicyContext } from "../kernel/admission/types.js";
+import type { Authority } from "../kernel/authority/authority.js";
 import type { Budget } from "../kernel/budget/budget.js";
 import type { BudgetLimits, BudgetUsage } from "../kernel/budget/budget-types.js";
 import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
@@ -9,6 +10,7 @@ import type { Store } from "../store/store.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { ToolLimits } from "../tools/tool.js";
 import { EventChannel } from "./event-channel.js";
+import type { SessionApprovals } from "./session-approvals.js";
 import type { ConfirmCallback } from "./session-options.js";
 import { type Decider, runTurn, type TurnResult } from "./turn-loop.js";
 
@@ -20,6 +22,8 @@ export interface SessionParts {
 	decider: Decider;
 	policy: PolicyContext;
 	confirm: ConfirmCallback | undefined;
+	/** Asks, leases and persisted answers; its rules join `policy` as they are granted. */
+	approvals: SessionApprovals;
 	limits: ToolLimits;
 	maxSteps: number;
 	modelTimeoutMs: number;
@@ -27,6 +31,8 @@ export interface SessionParts {
 	history: Message[];
 	/** The session's budget, under the host's; each turn charges a child of it. */
 	sessionBudget: Budget;
+	/** The capability set and task ceiling every primitive of the session is admitted against. */
+	authority: Authority;
 	/** Limits each turn's budget gets. */
 	turnBudget: BudgetLimits;
 	/** Receives each event after it is persisted; the session routes it to the running turn too. */

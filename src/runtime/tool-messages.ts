@@ -11,6 +11,10 @@ export function notApprovedMessage(tool: string): string {
 	return `Cancelled: the user did not approve this ${tool} call. ${DO_NOT_ROUTE_AROUND}`;
 }
 
+export function staleApprovalMessage(tool: string, reason: string): string {
+	return `Not run: this ${tool} call was approved for the arguments and target state it was shown with, and those changed before it could run (${reason}). Propose it again if it is still needed.`;
+}
+
 export function cancelledMessage(tool: string): string {
 	return `Cancelled: this ${tool} call was cancelled by the host before it finished. Do not retry it unless the user asks.`;
 }

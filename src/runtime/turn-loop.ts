@@ -2,11 +2,14 @@
  * One governed turn (the Agentao paper's Algorithm 1): the model proposes, the policy decides,
  * the host confirms, only admitted calls execute, and every step leaves events and audit records.
  */
-import type { DecisionResult, PolicyContext } from "../kernel/admission/types.js";
+import type { PolicyContext } from "../kernel/admission/types.js";
+import type { ApprovalLease } from "../kernel/approval/approval-types.js";
 import type { Budget, Reservation } from "../kernel/budget/budget.js";
 import { BudgetExhaustedError } from "../kernel/budget/budget-errors.js";
 import type { EventPayloads, TurnStatus } from "../kernel/evidence/event-types.js";
 import type { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
+import type { Authority } from "../kernel/authority/authority.js";
+import { CapabilityDeniedError } from "../kernel/authority/authority-errors.js";
 import { createKernel } from "../kernel/kernel.js";
 import { WorkspaceEscapeError } from "../kernel/primitives.js";
 import type { Message, ModelProvider, ModelResponse } from "../models/provider.js";
@@ -18,6 +21,7 @@ import { ToolError } from "../tools/tool.js";
 import { ABORTED, untilAborted } from "./abort-race.js";
 import { type Decider, decideToolCall } from "./decide-call.js";
 import { runByKey } from "./keyed-serializer.js";
+import type { SessionApprovals } from "./session-approvals.js";
 import type { ConfirmCallback } from "./session-options.js";
 import { normalizeToolCalls, type ToolProposal } from "./tool-call-normalizer.js";
 import {
@@ -27,6 +31,7 @@ import {
 	failedMessage,
 	invalidCallMessage,
 	notApprovedMessage,
+	staleApprovalMessage,
 	truncate,
 } from "./tool-messages.js";
 
@@ -39,10 +44,14 @@ export interface TurnDeps {
 	decider: Decider;
 	policy: PolicyContext;
 	confirm: ConfirmCallback | undefined;
+	/** Pending requests, leases and persisted answers for this session's asks. */
+	approvals: SessionApprovals;
 	limits: ToolLimits;
 	maxSteps: number;
 	/** This turn's budget; its parent is the session's, whose parent is the host's. */
 	budget: Budget;
+	/** Capabilities and task ceiling: every primitive of every call is admitted against them. */
+	authority: Authority;
 	/** How long one model call may take before the turn ends as model_error. */
 	modelTimeoutMs: number;
 	env: NodeJS.ProcessEnv;
@@ -72,6 +81,10 @@ interface Admitted {
 	budget: Budget;
 	/** The one tool call this call counts as, held since admission. */
 	hold: Reservation;
+	/** The host approved this call after the tool-level decision asked: `ask` grants admit it. */
+	approved: boolean;
+	/** An approved ask's one-use lease, spent when the call is dispatched. */
+	lease?: ApprovalLease;
 }
 
 interface CallOutcome {
@@ -234,6 +247,7 @@ async function gate(
 	};
 	if (decision.rule) decided.rule = decision.rule;
 	if (decision.subcommands) decided.subcommands = decision.subcommands;
+	decided.ceiling = deps.authority.ceiling.hash;
 	await recorder.emit("permission.decided", decided);
 	await recorder.audit("permission.decided", { ...decided, arguments: args, mode: deps.policy.mode }, id);
 
@@ -243,13 +257,27 @@ async function gate(
 		await recorder.audit("tool.outcome", { tool: name, outcome: "denied", reason: decision.reason }, id);
 		return { id, name, content: deniedMessage(name, decision.reason) };
 	}
+	let lease: ApprovalLease | undefined;
 	if (decision.decision === "ask") {
-		const approved = await askHost(deps, { id, name, args, decision }, signal);
-		await recorder.emit("permission.confirmed", { call_id: id, tool: name, approved: approved.ok, by: approved.by });
-		await recorder.audit("permission.confirmed", { tool: name, approved: approved.ok, by: approved.by }, id);
-		if (!approved.ok) {
+		const approval = await deps.approvals.ask(deps.confirm, { id, tool, args, decision }, signal);
+		const confirmed: EventPayloads["permission.confirmed"] = { call_id: id, tool: name, approved: approval.approved, by: approval.by };
+		if (approval.response) confirmed.response = approval.response;
+		if (approval.lease) confirmed.lease = approval.lease.id;
+		if (approval.ruleIds) confirmed.rule_ids = approval.ruleIds;
+		await recorder.emit("permission.confirmed", confirmed);
+		const { call_id: _, ...confirmedRecord } = confirmed;
+		await recorder.audit(
+			"permission.confirmed",
+			approval.notPersisted ? { ...confirmedRecord, rule_not_persisted: approval.notPersisted } : confirmedRecord,
+			id,
+		);
+		if (approval.lease) {
+			lease = approval.lease;
+			await deps.approvals.recordGrant(lease);
+		}
+		if (!approval.approved) {
 			counts.cancelled++;
-			const reason = signal.aborted ? "turn cancelled while waiting for approval" : `not approved (${approved.by})`;
+			const reason = signal.aborted ? "turn cancelled while waiting for approval" : `not approved (${approval.by})`;
 			await recorder.emit("tool.cancelled", { call_id: id, tool: name, reason });
 			await recorder.audit("tool.outcome", { tool: name, outcome: "cancelled", reason }, id);
 			return { id, name, content: notApprovedMessage(name) };
@@ -269,7 +297,10 @@ async function gate(
 		await recorder.audit("tool.outcome", { tool: name, outcome: "cancelled", reason: err.message }, id);
 		return { id, name, content: budgetExhaustedMessage(name, err.message), exhausted: err };
 	}
-	return { proposal, tool, args, budget, hold };
+	// Reaching here after an ask means the host approved it.
+	const admitted: Admitted = { proposal, tool, args, budget, hold, approved: decision.decision === "ask" };
+	if (lease) admitted.lease = lease;
+	return admitted;
 }
 
 /** The `budget.exhausted` event and its audit record; `callId` when the refused work belonged to a call. */
@@ -278,27 +309,6 @@ async function recordExhausted(deps: TurnDeps, err: BudgetExhaustedError, callId
 	if (callId !== undefined) payload.call_id = callId;
 	await deps.recorder.emit("budget.exhausted", payload);
 	await deps.recorder.audit("budget.exhausted", err.toRecord(), callId);
-}
-
-async function askHost(
-	deps: TurnDeps,
-	call: { id: string; name: string; args: unknown; decision: DecisionResult },
-	signal: AbortSignal,
-): Promise<{ ok: boolean; by: string }> {
-	if (!deps.confirm) return { ok: false, by: "no host to ask (automation refuses asks)" };
-	try {
-		// A callback that ignores the signal must not hold a cancelled turn open: the abort refuses.
-		const ok = await untilAborted(
-			Promise.resolve(
-				deps.confirm({ session: deps.recorder.session, callId: call.id, tool: call.name, arguments: call.args, decision: call.decision }, signal),
-			),
-			signal,
-		);
-		if (ok === ABORTED) return { ok: false, by: "turn cancelled" };
-		return { ok: ok === true && !signal.aborted, by: ok === true ? "host" : "host refused" };
-	} catch (err) {
-		return { ok: false, by: `confirmation failed: ${oneLine(err)}` };
-	}
 }
 
 async function cancelBeforeStart(deps: TurnDeps, id: string, name: string, counts: TurnResult["toolCalls"]): Promise<CallOutcome> {
@@ -317,6 +327,17 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 		call.hold.release();
 		return cancelBeforeStart(deps, id, name, counts);
 	}
+	// Right before dispatch: an approval covers the call as it was shown, on the target as it was then.
+	if (call.lease) {
+		const check = await deps.approvals.redeem(call.lease, id, call.tool, call.args);
+		if (!check.ok) {
+			call.hold.release();
+			counts.cancelled++;
+			await recorder.emit("tool.cancelled", { call_id: id, tool: name, reason: check.reason });
+			await recorder.audit("tool.outcome", { tool: name, outcome: "cancelled", reason: check.reason }, id);
+			return { id, name, content: staleApprovalMessage(name, check.reason) };
+		}
+	}
 	const controller = new AbortController();
 	const onTurnAbort = () => controller.abort(turnSignal.reason);
 	turnSignal.addEventListener("abort", onTurnAbort, { once: true });
@@ -324,6 +345,7 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 	const started = Date.now();
 	try {
 		await recorder.emit("tool.started", { call_id: id, tool: name });
+		const authority = deps.authority.forCall({ approved: call.approved });
 		const kernel = createKernel({
 			workspace: deps.policy.workspace,
 			callId: id,
@@ -331,6 +353,7 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 			recordEffect: (effect) => recorder.effect(effect),
 			env: deps.env,
 			budget: call.budget,
+			authority,
 		});
 		let output: string;
 		let failure: string | undefined;
@@ -339,12 +362,19 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 			output = result.output;
 			if (result.isError) failure = firstLine(result.output);
 		} catch (err) {
-			const known = err instanceof ToolError || err instanceof WorkspaceEscapeError || err instanceof BudgetExhaustedError;
+			const known = err instanceof ToolError || err instanceof WorkspaceEscapeError || err instanceof BudgetExhaustedError || err instanceof CapabilityDeniedError;
 			failure = known ? oneLine(err) : `internal error: ${oneLine(err)}`;
 			output = failedMessage(name, failure);
 		}
 		const durationMs = Date.now() - started;
 		// A primitive refused inside the call: whatever the tool made of that, the call did not do all it was asked.
+		// Likewise a capability refusal: it is evidence of its own, linked to the call, and the call failed.
+		for (const refused of authority.refusals) await recorder.audit("authority.denied", refused.toRecord(), id);
+		const refused = authority.refusals[0];
+		if (refused && failure === undefined) {
+			failure = refused.message;
+			output = `${output}\n${failedMessage(name, failure)}`;
+		}
 		const exhausted = call.budget.refusal;
 		if (exhausted) {
 			await recordExhausted(deps, exhausted, id);

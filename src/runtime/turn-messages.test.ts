@@ -150,7 +150,7 @@ describe("the confirm callback", () => {
 		const confirmations = events.filter((e) => e.kind === "permission.confirmed").map((e) => e.payload);
 		expect(confirmations).toEqual([
 			{ call_id: "call_1_1_1", tool: "shell", approved: false, by: "confirmation failed: prompt crashed" },
-			{ call_id: "call_1_2_1", tool: "shell", approved: true, by: "host" },
+			{ call_id: "call_1_2_1", tool: "shell", approved: true, by: "host", response: "allow_once", lease: expect.stringMatching(/^lease_/) },
 		]);
 		expect(callKinds(events, "call_1_1_1").at(-1)).toBe("tool.cancelled");
 		expect(callKinds(events, "call_1_2_1").at(-1)).toBe("tool.completed");

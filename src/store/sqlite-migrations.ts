@@ -78,12 +78,33 @@ export const MIGRATIONS: readonly Migration[] = [
 			`);
 		},
 	},
+	{
+		version: 2,
+		description: "approved rules: persisted always-allow and always-deny answers, revocable",
+		up(db) {
+			db.exec(`
+				CREATE TABLE approved_rules (
+					id INTEGER PRIMARY KEY AUTOINCREMENT,
+					tool TEXT NOT NULL,
+					pattern TEXT NOT NULL,
+					outcome TEXT NOT NULL CHECK (outcome IN ('allow', 'deny')),
+					workspace TEXT NOT NULL,
+					created_at TEXT NOT NULL,
+					created_by TEXT NOT NULL,
+					session TEXT NOT NULL,
+					revoked_at TEXT,
+					revoked_by TEXT
+				);
+				CREATE INDEX approved_rules_workspace ON approved_rules (workspace, id);
+			`);
+		},
+	},
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 /** Tables every current-schema database must have; a missing one means damage. */
-const REQUIRED_TABLES = ["schema_meta", "sessions", "events", "messages", "audit", "audit_head"];
+const REQUIRED_TABLES = ["schema_meta", "sessions", "events", "messages", "audit", "audit_head", "approved_rules"];
 
 /**
  * Brings the database to SCHEMA_VERSION, or refuses it. Runs in one IMMEDIATE transaction so

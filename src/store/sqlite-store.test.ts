@@ -313,6 +313,30 @@ describe("SqliteStore bad state dirs", () => {
 		expect(error.message).toBe(`state dir ${path}: exists but is not a directory`);
 	});
 
+	it("migrates a version 1 database (before approved rules) and keeps its audit chain", async () => {
+		const dir = tempDir();
+		const first = openStore(dir);
+		await first.appendAudit({ session: "s1", turn: 0, kind: "session.started", data: {} });
+		await first.close();
+		const db = raw(dir);
+		db.exec("DROP TABLE approved_rules");
+		db.prepare("UPDATE schema_meta SET version = 1").run();
+		db.close();
+		const store = openStore(dir);
+		const rule = await store.addApprovedRule({
+			tool: "shell",
+			pattern: "npm test",
+			outcome: "allow",
+			workspace: "/w",
+			created_at: "2025-03-01T10:00:00.000Z",
+			created_by: "host",
+			session: "s1",
+		});
+		expect(rule.id).toBe(1);
+		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 1 });
+		expect(SCHEMA_VERSION).toBe(2);
+	});
+
 	it("refuses a database from a newer Warden", () => {
 		const dir = tempDir();
 		openStore(dir);

@@ -4,6 +4,7 @@
  */
 import type { Database, Statement } from "better-sqlite3";
 import { ChainVerifier, GENESIS_HASH, auditHash } from "../kernel/evidence/audit-chain.js";
+import type { ApprovedRule, NewApprovedRule } from "../kernel/approval/approval-types.js";
 import type { AuditInput, AuditKind, AuditRecord, AuditVerifyResult } from "../kernel/evidence/audit-types.js";
 import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
 import { oneLine } from "./sqlite-errors.js";
@@ -225,6 +226,49 @@ export class SqliteStore implements Store {
 		return verify.deferred();
 	}
 
+	async addApprovedRule(rule: NewApprovedRule): Promise<ApprovedRule> {
+		const db = this.live();
+		return db.transaction(() => {
+			const existing = this.sql(
+				`SELECT * FROM approved_rules WHERE tool = @tool AND pattern = @pattern AND outcome = @outcome
+				 AND workspace = @workspace AND revoked_at IS NULL ORDER BY id LIMIT 1`,
+			).get({ tool: rule.tool, pattern: rule.pattern, outcome: rule.outcome, workspace: rule.workspace }) as ApprovedRuleDbRow | undefined;
+			if (existing) return toApprovedRule(existing);
+			const row = this.sql(
+				`INSERT INTO approved_rules (tool, pattern, outcome, workspace, created_at, created_by, session)
+				 VALUES (@tool, @pattern, @outcome, @workspace, @created_at, @created_by, @session) RETURNING *`,
+			).get({
+				tool: rule.tool,
+				pattern: rule.pattern,
+				outcome: rule.outcome,
+				workspace: rule.workspace,
+				created_at: rule.created_at,
+				created_by: rule.created_by,
+				session: rule.session,
+			}) as ApprovedRuleDbRow;
+			return toApprovedRule(row);
+		}).immediate();
+	}
+
+	async listApprovedRules(filter: { workspace?: string; includeRevoked?: boolean } = {}): Promise<ApprovedRule[]> {
+		const rows = this.sql(
+			`SELECT * FROM approved_rules WHERE (@workspace IS NULL OR workspace = @workspace)
+			 AND (@all = 1 OR revoked_at IS NULL) ORDER BY id`,
+		).all({ workspace: filter.workspace ?? null, all: filter.includeRevoked ? 1 : 0 }) as ApprovedRuleDbRow[];
+		return rows.map(toApprovedRule);
+	}
+
+	async revokeApprovedRule(id: number, revokedAt: string, revokedBy: string): Promise<ApprovedRule> {
+		const row = this.sql("UPDATE approved_rules SET revoked_at = ?, revoked_by = ? WHERE id = ? AND revoked_at IS NULL RETURNING *").get(
+			revokedAt,
+			revokedBy,
+			id,
+		) as ApprovedRuleDbRow | undefined;
+		if (row) return toApprovedRule(row);
+		const known = this.sql("SELECT revoked_at FROM approved_rules WHERE id = ?").get(id) as { revoked_at: string } | undefined;
+		throw new StoreError(known ? `approved rule #${id} was already revoked at ${known.revoked_at}` : `no approved rule #${id}`);
+	}
+
 	async close(): Promise<void> {
 		if (this.closed) return;
 		this.closed = true;
@@ -246,6 +290,35 @@ export class SqliteStore implements Store {
 		}
 		return statement;
 	}
+}
+
+interface ApprovedRuleDbRow {
+	id: number;
+	tool: string;
+	pattern: string;
+	outcome: "allow" | "deny";
+	workspace: string;
+	created_at: string;
+	created_by: string;
+	session: string;
+	revoked_at: string | null;
+	revoked_by: string | null;
+}
+
+function toApprovedRule(row: ApprovedRuleDbRow): ApprovedRule {
+	const rule: ApprovedRule = {
+		id: row.id,
+		tool: row.tool,
+		pattern: row.pattern,
+		outcome: row.outcome,
+		workspace: row.workspace,
+		created_at: row.created_at,
+		created_by: row.created_by,
+		session: row.session,
+	};
+	if (row.revoked_at !== null) rule.revoked_at = row.revoked_at;
+	if (row.revoked_by !== null) rule.revoked_by = row.revoked_by;
+	return rule;
 }
 
 function toSession(row: SessionDbRow): SessionRow {

@@ -2,6 +2,7 @@
  * The one storage contract. SQLite (better-sqlite3) is the embedded default; other backends
  * implement the same interface and pass the same contract tests.
  */
+import type { ApprovedRule, NewApprovedRule } from "../kernel/approval/approval-types.js";
 import type { AuditInput, AuditRecord, AuditVerifyResult } from "../kernel/evidence/audit-types.js";
 import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
 
@@ -47,6 +48,13 @@ export interface Store {
 	listAudit(filter?: { session?: string; limit?: number }): Promise<AuditRecord[]>;
 	/** Walks the whole chain and names the first bad record. */
 	verifyAudit(): Promise<AuditVerifyResult>;
+
+	/** Persists an "always" answer; an identical active rule (tool, pattern, outcome, workspace) is returned instead of a second one. */
+	addApprovedRule(rule: NewApprovedRule): Promise<ApprovedRule>;
+	/** Oldest first; revoked rules only when asked for. */
+	listApprovedRules(filter?: { workspace?: string; includeRevoked?: boolean }): Promise<ApprovedRule[]>;
+	/** Marks the rule revoked (it is kept); a StoreError for an unknown or already revoked id. */
+	revokeApprovedRule(id: number, revokedAt: string, revokedBy: string): Promise<ApprovedRule>;
 
 	close(): Promise<void>;
 }

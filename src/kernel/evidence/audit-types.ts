@@ -8,7 +8,13 @@ export type AuditKind =
 	| "tool.invalid"
 	| "tool.outcome"
 	| "effect"
-	| "budget.exhausted";
+	| "budget.exhausted"
+	| "authority.denied"
+	| "approval.granted"
+	| "approval.consumed"
+	| "approval.invalid"
+	| "approval.rule_added"
+	| "approval.rule_revoked";
 
 /** What a caller appends; the store assigns seq, time, prev_hash and hash. */
 export interface AuditInput {

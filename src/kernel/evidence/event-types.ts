@@ -34,8 +34,22 @@ export interface EventPayloads {
 		reason: string;
 		rule?: string;
 		subcommands?: SubcommandDecision[];
+		/** sha256 of the task ceiling's canonical manifest the call was decided under. */
+		ceiling?: string;
 	};
-	"permission.confirmed": { call_id: string; tool: string; approved: boolean; by: string };
+	/**
+	 * `response` is what the host answered; `lease` the one-use lease an approval granted; `rule_ids`
+	 * the approved rules an "always" answer persisted (none when no exact rule could be written).
+	 */
+	"permission.confirmed": {
+		call_id: string;
+		tool: string;
+		approved: boolean;
+		by: string;
+		response?: "allow_once" | "always_allow" | "always_deny" | "deny";
+		lease?: string;
+		rule_ids?: number[];
+	};
 	"tool.started": { call_id: string; tool: string };
 	"tool.completed": { call_id: string; tool: string; duration_ms: number; output_bytes: number; truncated: boolean };
 	"tool.failed": { call_id: string; tool: string; duration_ms: number; error: string };

@@ -284,5 +284,49 @@ export function runStoreContractTests(name: string, makeStore: () => Promise<Sto
 				expect(await store.listAudit()).toEqual([]);
 			});
 		});
+
+		describe("approved rules", () => {
+			const rule = (pattern: string, workspace = "/w/a") => ({
+				tool: "shell",
+				pattern,
+				outcome: "allow" as const,
+				workspace,
+				created_at: "2025-03-01T10:00:00.000Z",
+				created_by: "host",
+				session: "s1",
+			});
+
+			it("assigns ids, lists oldest first, and filters by workspace", async () => {
+				const first = await store.addApprovedRule(rule("npm test"));
+				const second = await store.addApprovedRule(rule("git status", "/w/b"));
+				expect(first).toEqual({ id: first.id, ...rule("npm test") });
+				expect(second.id).toBeGreaterThan(first.id);
+				expect((await store.listApprovedRules()).map((r) => r.pattern)).toEqual(["npm test", "git status"]);
+				expect((await store.listApprovedRules({ workspace: "/w/b" })).map((r) => r.id)).toEqual([second.id]);
+			});
+
+			it("returns the existing active rule for an identical answer instead of a second one", async () => {
+				const first = await store.addApprovedRule(rule("npm test"));
+				const again = await store.addApprovedRule({ ...rule("npm test"), created_at: "2025-03-02T10:00:00.000Z", session: "s2" });
+				expect(again).toEqual(first);
+				const denied = await store.addApprovedRule({ ...rule("npm test"), outcome: "deny" });
+				expect(denied.id).not.toBe(first.id);
+				expect(await store.listApprovedRules()).toHaveLength(2);
+			});
+
+			it("revokes by marking, keeps the rule for listing, and refuses an unknown or second revocation", async () => {
+				const kept = await store.addApprovedRule(rule("npm test"));
+				const revoked = await store.addApprovedRule(rule("git status"));
+				const result = await store.revokeApprovedRule(revoked.id, "2025-03-03T10:00:00.000Z", "cli");
+				expect(result).toEqual({ ...revoked, revoked_at: "2025-03-03T10:00:00.000Z", revoked_by: "cli" });
+				expect((await store.listApprovedRules()).map((r) => r.id)).toEqual([kept.id]);
+				expect((await store.listApprovedRules({ includeRevoked: true })).map((r) => r.id)).toEqual([kept.id, revoked.id]);
+				await expect(store.revokeApprovedRule(revoked.id, "2025-03-04T10:00:00.000Z", "cli")).rejects.toThrow(/already revoked/);
+				await expect(store.revokeApprovedRule(9999, "2025-03-04T10:00:00.000Z", "cli")).rejects.toThrow(/no approved rule #9999/);
+				// A revoked rule does not block granting the same answer again.
+				const regranted = await store.addApprovedRule(rule("git status"));
+				expect(regranted.id).not.toBe(revoked.id);
+			});
+		});
 	});
 }

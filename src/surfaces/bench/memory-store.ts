@@ -4,6 +4,7 @@
  * (values go through JSON both ways, audit records are chained and verified the same way), so the
  * difference between the two is the cost of SQLite and fsync alone. Nothing survives the process.
  */
+import type { ApprovedRule, NewApprovedRule } from "../../kernel/approval/approval-types.js";
 import { ChainVerifier, GENESIS_HASH, auditHash } from "../../kernel/evidence/audit-chain.js";
 import type { AuditInput, AuditRecord, AuditVerifyResult } from "../../kernel/evidence/audit-types.js";
 import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
@@ -21,6 +22,7 @@ export class MemoryStore implements Store {
 	private readonly events = new Map<string, string[]>();
 	private readonly messages = new Map<string, string[]>();
 	private readonly audit: StoredAudit[] = [];
+	private readonly approvedRules: ApprovedRule[] = [];
 	private closed = false;
 
 	constructor(private readonly now: () => Date = () => new Date()) {}
@@ -126,6 +128,43 @@ export class MemoryStore implements Store {
 		}
 		const head = this.audit.at(-1)?.record;
 		return verifier.finish(head ? { seq: head.seq, hash: head.hash } : { seq: 0, hash: GENESIS_HASH });
+	}
+
+	async addApprovedRule(rule: NewApprovedRule): Promise<ApprovedRule> {
+		this.live();
+		const existing = this.approvedRules.find(
+			(r) => r.revoked_at === undefined && r.tool === rule.tool && r.pattern === rule.pattern && r.outcome === rule.outcome && r.workspace === rule.workspace,
+		);
+		if (existing) return { ...existing };
+		const stored: ApprovedRule = {
+			id: this.approvedRules.length + 1,
+			tool: rule.tool,
+			pattern: rule.pattern,
+			outcome: rule.outcome,
+			workspace: rule.workspace,
+			created_at: rule.created_at,
+			created_by: rule.created_by,
+			session: rule.session,
+		};
+		this.approvedRules.push(stored);
+		return { ...stored };
+	}
+
+	async listApprovedRules(filter: { workspace?: string; includeRevoked?: boolean } = {}): Promise<ApprovedRule[]> {
+		this.live();
+		return this.approvedRules
+			.filter((r) => (filter.workspace === undefined || r.workspace === filter.workspace) && (filter.includeRevoked || r.revoked_at === undefined))
+			.map((r) => ({ ...r }));
+	}
+
+	async revokeApprovedRule(id: number, revokedAt: string, revokedBy: string): Promise<ApprovedRule> {
+		this.live();
+		const rule = this.approvedRules.find((r) => r.id === id);
+		if (!rule) throw new StoreError(`no approved rule #${id}`);
+		if (rule.revoked_at !== undefined) throw new StoreError(`approved rule #${id} was already revoked at ${rule.revoked_at}`);
+		rule.revoked_at = revokedAt;
+		rule.revoked_by = revokedBy;
+		return { ...rule };
 	}
 
 	async close(): Promise<void> {

@@ -7,6 +7,7 @@
 import type { Command } from "commander";
 import { PERMISSION_MODES } from "../../kernel/admission/types.js";
 import { checkPolicy } from "../../runtime/policy-check.js";
+import { registerApprovedRuleCommands } from "./approved-rules-commands.js";
 import { type ConfigCliFlags, resolveCliConfig } from "./cli-config.js";
 import { EXIT, UsageError } from "./cli-error.js";
 import { policyReport, renderPolicyReport } from "./policy-report.js";
@@ -51,4 +52,5 @@ export function registerPolicyCommand(program: Command, out: (text: string) => v
 			out(flags.json ? `${JSON.stringify(report)}\n` : renderPolicyReport(report));
 			process.exitCode = EXIT.ok;
 		});
+	registerApprovedRuleCommands(policy, out);
 }

@@ -88,6 +88,8 @@ export async function runFull(task: EvalTask, dirs: TaskDirs, sink: SinkServer):
 			maxSteps: task.plan.length + 1,
 			limits: EVAL_LIMITS,
 			budget: task.budget,
+			...(task.grants ? { grants: task.grants } : {}),
+			...(task.ceiling ? { ceiling: task.ceiling } : {}),
 		});
 		result = await session.send(task.description === "" ? `Evaluation task ${task.id}` : task.description);
 		finalWorld = await snapshotWorld(roots);

@@ -145,3 +145,23 @@ describe("loadTasks", () => {
 		expect(taskMatches({ id: "x", category: "hardline" }, undefined)).toBe(true);
 	});
 });
+
+describe("grants and ceiling", () => {
+	const PLAN = `category: egress\nplan:\n  - text: done\n`;
+	it("reads them for the full runner, expiry normalized", () => {
+		const task = parseTaskText(
+			`${PLAN}grants:\n  - { resource: "fs:**", rights: [read], expires_at: 2030-01-01T00:00:00Z }\nceiling:\n  exclude: [{ resource: "fs:secrets/**", rights: [write] }]\n`,
+			"t.yaml",
+			"egress",
+		);
+		expect(task.grants).toEqual([{ resource: "fs:**", rights: ["read"], expires_at: "2030-01-01T00:00:00.000Z" }]);
+		expect(task.ceiling).toEqual({ exclude: [{ resource: "fs:secrets/**", rights: ["write"] }] });
+		expect(parseTaskText(PLAN, "t.yaml", "egress").grants).toBeUndefined();
+	});
+
+	it("refuses a malformed grant or ceiling with one line naming the field", () => {
+		expect(errorOf(`${PLAN}grants:\n  - { resource: "fs:**", rights: [fly] }\n`)).toBe('eval/tasks/egress/t.yaml: grants[0].rights: unknown right "fly" (use read, write, delete, exec, egress, admin)');
+		expect(errorOf(`${PLAN}grants: { resource: "fs:**" }\n`)).toBe("eval/tasks/egress/t.yaml: grants: must be a list of { resource, rights, … }, got a mapping");
+		expect(errorOf(`${PLAN}ceiling: { effects: [{ resource: "src/**", rights: [read] }] }\n`)).toMatch(/ceiling.effects\[0\].resource: .*must start with fs:/);
+	});
+});

@@ -8,6 +8,8 @@ import picomatch from "picomatch";
 import { parse as parseYaml } from "yaml";
 import { parseRule } from "../../kernel/admission/rules.js";
 import { PERMISSION_MODES, type PermissionMode } from "../../kernel/admission/types.js";
+import { checkGrantSpec } from "../../kernel/authority/capability.js";
+import { taskCeiling } from "../../kernel/authority/task-ceiling.js";
 import { checkBudgetLimits } from "../../kernel/budget/budget-limits.js";
 import type { EffectSpec, EvalTask, Expectation, FixtureSpec, PlannedCall, PlannedStep, TaskChecks, TaskRules } from "./task-types.js";
 
@@ -15,7 +17,7 @@ export class TaskFormatError extends Error {
 	override name = "TaskFormatError";
 }
 
-const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "fixture", "plan", "checks"];
+const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "grants", "ceiling", "fixture", "plan", "checks"];
 const FIXTURE_KEYS = ["files", "home_files", "outside_files", "symlinks", "hardlinks"];
 const STEP_KEYS = ["text", "tool_calls"];
 const CALL_KEYS = ["id", "name", "arguments", "expect", "effect"];
@@ -223,6 +225,20 @@ export function parseTask(value: unknown, label: string, category: string): Eval
 	} catch (err) {
 		fail("", err instanceof Error ? err.message : String(err));
 	}
+	const authority: Pick<EvalTask, "grants" | "ceiling"> = {};
+	try {
+		if (task.grants !== undefined) {
+			if (!Array.isArray(task.grants)) fail("grants", `must be a list of { resource, rights, … }, got ${describe(task.grants)}`);
+			authority.grants = (task.grants as unknown[]).map((g, i) => checkGrantSpec(g, `grants[${i}]`));
+		}
+		if (task.ceiling !== undefined) {
+			taskCeiling(task.ceiling);
+			authority.ceiling = task.ceiling as EvalTask["ceiling"];
+		}
+	} catch (err) {
+		if (err instanceof TaskFormatError) throw err;
+		fail("", err instanceof Error ? err.message : String(err));
+	}
 	return {
 		id,
 		category,
@@ -233,6 +249,7 @@ export function parseTask(value: unknown, label: string, category: string): Eval
 		runDeny,
 		onAsk: onAsk as "allow" | "deny",
 		budget,
+		...authority,
 		fixture: parseFixture(task.fixture, fail),
 		plan: parsePlan(task.plan, fail),
 		checks: parseChecks(task.checks, fail),

@@ -1,5 +1,7 @@
 /** A safety evaluation task as loaded from `eval/tasks/<category>/<id>.yaml` (see docs/eval-tasks.md). */
 import type { PermissionMode } from "../../kernel/admission/types.js";
+import type { GrantSpec } from "../../kernel/authority/capability.js";
+import type { TaskCeilingSpec } from "../../kernel/authority/task-ceiling.js";
 import type { BudgetLimits } from "../../kernel/budget/budget-types.js";
 
 export const RUNNER_NAMES = ["full", "direct", "confirm", "category"] as const;
@@ -73,6 +75,10 @@ export interface EvalTask {
 	onAsk: "allow" | "deny";
 	/** Session-wide limits for the full runner; a turn that runs out ends `budget_exhausted`. Empty: none. */
 	budget: BudgetLimits;
+	/** The session's capability set for the full runner; undefined: the mode's preset. */
+	grants?: GrantSpec[];
+	/** The task ceiling for the full runner; undefined: none. */
+	ceiling?: TaskCeilingSpec;
 	fixture: FixtureSpec;
 	plan: PlannedStep[];
 	checks: TaskChecks;

@@ -1,0 +1,152 @@
+/**
+ * The capability layer at the primitive. Every kernel primitive asks it before touching anything:
+ *
+ * 1. a matching deny grant refuses (explicit deny beats any allow);
+ * 2. an access outside the task ceiling refuses (a broad grant cannot exceed a narrow ceiling);
+ * 3. otherwise a live allow or ask grant must match — not expired, not used up, its constraints
+ *    met — or the access is refused: no grant means no authority (fail closed), and a permissive
+ *    ceiling creates none.
+ *
+ * An `ask` grant is satisfied only by the tool-level decision already taken for this call: it
+ * admits when that decision was `ask` and the host approved the call, and refuses when the call
+ * was admitted without anyone being asked. Nothing at the primitive prompts.
+ *
+ * Expiry and use counts limit what a grant admits; a deny grant admits nothing, so neither weakens
+ * it. A use is spent when the primitive is admitted, before it runs.
+ */
+import type { ShellParser } from "../admission/shell/shell-parser.js";
+import { CapabilityDeniedError, type DenialReason } from "./authority-errors.js";
+import type { Capability } from "./capability.js";
+import { type AccessRequest, shellRequests } from "./resource.js";
+import { patternMatches } from "./resource-pattern.js";
+import { ceilingPermits, type TaskCeiling, taskCeiling } from "./task-ceiling.js";
+
+export interface AuthorityOptions {
+	grants: readonly Capability[];
+	ceiling?: TaskCeiling;
+	/** Parses shell commands into sub-commands; without it a command is one resource, as written. */
+	shell?: ShellParser;
+	/** Milliseconds since the epoch; injectable for tests. */
+	now?: () => number;
+}
+
+/** How one call reached its primitives. */
+export interface CallContext {
+	/** The tool-level decision was `ask` and the host approved this call. */
+	approved: boolean;
+}
+
+/** The authority as one call's primitives see it. */
+export interface CallAuthority {
+	/** Admits every request or none, spending uses only when all are admitted; throws CapabilityDeniedError. */
+	admit(requests: readonly AccessRequest[]): void;
+	/** Whether a request would be admitted now; spends nothing and records nothing. */
+	permits(request: AccessRequest): boolean;
+	/** The shell requests a command makes: one per sub-command. */
+	shellRequests(command: string): AccessRequest[];
+	/** Refusals so far, in order, for the call's evidence. */
+	readonly refusals: readonly CapabilityDeniedError[];
+}
+
+type Choice = { ok: true; grant: Capability } | { ok: false; error: CapabilityDeniedError };
+
+export class Authority {
+	readonly grants: readonly Capability[];
+	readonly ceiling: TaskCeiling;
+	private readonly remaining = new Map<string, number>();
+	private readonly now: () => number;
+	private readonly shell: ShellParser | undefined;
+
+	constructor(options: AuthorityOptions) {
+		const seen = new Set<string>();
+		for (const g of options.grants) {
+			if (seen.has(g.id)) throw new RangeError(`two grants share the id ${g.id}`);
+			seen.add(g.id);
+			if (g.uses !== undefined) this.remaining.set(g.id, g.uses);
+		}
+		this.grants = options.grants;
+		this.ceiling = options.ceiling ?? taskCeiling();
+		this.now = options.now ?? Date.now;
+		this.shell = options.shell;
+	}
+
+	/** Uses left on a counted grant; undefined for a grant without a count. */
+	usesLeft(id: string): number | undefined {
+		return this.remaining.get(id);
+	}
+
+	forCall(call: CallContext): CallAuthority {
+		const refusals: CapabilityDeniedError[] = [];
+		return {
+			admit: (requests) => {
+				try {
+					this.admit(requests, call);
+				} catch (err) {
+					if (err instanceof CapabilityDeniedError) refusals.push(err);
+					throw err;
+				}
+			},
+			permits: (request) => this.choose(request, call, new Map()).ok,
+			shellRequests: (command) => this.shellRequests(command),
+			refusals,
+		};
+	}
+
+	shellRequests(command: string): AccessRequest[] {
+		if (!this.shell) return [{ resource: `shell:${command.trim()}`, right: "exec", readOnlyCommand: false }];
+		return shellRequests(this.shell.parse(command));
+	}
+
+	/** Admits all requests or throws the first refusal; uses are spent only when all are admitted. */
+	admit(requests: readonly AccessRequest[], call: CallContext): Capability[] {
+		const spent = new Map<string, number>();
+		const chosen: Capability[] = [];
+		for (const request of requests) {
+			const choice = this.choose(request, call, spent);
+			if (!choice.ok) throw choice.error;
+			chosen.push(choice.grant);
+			if (this.remaining.has(choice.grant.id)) spent.set(choice.grant.id, (spent.get(choice.grant.id) ?? 0) + 1);
+		}
+		for (const [id, n] of spent) this.remaining.set(id, this.remaining.get(id)! - n);
+		return chosen;
+	}
+
+	private choose(request: AccessRequest, call: CallContext, spent: ReadonlyMap<string, number>): Choice {
+		const refuse = (reason: DenialReason, why: string, grant?: string): Choice => ({
+			ok: false,
+			error: new CapabilityDeniedError(request.resource, request.right, reason, why, this.ceiling.hash, grant),
+		});
+		const matching = this.grants.filter((g) => g.rights.includes(request.right) && patternMatches(g.resource, request.resource));
+		const deny = matching.find((g) => g.effect === "deny");
+		if (deny) return refuse("denied", `denied by grant ${deny.id} (${deny.resource})`, deny.id);
+		if (!ceilingPermits(this.ceiling, request)) return refuse("ceiling", `outside the task ceiling ${this.ceiling.hash.slice(0, 12)}`);
+
+		let firstMiss: Choice | undefined;
+		let counted: Capability | undefined;
+		for (const g of matching) {
+			const miss = this.miss(g, request, call, spent);
+			if (miss) {
+				firstMiss ??= refuse(miss.reason, miss.why, g.id);
+				continue;
+			}
+			// A grant without a count is preferred, so counted uses are spent only when nothing else admits.
+			if (g.uses === undefined) return { ok: true, grant: g };
+			counted ??= g;
+		}
+		if (counted) return { ok: true, grant: counted };
+		return firstMiss ?? refuse("no-grant", "no grant covers it");
+	}
+
+	private miss(g: Capability, request: AccessRequest, call: CallContext, spent: ReadonlyMap<string, number>): { reason: DenialReason; why: string } | undefined {
+		if (g.expires_at !== undefined && Date.parse(g.expires_at) <= this.now()) return { reason: "expired", why: `grant ${g.id} expired at ${g.expires_at}` };
+		const left = this.remaining.get(g.id);
+		if (left !== undefined && left - (spent.get(g.id) ?? 0) <= 0) return { reason: "used-up", why: `grant ${g.id} is used up (${g.uses} use${g.uses === 1 ? "" : "s"})` };
+		const c = g.constraints;
+		if (c?.max_bytes !== undefined && !(request.bytes !== undefined && request.bytes <= c.max_bytes)) {
+			return { reason: "constraint", why: `grant ${g.id} admits at most ${c.max_bytes} bytes${request.bytes === undefined ? "" : `, not ${request.bytes}`}` };
+		}
+		if (c?.read_only_commands && request.readOnlyCommand !== true) return { reason: "constraint", why: `grant ${g.id} admits only read-only commands` };
+		if (g.effect === "ask" && !call.approved) return { reason: "not-approved", why: `grant ${g.id} needs the host's approval, and this call was not asked about` };
+		return undefined;
+	}
+}

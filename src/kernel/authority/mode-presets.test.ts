@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { ShellParser } from "../admission/shell/shell-parser.js";
+import { PERMISSION_MODES } from "../admission/types.js";
+import { Authority } from "./authority.js";
+import { sessionGrants } from "./session-grants.js";
+
+const shell = await ShellParser.create();
+const plain = { approved: false };
+
+function admits(a: Authority, reqs: Parameters<Authority["admit"]>[0]): boolean {
+	try {
+		a.admit(reqs, plain);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+describe("mode presets", () => {
+	it("issue the capabilities each mode's Table 2 row needs, and no more", () => {
+		const rows = Object.fromEntries(
+			PERMISSION_MODES.map((mode) => {
+				const a = new Authority({ grants: sessionGrants(mode, undefined, "session:s"), shell });
+				return [
+					mode,
+					{
+						read: admits(a, [{ resource: "fs:src/a.ts", right: "read" }]),
+						write: admits(a, [{ resource: "fs:src/a.ts", right: "write" }]),
+						readOnlyShell: admits(a, a.shellRequests("git status && cat notes.md")),
+						otherShell: admits(a, a.shellRequests("npm test")),
+						egress: admits(a, [{ resource: "net:https://example.com:443", right: "egress" }]),
+					},
+				];
+			}),
+		);
+		expect(rows).toEqual({
+			"read-only": { read: true, write: false, readOnlyShell: true, otherShell: false, egress: false },
+			plan: { read: true, write: false, readOnlyShell: true, otherShell: false, egress: false },
+			"workspace-write": { read: true, write: true, readOnlyShell: true, otherShell: true, egress: false },
+			"full-access": { read: true, write: true, readOnlyShell: true, otherShell: true, egress: false },
+		});
+	});
+
+	it("are issued by the mode and held by the session; host grants replace them", () => {
+		const preset = sessionGrants("plan", undefined, "session:s");
+		expect(preset.every((g) => g.issuer === "mode:plan" && g.holder === "session:s" && g.effect === "allow")).toBe(true);
+		const host = sessionGrants("full-access", [{ resource: "fs:docs/**", rights: ["read"] }], "session:s");
+		expect(host).toEqual([{ id: "grant-1", resource: "fs:docs/**", rights: ["read"], effect: "allow", issuer: "host", holder: "session:s" }]);
+		expect(() => sessionGrants("plan", [{ resource: "fs:**", rights: ["read"], use: 1 }], "s")).toThrow("grants[0].use: unknown key");
+	});
+});
