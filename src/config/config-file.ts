@@ -4,6 +4,9 @@ import { isAbsolute, resolve } from "node:path";
 import { parse } from "yaml";
 import { parseRule, RuleSyntaxError } from "../kernel/admission/rules.js";
 import type { Decision } from "../kernel/admission/types.js";
+import { AuthorityFormatError } from "../kernel/authority/authority-errors.js";
+import { checkGrantSpec } from "../kernel/authority/capability.js";
+import { taskCeiling } from "../kernel/authority/task-ceiling.js";
 import { ConfigError } from "./config-error.js";
 import { configProblem } from "./config-schema.js";
 import type { ConfigFileData, ConfigLayer, ConfigLayerName } from "./config-types.js";
@@ -42,10 +45,25 @@ export function readConfigFile(path: string, name: ConfigLayerName, required: bo
 	const config = data as ConfigFileData;
 	const source = layerSource(name, file);
 	checkRules(config, source, fail);
+	checkAuthority(config, fail);
 	config.trusted_projects?.forEach((entry, i) => {
 		if (!isAbsolute(entry)) fail(`trusted_projects[${i}] must be an absolute path, got ${JSON.stringify(entry)}`);
 	});
 	return { name, path: file, source, data: config };
+}
+
+/** Grants and the ceiling are checked as a session would check them, so a bad one fails with its file named. */
+function checkAuthority(config: ConfigFileData, fail: (problem: string) => never): void {
+	try {
+		for (const [i, g] of (config.grants ?? []).entries()) checkGrantSpec(g, `grants[${i}]`);
+		if (config.ceiling !== undefined) taskCeiling(config.ceiling, "ceiling");
+	} catch (err) {
+		if (!(err instanceof AuthorityFormatError)) throw err;
+		fail(err.message);
+	}
+	const ids = (config.grants ?? []).flatMap((g) => (g.id === undefined ? [] : [g.id]));
+	const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+	if (twice !== undefined) fail(`grants: two grants share the id ${twice}`);
 }
 
 /** A bad rule fails here, with the file and the field named, not later when a session opens. */

@@ -1,5 +1,7 @@
 /** What a Warden config file holds, and the configuration that results from merging its layers. */
 import type { PermissionMode } from "../kernel/admission/types.js";
+import type { GrantSpec } from "../kernel/authority/capability.js";
+import type { TaskCeilingSpec } from "../kernel/authority/task-ceiling.js";
 import type { BudgetCounter, BudgetLimits } from "../kernel/budget/budget-types.js";
 import type { ConfigNote, SourcedRule } from "../runtime/session-options.js";
 
@@ -16,6 +18,10 @@ export interface ConfigFileData {
 	on_ask?: OnAsk;
 	max_steps?: number;
 	budget?: BudgetLimits;
+	/** The capability set; replaces the mode's preset. An untrusted project's are ignored. */
+	grants?: GrantSpec[];
+	/** The task ceiling; a project's is intersected with the user's (ceiling-merge.ts). */
+	ceiling?: TaskCeilingSpec;
 	trusted_projects?: string[];
 }
 
@@ -81,6 +87,10 @@ export interface ResolvedConfig {
 	/** The lowest limit any layer set, per counter. */
 	budget: BudgetLimits;
 	budgetSources: Partial<Record<BudgetCounter, string>>;
+	/** Grants of the user layer, then of a trusted project; undefined when no layer gives any (the mode's preset holds). */
+	grants?: { value: GrantSpec[]; sources: string[] };
+	/** The user's ceiling narrowed by the project's; undefined when no layer sets one. */
+	ceiling?: { value: TaskCeilingSpec; sources: string[] };
 	/** The layers that were read, lowest first. */
 	layers: { name: ConfigLayerName; source: string; path?: string }[];
 	/** Whether the project config (if any) came from a workspace the user trusts. */

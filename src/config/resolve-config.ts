@@ -10,6 +10,7 @@ import type { Decision, PermissionMode } from "../kernel/admission/types.js";
 import { BUDGET_COUNTERS } from "../kernel/budget/budget-types.js";
 import { realDirectory } from "../providers/directory-probe.js";
 import type { SourcedRule } from "../runtime/session-options.js";
+import { mergeCeilings } from "./ceiling-merge.js";
 import { readConfigFile } from "./config-file.js";
 import { projectConfigPath, userConfigLocation } from "./config-locations.js";
 import type {
@@ -102,6 +103,15 @@ export async function resolveConfig(request: ConfigRequest): Promise<ResolvedCon
 	};
 	const model = highest([...fileValue("model"), [envModel, "$WARDEN_MODEL"], [flags.model, "--model"]]);
 	if (model) resolved.model = model;
+	// An untrusted project's grants were dropped above; a trusted one's join the user's.
+	const granting = files.filter((l) => l.data.grants !== undefined);
+	if (granting.length > 0) resolved.grants = { value: granting.flatMap((l) => l.data.grants!), sources: granting.map((l) => l.source) };
+	for (const layer of files) {
+		if (layer.data.ceiling === undefined) continue;
+		const merged = mergeCeilings(resolved.ceiling?.value, layer.data.ceiling);
+		resolved.ceiling = { value: merged.ceiling, sources: [...(resolved.ceiling?.sources ?? []), layer.source] };
+		for (const note of merged.ignored) ignored.push({ item: note.item, source: layer.source, why: note.why });
+	}
 	return resolved;
 }
 

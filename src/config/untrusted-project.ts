@@ -29,6 +29,11 @@ export function filterProjectLayer(layer: ConfigLayer, trusted: boolean, user: U
 	}
 	if (trusted) return { data, ignored };
 
+	if (data.grants !== undefined) {
+		for (const [i, g] of data.grants.entries()) drop(`grants[${i}] ${g.resource}`, `grants from a project add authority and need trust (a project may narrow with a ceiling): ${untrusted}`);
+		delete data.grants;
+	}
+
 	const allow = data.rules?.allow ?? [];
 	if (allow.length > 0) {
 		for (const [i, rule] of allow.entries()) drop(`rules.allow[${i}] ${rule}`, `allow rules from a project need trust: ${untrusted}`);

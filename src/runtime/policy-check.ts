@@ -4,6 +4,7 @@
  * the turn loop, plus the source of each rule that decided and the rules that matched but lost.
  */
 import { PermissionEngine } from "../kernel/admission/permission-engine.js";
+import { ShellParser } from "../kernel/admission/shell/shell-parser.js";
 import type {
 	Decision,
 	DecisionLayer,
@@ -13,15 +14,26 @@ import type {
 	PolicyContext,
 	SubcommandDecision,
 } from "../kernel/admission/types.js";
+import type { ApprovedRule } from "../kernel/approval/approval-types.js";
+import { toPermissionRule } from "../kernel/approval/approved-rules.js";
 import { validateArguments } from "../tools/argument-validator.js";
 import { builtinTools, ToolRegistry } from "../tools/registry.js";
 import type { ToolDefinition } from "../tools/tool.js";
+import { type CapabilityVerdict, capabilityVerdict } from "./capability-verdict.js";
 import { type Decider, decideToolCall } from "./decide-call.js";
+import { withApprovedRules } from "./session-approvals.js";
+import { sessionAuthority, sessionCeiling } from "./session-authority.js";
+import type { SessionOptions } from "./session-options.js";
 import { type PolicyOptions, sessionPolicy } from "./session-policy.js";
 
-export interface PolicyCheckRequest extends PolicyOptions {
+export interface PolicyCheckRequest extends PolicyOptions, Pick<SessionOptions, "grants" | "ceiling"> {
 	tool: string;
 	arguments: unknown;
+	/**
+	 * Persisted "always" answers, as a session would load them; only those of the call's workspace
+	 * that are not revoked count. Runtime.checkPolicy reads them from its store when omitted.
+	 */
+	approvedRules?: readonly ApprovedRule[];
 }
 
 /** A rule with the layer or file it came from. */
@@ -59,6 +71,8 @@ export interface PolicyCheck {
 	 * it, in order: each would decide if the deciding rule and those listed before it were removed.
 	 */
 	shadowed: ShadowedRule[];
+	/** What the capability layer would say at the call's primitives, under the session's grants and ceiling. */
+	capability: CapabilityVerdict;
 }
 
 /** An unknown tool or arguments the tool's schema refuses: a run would record `tool.invalid`. */
@@ -102,8 +116,14 @@ export async function explainToolCall(
 	tools: ToolRegistry,
 	env: NodeJS.ProcessEnv,
 	request: PolicyCheckRequest,
+	shell: ShellParser,
 ): Promise<PolicyCheckResult> {
 	const policy = await sessionPolicy(request, env);
+	const approved = (request.approvedRules ?? []).filter((r) => r.workspace === policy.workspace && !r.revoked_at);
+	policy.hostRules = withApprovedRules(policy.hostRules, approved.map(toPermissionRule));
+	// Built before the tool is looked up, so a bad grant or ceiling fails as it would open a session.
+	const ceiling = sessionCeiling(request);
+	const authority = sessionAuthority(request, policy.mode, ceiling, "policy-check", shell);
 	const tool: ToolDefinition | undefined = tools.get(request.tool);
 	if (!tool) {
 		return { valid: false, tool: request.tool, error: `unknown tool "${request.tool}"; available: ${tools.list().map((t) => t.name).join(", ")}` };
@@ -113,6 +133,9 @@ export async function explainToolCall(
 	const args = validated.value;
 	const decided = await decideToolCall(decider, policy, tool, args);
 	const shadowedOf = (first: Step, pick: (r: DecisionResult) => Step | undefined) => shadowedRules(decider, policy, tool, args, first, pick);
+	// An ask grant admits only an approved call; the explanation assumes the ask is approved.
+	const assumeApproved = decided.decision === "ask" && ceiling.manifest.approval !== "deny";
+	const capability = await capabilityVerdict(authority, tool, args, policy.workspace, { approved: assumeApproved });
 
 	const check: PolicyCheck = {
 		valid: true,
@@ -124,6 +147,7 @@ export async function explainToolCall(
 		layer: decided.layer,
 		reason: decided.reason,
 		shadowed: [],
+		capability,
 	};
 	const rule = explainRule(policy, decided.layer, decided.rule, decided.decision);
 	if (rule) check.rule = rule;
@@ -176,5 +200,5 @@ async function shadowedRules(
 /** For hosts without a Runtime (e.g. `warden policy check`): no state directory is opened. */
 export async function checkPolicy(request: PolicyCheckRequest, options: { env?: NodeJS.ProcessEnv } = {}): Promise<PolicyCheckResult> {
 	const engine = await PermissionEngine.create();
-	return explainToolCall(engine, new ToolRegistry(builtinTools()), options.env ?? process.env, request);
+	return explainToolCall(engine, new ToolRegistry(builtinTools()), options.env ?? process.env, request, await ShellParser.create());
 }

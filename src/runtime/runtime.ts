@@ -27,11 +27,13 @@ import { DEFAULT_TOOL_LIMITS } from "../tools/tool.js";
 import { budgetOption, budgetRecord } from "./budget-options.js";
 import { explainToolCall, type PolicyCheckRequest, type PolicyCheckResult } from "./policy-check.js";
 import { RuntimeConfigError } from "./runtime-config-error.js";
+import { childOpener } from "./child-session.js";
 import { Session } from "./session.js";
 import { SessionApprovals, withApprovedRules } from "./session-approvals.js";
 import { sessionAuthority, sessionCeiling } from "./session-authority.js";
 import type { SessionOptions } from "./session-options.js";
 import { sessionPolicy } from "./session-policy.js";
+import { SubagentLauncher } from "./subagents.js";
 import { defaultSystemPrompt } from "./system-prompt.js";
 
 export { RuntimeConfigError };
@@ -136,18 +138,26 @@ export class Runtime {
 			undefined,
 			0,
 		);
+		const tools = new ToolRegistry(builtinTools());
+		// A ceiling whose approval policy is deny approves no ask, whatever the host would answer.
+		const confirm = ceiling.manifest.approval === "deny" ? undefined : options.confirm;
+		const limits = { ...DEFAULT_TOOL_LIMITS, ...options.limits };
+		const subagents = new SubagentLauncher(
+			{ recorder, depth: 0, policy, authority, tools, model, confirm, limits, maxSteps, modelTimeoutMs },
+			childOpener({ store: this.store, engine: this.engine, redactor: this.redactor, env: this.env, shell: this.shellParser }),
+		);
 		const session = new Session({
 			recorder,
 			store: this.store,
 			model,
-			tools: new ToolRegistry(builtinTools()),
+			tools,
 			decider: this.engine,
 			policy,
-			// A ceiling whose approval policy is deny approves no ask, whatever the host would answer.
-			confirm: ceiling.manifest.approval === "deny" ? undefined : options.confirm,
+			confirm,
 			approvals: new SessionApprovals(recorder, this.store, this.engine, policy),
 			authority,
-			limits: { ...DEFAULT_TOOL_LIMITS, ...options.limits },
+			limits,
+			subagents,
 			maxSteps,
 			modelTimeoutMs,
 			env: this.env,
@@ -189,9 +199,13 @@ export class Runtime {
 	}
 
 	/** The decision a session opened with these options would make for one call, explained; nothing runs. */
-	checkPolicy(request: PolicyCheckRequest): Promise<PolicyCheckResult> {
-		if (this.closed) return Promise.reject(new RuntimeConfigError("runtime is closed"));
-		return explainToolCall(this.engine, new ToolRegistry(builtinTools()), this.env, request);
+	async checkPolicy(request: PolicyCheckRequest): Promise<PolicyCheckResult> {
+		if (this.closed) throw new RuntimeConfigError("runtime is closed");
+		// As openSession does: the workspace's persisted "always" answers join the host rules.
+		const named = typeof request.workspace === "string" && request.workspace !== "";
+		const approvedRules = request.approvedRules ?? (named ? await this.listApprovedRules({ workspace: request.workspace }) : []);
+		this.shellParser ??= await ShellParser.create();
+		return explainToolCall(this.engine, new ToolRegistry(builtinTools()), this.env, { ...request, approvedRules }, this.shellParser);
 	}
 
 	/** Persisted "always allow" / "always deny" answers, oldest first; `workspace` is matched on its real path. */

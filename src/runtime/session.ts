@@ -12,6 +12,7 @@ import type { ToolLimits } from "../tools/tool.js";
 import { EventChannel } from "./event-channel.js";
 import type { SessionApprovals } from "./session-approvals.js";
 import type { ConfirmCallback } from "./session-options.js";
+import type { SubagentLauncher } from "./subagents.js";
 import { type Decider, runTurn, type TurnResult } from "./turn-loop.js";
 
 export interface SessionParts {
@@ -35,6 +36,8 @@ export interface SessionParts {
 	authority: Authority;
 	/** Limits each turn's budget gets. */
 	turnBudget: BudgetLimits;
+	/** Spawns child sessions for the `agent` tool; absent, the tool reports sub-agents unavailable. */
+	subagents?: SubagentLauncher;
 	/** Receives each event after it is persisted; the session routes it to the running turn too. */
 	setTurnListener(listener: ((event: AnyWardenEvent) => void) | undefined): void;
 	onEnd(): void;
@@ -97,6 +100,7 @@ export class Session {
 					{
 						...this.parts,
 						budget: this.parts.sessionBudget.child("turn", this.parts.turnBudget),
+						subagents: this.parts.subagents?.forTurn(controller.signal),
 						trackCall: (callId, callController) => {
 							this.calls.set(callId, callController);
 							return () => this.calls.delete(callId);

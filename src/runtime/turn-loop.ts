@@ -23,6 +23,7 @@ import { type Decider, decideToolCall } from "./decide-call.js";
 import { runByKey } from "./keyed-serializer.js";
 import type { SessionApprovals } from "./session-approvals.js";
 import type { ConfirmCallback } from "./session-options.js";
+import type { TurnSubagents } from "./subagents.js";
 import { normalizeToolCalls, type ToolProposal } from "./tool-call-normalizer.js";
 import {
 	budgetExhaustedMessage,
@@ -55,6 +56,8 @@ export interface TurnDeps {
 	/** How long one model call may take before the turn ends as model_error. */
 	modelTimeoutMs: number;
 	env: NodeJS.ProcessEnv;
+	/** This turn's sub-agents: the `agent` tool spawns through it, and the turn waits for background ones before it ends. */
+	subagents?: TurnSubagents;
 	/** Registers a per-call controller so the host can cancel one call. */
 	trackCall(callId: string, controller: AbortController): () => void;
 	/** Persists one message of the conversation. */
@@ -101,6 +104,10 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 	const counts = { total: 0, completed: 0, denied: 0, cancelled: 0, invalid: 0, failed: 0 };
 	let completed = false;
 	const finish = async (status: TurnStatus, steps: number, text: string, error?: string): Promise<TurnResult> => {
+		// Background children finish (or are cancelled with the turn) before the turn is reported over.
+		await deps.subagents?.settle();
+		// Cancelled while waiting for them: the turn did not finish as it was about to report.
+		if (status === "completed" && signal.aborted) return finish("cancelled", steps, "", "turn cancelled by the host");
 		const payload: EventPayloads["turn.completed"] = { status, steps };
 		if (text) payload.text = text;
 		if (error) payload.error = error;
@@ -358,7 +365,8 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 		let output: string;
 		let failure: string | undefined;
 		try {
-			const result = await call.tool.execute(call.args, { kernel, callId: id, signal: controller.signal, limits: deps.limits });
+			const subagents = deps.subagents?.forCall(id, call.budget, controller.signal);
+			const result = await call.tool.execute(call.args, { kernel, callId: id, signal: controller.signal, limits: deps.limits, ...(subagents ? { subagents } : {}) });
 			output = result.output;
 			if (result.isError) failure = firstLine(result.output);
 		} catch (err) {

@@ -99,6 +99,17 @@ export const MIGRATIONS: readonly Migration[] = [
 			`);
 		},
 	},
+	{
+		version: 3,
+		description: "sub-agent lineage: a child session names its parent session and the call that spawned it",
+		up(db) {
+			db.exec(`
+				ALTER TABLE sessions ADD COLUMN parent_session TEXT;
+				ALTER TABLE sessions ADD COLUMN parent_call TEXT;
+				CREATE INDEX sessions_parent ON sessions (parent_session);
+			`);
+		},
+	},
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -320,6 +320,8 @@ describe("SqliteStore bad state dirs", () => {
 		await first.close();
 		const db = raw(dir);
 		db.exec("DROP TABLE approved_rules");
+		// Version 3 added the lineage columns: a version 1 database has none of them.
+		db.exec("DROP INDEX sessions_parent; ALTER TABLE sessions DROP COLUMN parent_session; ALTER TABLE sessions DROP COLUMN parent_call");
 		db.prepare("UPDATE schema_meta SET version = 1").run();
 		db.close();
 		const store = openStore(dir);
@@ -334,7 +336,7 @@ describe("SqliteStore bad state dirs", () => {
 		});
 		expect(rule.id).toBe(1);
 		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 1 });
-		expect(SCHEMA_VERSION).toBe(2);
+		expect(SCHEMA_VERSION).toBe(3);
 	});
 
 	it("refuses a database from a newer Warden", () => {

@@ -25,6 +25,8 @@ interface SessionDbRow {
 	ended_at: string | null;
 	status: string;
 	turns: number;
+	parent_session: string | null;
+	parent_call: string | null;
 }
 
 interface AuditDbRow {
@@ -59,7 +61,7 @@ export class SqliteStore implements Store {
 
 	async createSession(row: Omit<SessionRow, "status" | "turns" | "ended_at">): Promise<void> {
 		const insert = this.sql(
-			"INSERT INTO sessions (id, workspace, mode, model, created_at) VALUES (@id, @workspace, @mode, @model, @created_at)",
+			"INSERT INTO sessions (id, workspace, mode, model, created_at, parent_session, parent_call) VALUES (@id, @workspace, @mode, @model, @created_at, @parent_session, @parent_call)",
 		);
 		try {
 			insert.run({
@@ -68,6 +70,8 @@ export class SqliteStore implements Store {
 				mode: row.mode,
 				model: row.model,
 				created_at: row.created_at,
+				parent_session: row.parent_session ?? null,
+				parent_call: row.parent_call ?? null,
 			});
 		} catch (error) {
 			if ((error as { code?: unknown }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
@@ -332,6 +336,8 @@ function toSession(row: SessionDbRow): SessionRow {
 		turns: row.turns,
 	};
 	if (row.ended_at !== null) session.ended_at = row.ended_at;
+	if (row.parent_session !== null) session.parent_session = row.parent_session;
+	if (row.parent_call !== null) session.parent_call = row.parent_call;
 	return session;
 }
 

@@ -17,6 +17,9 @@ export interface SessionRow {
 	/** "active" until ended; then the end status. */
 	status: string;
 	turns: number;
+	/** For a sub-agent's session: the session whose `agent` call spawned it, and that call's id. */
+	parent_session?: string;
+	parent_call?: string;
 }
 
 /** Conversation state kept with a session so it can be shown (and later resumed). */

@@ -1,4 +1,5 @@
 /** The tools a session offers the model, by name. */
+import { agentTool } from "./agent.js";
 import { editFileTool } from "./edit-file.js";
 import { globTool } from "./glob.js";
 import { grepTool } from "./grep.js";
@@ -46,5 +47,5 @@ export class ToolRegistry {
 }
 
 export function builtinTools(): ToolDefinition[] {
-	return [readFileTool, writeFileTool, editFileTool, listDirTool, globTool, grepTool, shellTool];
+	return [readFileTool, writeFileTool, editFileTool, listDirTool, globTool, grepTool, shellTool, agentTool];
 }

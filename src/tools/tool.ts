@@ -1,6 +1,7 @@
 /** What a model-visible tool is: a definition plus an executor that reaches the world only through kernel primitives. */
 import type { RuleSubject } from "../kernel/admission/types.js";
 import type { KernelPrimitives } from "../kernel/primitives.js";
+import type { SubagentSpawner } from "./subagent-types.js";
 
 export interface ToolContext {
 	kernel: KernelPrimitives;
@@ -8,6 +9,8 @@ export interface ToolContext {
 	signal: AbortSignal;
 	/** Tool limits the host chose. */
 	limits: ToolLimits;
+	/** Child sessions of this call's session; absent where sub-agents are not offered. */
+	subagents?: SubagentSpawner;
 }
 
 export interface ToolLimits {

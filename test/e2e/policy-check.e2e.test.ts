@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { SqliteStore } from "../../src/store/sqlite-store.js";
 import { expectValidTrace, type Fixture, link, makeFixture, runCli, runPlan } from "./cli-harness.js";
 
 const ONE_LINE_ERROR = /^warden: [^\n]+\n$/;
@@ -91,7 +92,7 @@ describe("warden policy check (end to end, real CLI)", () => {
 		expect(r.code, r.stderr).toBe(0);
 		expect(r.stdout.trim().split("\n")).toHaveLength(1);
 		const out = JSON.parse(r.stdout);
-		expect(Object.keys(out)).toEqual(["tool", "arguments", "decision", "layer", "reason", "rule", "subcommands", "shadowed", "workspace", "mode", "on_ask", "config"]);
+		expect(Object.keys(out)).toEqual(["tool", "arguments", "decision", "layer", "reason", "rule", "subcommands", "shadowed", "capability", "workspace", "mode", "on_ask", "config"]);
 		expect(out).toMatchObject({
 			tool: "shell",
 			arguments: { command: "git log" },
@@ -177,5 +178,40 @@ describe("warden run with a project config (end to end)", () => {
 		const r3 = await runPlan(trusted, steps, ["--no-project-config"], { env: user.env });
 		const d3 = r3.events.find((e) => e.kind === "permission.decided");
 		expect(d3?.kind === "permission.decided" && d3.payload.decision).toBe("ask");
+	});
+});
+
+describe("warden policy check: approved rules and the capability verdict (end to end, real CLI)", () => {
+	it("names a persisted always-allow by its id, and the grant or ceiling that decides at the primitive", async () => {
+		const fx = makeFixture({ "src/a.ts": "export {};\n" });
+		const store = SqliteStore.open(fx.stateDir);
+		const rule = await store.addApprovedRule({
+			tool: "shell",
+			pattern: "touch made.txt",
+			outcome: "allow",
+			workspace: fx.workspace,
+			created_at: "2025-03-01T10:00:00.000Z",
+			created_by: "alice",
+			session: "s0",
+		});
+		await store.close();
+
+		const approved = await check(fx, "shell", { command: "touch made.txt" }, ["--state-dir", fx.stateDir]);
+		expect(approved.code, approved.stderr).toBe(0);
+		expect(approved.stdout.split("\n")[0]).toBe('ALLOW shell {"command":"touch made.txt"}');
+		expect(approved.stdout).toContain(`  rule       shell(touch made.txt) from approved rule #${rule.id}\n`);
+		expect(approved.stdout).toContain("  capability exec shell:touch made.txt: allowed by grant mode:workspace-write:shell (preset workspace-write)\n");
+		expect(existsSync(join(fx.workspace, "made.txt"))).toBe(false);
+
+		// An untrusted project narrows with a ceiling (its grant is ignored and reported); the rules still allow.
+		projectConfig(fx, "ceiling:\n  effects: [{ resource: 'fs:src/**', rights: [read] }]\ngrants:\n  - { resource: 'shell:*', rights: [exec] }\n");
+		const narrowed = await check(fx, "shell", { command: "touch made.txt" }, ["--state-dir", fx.stateDir, "--json"]);
+		expect(narrowed.code, narrowed.stderr).toBe(0);
+		expect(narrowed.stderr).toMatch(/ignored grants\[0\] shell:\* from project config .*grants from a project add authority/);
+		const report = JSON.parse(narrowed.stdout);
+		expect(report).toMatchObject({ decision: "allow", rule: { source: `approved rule #${rule.id}` } });
+		expect(report.capability).toMatchObject({ admitted: false, checks: [{ resource: "shell:touch made.txt", right: "exec", reason: "ceiling" }] });
+		const read = await check(fx, "read_file", { path: "src/a.ts" }, ["--state-dir", fx.stateDir]);
+		expect(read.stdout).toContain("  capability read fs:src/a.ts: allowed by grant mode:workspace-write:fs (preset workspace-write)\n");
 	});
 });

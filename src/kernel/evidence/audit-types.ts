@@ -14,7 +14,9 @@ export type AuditKind =
 	| "approval.consumed"
 	| "approval.invalid"
 	| "approval.rule_added"
-	| "approval.rule_revoked";
+	| "approval.rule_revoked"
+	| "subagent.started"
+	| "subagent.completed";
 
 /** What a caller appends; the store assigns seq, time, prev_hash and hash. */
 export interface AuditInput {

@@ -58,6 +58,15 @@ export interface EventPayloads {
 	"effect.recorded": { call_id: string; effect: string; resource: string; audit_seq: number };
 	/** A reservation did not fit: what it was for (a model request, a tool call, or a primitive inside the call `call_id`) did not start. */
 	"budget.exhausted": { counter: BudgetCounter; scope: BudgetScope; limit: number; used: number; requested: number; call_id?: string };
+	/** An `agent` call opened a child session; the child's own events are in that session's stream. */
+	"subagent.started": { call_id: string; child_session: string; depth: number; mode: PermissionMode; tools: string[] };
+	/** A child session's turn ended; `result_used` says whether its answer went back to the model, ran in the background, or was dropped. */
+	"subagent.completed": {
+		call_id: string;
+		child_session: string;
+		status: "completed" | "failed" | "cancelled";
+		result_used: "returned" | "background" | "discarded";
+	};
 	/** `budget` is the session's settled use so far, with the session's own limits. */
 	"turn.completed": { status: TurnStatus; text?: string; steps: number; error?: string; budget?: BudgetUsage };
 	"session.ended": { status: "ok" | "error" };
@@ -80,6 +89,8 @@ export const EVENT_KINDS = [
 	"tool.denied",
 	"effect.recorded",
 	"budget.exhausted",
+	"subagent.started",
+	"subagent.completed",
 	"turn.completed",
 	"session.ended",
 ] as const satisfies readonly EventKind[];

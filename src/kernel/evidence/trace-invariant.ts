@@ -76,7 +76,8 @@ export function checkTraceInvariant(events: readonly AnyWardenEvent[]): TraceRep
 			outsideTurn.add(key);
 			violations.push(`call ${callId}: ${event.kind} outside a running turn (turn ${event.turn})`);
 		}
-		if (trace.terminals.length > 0 && event.kind !== "tool.proposed") {
+		// A background sub-agent finishes after the call that spawned it returned: lineage, not a call phase.
+		if (trace.terminals.length > 0 && event.kind !== "tool.proposed" && event.kind !== "subagent.completed") {
 			violations.push(`call ${callId}: ${event.kind} after its terminal outcome`);
 		}
 		switch (event.kind) {

@@ -91,6 +91,15 @@ export function runStoreContractTests(name: string, makeStore: () => Promise<Sto
 				});
 			});
 
+			it("records a child session's parent session and call", async () => {
+				await store.createSession(session("parent", "2025-03-01T10:00:00.000Z"));
+				await store.createSession({ ...session("child", "2025-03-01T10:00:01.000Z"), parent_session: "parent", parent_call: "call_1_1_1" });
+				expect(await store.getSession("child")).toMatchObject({ parent_session: "parent", parent_call: "call_1_1_1" });
+				const top = await store.getSession("parent");
+				expect(top?.parent_session).toBeUndefined();
+				expect((await store.listSessions()).filter((s) => s.parent_session === "parent").map((s) => s.id)).toEqual(["child"]);
+			});
+
 			it("returns undefined for an unknown session", async () => {
 				expect(await store.getSession("nope")).toBeUndefined();
 			});

@@ -33,7 +33,7 @@ describe("registerBenchCommand", () => {
 		expect(report.appends.appendsPerRound).toBe(2);
 		expect(report.auditVerify.records).toBeGreaterThanOrEqual(5);
 		expect(report.cliStart.runs).toBe(1);
-		expect(Object.keys(report)).toEqual(["schema", "startedAt", "durationMs", "environment", "governedRead", "decisions", "appends", "auditVerify", "cliStart"]);
+		expect(Object.keys(report)).toEqual(["schema", "startedAt", "durationMs", "environment", "governedRead", "decisions", "authority", "leases", "appends", "auditVerify", "cliStart"]);
 		// --dir was used, and everything made there was removed.
 		expect(readdirSync(dir)).toEqual([]);
 	}, 60_000);

@@ -1,5 +1,5 @@
 /** The report as the plain-text tables `warden eval bench` and `npm run bench` print. */
-import type { AppendReport, AuditVerifyReport, BenchReport, CliStartReport, DecisionReport, DeciderTiming, GovernedReadReport } from "./bench-types.js";
+import type { AppendReport, AuditVerifyReport, AuthorityReport, BenchReport, CliStartReport, DecisionReport, DeciderTiming, GovernedReadReport, LeaseReport } from "./bench-types.js";
 import { mib, rateRow, ratio, table, thousands, timingRow } from "./table-cells.js";
 
 function deciderRow(label: string, timing: DeciderTiming): string[] {
@@ -40,6 +40,24 @@ function decisionsSection(dec: DecisionReport): string[] {
 		]),
 		`  naive / engine: ${ratio(dec.ratio)}, the price of parsing. The yardstick is the unsafe approach other agents use:`,
 		`  on this mix it decided ${dec.naiveMorePermissive} of ${dec.inputsPerRound} inputs more permissively than the engine, ${dec.naiveStricter} more strictly.`,
+	];
+}
+
+function authoritySection(a: AuthorityReport, l: LeaseReport): string[] {
+	return [
+		`Capability admission at the primitive, per decision (${a.requestsPerRound} requests × ${a.rounds} rounds, after ${a.warmupRounds} warm-up round(s); admitted ${a.admitted.held} held / ${a.admitted.preset} preset)`,
+		...table([
+			["grants held", "decisions/s", "median", "min", "max", "vs preset"],
+			rateRow(`${a.presetGrants}-grant preset (yardstick)`, a.preset, a.preset.medianUs),
+			rateRow(`${a.capabilitiesHeld} capabilities`, a.held, a.preset.medianUs),
+		]),
+		"",
+		`Approval lease check, per call (${l.checksPerRound} leases × ${l.rounds} rounds; arguments ${l.argumentsBytes} B of JSON)`,
+		...table([
+			["variant", "checks/s", "median", "min", "max", "vs sha256"],
+			rateRow("sha256 of the canonical arguments (yardstick, the floor)", l.digest, l.digest.medianUs),
+			rateRow("lease grant + consume (both digests, exact binding)", l.lease, l.digest.medianUs),
+		]),
 	];
 }
 
@@ -91,6 +109,8 @@ export function formatBenchTable(report: BenchReport): string {
 		...governedReadSection(report.governedRead),
 		"",
 		...decisionsSection(report.decisions),
+		"",
+		...authoritySection(report.authority, report.leases),
 		"",
 		...appendsSection(report.appends),
 		"",

@@ -25,6 +25,10 @@ export interface BenchOptions {
 	chainRecords?: number;
 	/** Measured child processes per command of the cold-start benchmark. Default 9. */
 	cliRuns?: number;
+	/** Capabilities held in the authority benchmark. Default 1000. */
+	authorityCapabilities?: number;
+	/** Leases granted and consumed per round. Default 1000. */
+	leaseChecks?: number;
 	/** The `warden` entry point the cold-start benchmark runs. Default: bin/warden.js of this checkout or package. */
 	wardenBin?: string;
 	/** Where the temporary workspace and state directories are made. Default: the OS temp dir. */
@@ -183,6 +187,38 @@ export interface CliStartReport {
 	auditVerifyRatio: number;
 }
 
+/** Capability admission at the primitive, per decision, over the same request mix. */
+export interface AuthorityReport {
+	capabilitiesHeld: number;
+	presetGrants: number;
+	requestsPerRound: number;
+	rounds: number;
+	warmupRounds: number;
+	/** Requests of the mix each authority admits (the rest are refused). */
+	admitted: { held: number; preset: number };
+	/** Authority.admit holding `capabilitiesHeld` grants. */
+	held: RateTiming;
+	/** The yardstick: Authority.admit holding the 10-grant preset. */
+	preset: RateTiming;
+	/** held.medianUs / preset.medianUs: what holding many grants costs per decision. */
+	ratio: number;
+}
+
+/** An "allow once" lease: granted with the arguments' digest, then consumed against a fresh digest. */
+export interface LeaseReport {
+	checksPerRound: number;
+	rounds: number;
+	warmupRounds: number;
+	/** Bytes of the arguments' JSON that are digested. */
+	argumentsBytes: number;
+	/** The floor: one sha256 of the canonical arguments. */
+	digest: RateTiming;
+	/** LeaseBook.grant + LeaseBook.consume, both digests included. */
+	lease: RateTiming;
+	/** lease.medianUs / digest.medianUs. */
+	ratio: number;
+}
+
 export interface BenchReport {
 	schema: "warden.bench/2";
 	startedAt: string;
@@ -190,6 +226,8 @@ export interface BenchReport {
 	environment: { node: string; platform: string; arch: string; cpus: number; cpuModel: string };
 	governedRead: GovernedReadReport;
 	decisions: DecisionReport;
+	authority: AuthorityReport;
+	leases: LeaseReport;
 	appends: AppendReport;
 	auditVerify: AuditVerifyReport;
 	cliStart: CliStartReport;

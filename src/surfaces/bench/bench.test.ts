@@ -9,7 +9,18 @@ import { decisionInputs, decisionRules } from "./decision-mix.js";
 import { NaivePrefixMatcher } from "./naive-prefix-matcher.js";
 import { runBenchmarks } from "./run-benchmarks.js";
 
-const TINY = { readCalls: 3, rounds: 2, warmupRounds: 1, decisionRounds: 3, decisionVariants: 2, appendsPerRound: 5, chainRecords: 20, cliRuns: 2 };
+const TINY = {
+	readCalls: 3,
+	rounds: 2,
+	warmupRounds: 1,
+	decisionRounds: 3,
+	decisionVariants: 2,
+	appendsPerRound: 5,
+	chainRecords: 20,
+	cliRuns: 2,
+	authorityCapabilities: 50,
+	leaseChecks: 10,
+};
 
 function expectTiming(timing: CallTiming | undefined, rounds: number): void {
 	expect(timing).toBeDefined();
@@ -45,7 +56,7 @@ describe("runBenchmarks with tiny parameters", () => {
 		expect(report.environment.node).toBe(process.version);
 		expect(report.environment.cpus).toBeGreaterThan(0);
 		expect(progress.some((line) => line.includes("governed"))).toBe(true);
-		for (const phase of ["governed", "decisions", "appends", "audit verify", "cold start"]) {
+		for (const phase of ["governed", "decisions", "authority", "leases", "appends", "audit verify", "cold start"]) {
 			expect(progress.some((line) => line.startsWith(phase))).toBe(true);
 		}
 	});
@@ -111,6 +122,11 @@ describe("runBenchmarks with tiny parameters", () => {
 		expect(text).toContain("sha256 of the same bytes, prepared (yardstick, the floor)");
 		expect(text).toContain("chain of 20 records");
 		expect(text).toContain("node -e 0 (yardstick)");
+		expect(text).toContain("10-grant preset (yardstick)");
+		expect(text).toContain("50 capabilities");
+		expect(text).toContain("lease grant + consume (both digests, exact binding)");
+		expect(report.authority).toMatchObject({ capabilitiesHeld: 50, presetGrants: 10, rounds: 2, warmupRounds: 1 });
+		expect(report.leases).toMatchObject({ checksPerRound: 10, rounds: 2 });
 		expect(text).toContain("warden audit verify (empty state dir, opens SQLite)");
 	});
 

@@ -38,6 +38,8 @@ export class MemoryStore implements Store {
 			created_at: row.created_at,
 			status: "active",
 			turns: 0,
+			...(row.parent_session === undefined ? {} : { parent_session: row.parent_session }),
+			...(row.parent_call === undefined ? {} : { parent_call: row.parent_call }),
 		});
 	}
 

@@ -3,6 +3,7 @@ import { existsSync, statSync } from "node:fs";
 import { arch, cpus, platform, tmpdir } from "node:os";
 import { performance } from "node:perf_hooks";
 import type { BenchOptions, BenchReport } from "./bench-types.js";
+import { benchAuthority, benchLeases } from "./authority-bench.js";
 import { BenchError } from "./bench-error.js";
 import { benchCliStart, defaultWardenBin } from "./cli-start.js";
 import { benchDecisions } from "./decisions.js";
@@ -21,6 +22,8 @@ export const BENCH_DEFAULTS = {
 	appendsPerRound: 200,
 	chainRecords: 5000,
 	cliRuns: 9,
+	authorityCapabilities: 1000,
+	leaseChecks: 1000,
 } as const;
 
 type CountOption = { [K in keyof typeof BENCH_DEFAULTS]: (typeof BENCH_DEFAULTS)[K] extends number ? K : never }[keyof typeof BENCH_DEFAULTS];
@@ -41,6 +44,8 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const appendsPerRound = count("appendsPerRound", options.appendsPerRound, 1);
 	const chainRecords = count("chainRecords", options.chainRecords, 1);
 	const cliRuns = count("cliRuns", options.cliRuns, 1);
+	const authorityCapabilities = count("authorityCapabilities", options.authorityCapabilities, 1);
+	const leaseChecks = count("leaseChecks", options.leaseChecks, 1);
 	const tempDir = options.tempDir || tmpdir();
 	if (!existsSync(tempDir) || !statSync(tempDir).isDirectory()) throw new BenchError(`temp dir ${tempDir} is not an existing directory`);
 	const wardenBin = options.wardenBin ?? defaultWardenBin();
@@ -60,6 +65,9 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		onProgress,
 	});
 	const decisions = await benchDecisions({ rounds: decisionRounds, variants: decisionVariants, onProgress });
+	const authorityOptions = { capabilities: authorityCapabilities, leaseChecks, rounds, warmupRounds, onProgress };
+	const authority = benchAuthority(authorityOptions);
+	const leases = benchLeases(authorityOptions);
 	const { appends, auditVerify } = await benchEvidence({ appendsPerRound, chainRecords, rounds, warmupRounds, tempDir, onProgress });
 	const cliStart = await benchCliStart({
 		wardenBin,
@@ -83,6 +91,8 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		},
 		governedRead,
 		decisions,
+		authority,
+		leases,
 		appends,
 		auditVerify,
 		cliStart,

@@ -88,6 +88,11 @@ export function registerEvidenceCommands(program: Command, out: (text: string) =
 					return;
 				}
 				out(`session ${row.id}\n  status ${row.status} · turns ${row.turns} · created ${row.created_at}${row.ended_at ? ` · ended ${row.ended_at}` : ""}\n`);
+				// Lineage: the session that spawned this one (a sub-agent), and the sub-agents this one spawned.
+				if (row.parent_session) out(`  parent ${row.parent_session} (call ${row.parent_call ?? "?"})\n`);
+				for (const child of (await rt.listSessions()).filter((s) => s.parent_session === row.id).reverse()) {
+					out(`  child ${child.id} (call ${child.parent_call ?? "?"}) · ${child.status} · ${child.mode}\n`);
+				}
 				for (const event of events) {
 					const line = renderEvent(event);
 					if (line !== undefined && event.kind !== "session.started") out(`${line}\n`);

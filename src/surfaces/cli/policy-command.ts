@@ -4,9 +4,13 @@
  * decide (the decision is in the output); 2 for a usage error, including a call a run would
  * record as invalid (unknown tool, arguments the tool's schema refuses).
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { Command } from "commander";
 import { PERMISSION_MODES } from "../../kernel/admission/types.js";
-import { checkPolicy } from "../../runtime/policy-check.js";
+import { checkPolicy, type PolicyCheckRequest, type PolicyCheckResult } from "../../runtime/policy-check.js";
+import { Runtime } from "../../runtime/runtime.js";
+import { resolveStateDir } from "../../store/state-dir.js";
 import { registerApprovedRuleCommands } from "./approved-rules-commands.js";
 import { type ConfigCliFlags, resolveCliConfig } from "./cli-config.js";
 import { EXIT, UsageError } from "./cli-error.js";
@@ -14,6 +18,22 @@ import { policyReport, renderPolicyReport } from "./policy-report.js";
 
 interface CheckFlags extends ConfigCliFlags {
 	json?: boolean;
+	stateDir?: string;
+}
+
+/**
+ * With the state directory's database, as a session would open: its persisted "always" answers
+ * count. Without one there are none to load, and the check creates no state directory.
+ */
+async function checkWithState(request: PolicyCheckRequest, stateDir: string | undefined): Promise<PolicyCheckResult> {
+	const dir = resolveStateDir(stateDir, process.env);
+	if (!existsSync(join(dir, "warden.db"))) return checkPolicy(request, { env: process.env });
+	const runtime = await Runtime.open({ stateDir: dir });
+	try {
+		return await runtime.checkPolicy(request);
+	} finally {
+		await runtime.close();
+	}
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -34,6 +54,7 @@ export function registerPolicyCommand(program: Command, out: (text: string) => v
 		.option("--ask <rule>", "host rule that asks (repeatable)", collect, [])
 		.option("--deny <rule>", "run-level deny rule (repeatable)", collect, [])
 		.option("--on-ask <answer>", "how warden run would answer an ask: deny | allow")
+		.option("--state-dir <dir>", "state directory whose approved rules count (default $WARDEN_HOME)")
 		.option("--json", "print the explanation as one JSON object")
 		.action(async (tool: string, argsJson: string, flags: CheckFlags) => {
 			let args: unknown;
@@ -43,10 +64,10 @@ export function registerPolicyCommand(program: Command, out: (text: string) => v
 				throw new UsageError(`<args-json> is not valid JSON: ${(err as Error).message.split("\n")[0]}`);
 			}
 			const config = await resolveCliConfig(flags, process.env);
-			const result = await checkPolicy(
-				{ workspace: config.workspace, mode: config.mode.value, rules: config.rules, runDeny: config.runDeny, tool, arguments: args },
-				{ env: process.env },
-			);
+			const request: PolicyCheckRequest = { workspace: config.workspace, mode: config.mode.value, rules: config.rules, runDeny: config.runDeny, tool, arguments: args };
+			if (config.grants) request.grants = config.grants.value;
+			if (config.ceiling) request.ceiling = config.ceiling.value;
+			const result = await checkWithState(request, flags.stateDir);
 			if (!result.valid) throw new UsageError(`${result.error} (warden run would record this call as tool.invalid)`);
 			const report = policyReport(result, config);
 			out(flags.json ? `${JSON.stringify(report)}\n` : renderPolicyReport(report));

@@ -28,6 +28,13 @@ const ask: PolicyCheck = {
 	reason: "workspace-write mode rule write_file(<outside the workspace>) matched write_file /etc/hosts",
 	rule: { text: "write_file(<outside the workspace>)", source: "mode:workspace-write" },
 	shadowed: [],
+	capability: {
+		admitted: false,
+		ceiling: "0123456789abcdef0123",
+		assumedApproved: true,
+		checks: [],
+		note: "/etc/hosts is outside the workspace: the primitive refuses it before any grant is consulted",
+	},
 };
 
 describe("policy check output", () => {
@@ -39,6 +46,8 @@ describe("policy check output", () => {
 				"  layer      mode-rule",
 				"  rule       write_file(<outside the workspace>) from mode:workspace-write",
 				`  reason     ${ask.reason}`,
+				"  capability refused: /etc/hosts is outside the workspace: the primitive refuses it before any grant is consulted",
+				"  ceiling    0123456789ab",
 				"  on ask     deny (default): warden run would refuse this call",
 				"  mode       workspace-write (default)",
 				"  workspace  /w",
@@ -56,5 +65,21 @@ describe("policy check output", () => {
 		expect("rule" in report).toBe(false);
 		expect(renderPolicyReport(report)).toContain("  rule       none\n");
 		expect(renderPolicyReport(report)).not.toContain("on ask");
+	});
+
+	it("prints each capability check with the grant that admits it or why it is refused", () => {
+		const capability: PolicyCheck["capability"] = {
+			admitted: false,
+			ceiling: "feedfacecafe0000",
+			assumedApproved: false,
+			checks: [
+				{ resource: "shell:git status", right: "exec", admitted: true, grant: "mode:workspace-write:shell", source: "preset workspace-write", verdict: "allowed by grant mode:workspace-write:shell (preset workspace-write)" },
+				{ resource: "shell:rm -r build", right: "exec", admitted: false, reason: "ceiling", verdict: "refused: outside the task ceiling feedfacecafe" },
+			],
+		};
+		const text = renderPolicyReport(policyReport({ ...ask, decision: "allow", capability }, config));
+		expect(text).toContain("  capability exec shell:git status: allowed by grant mode:workspace-write:shell (preset workspace-write)\n");
+		expect(text).toContain("  capability exec shell:rm -r build: refused: outside the task ceiling feedfacecafe\n  ceiling    feedfacecafe\n");
+		expect(policyReport({ ...ask, capability }, config).capability.checks[1]?.reason).toBe("ceiling");
 	});
 });

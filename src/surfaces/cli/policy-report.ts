@@ -11,6 +11,7 @@ export interface PolicyReport {
 	rule?: ExplainedRule;
 	subcommands?: PolicyCheck["subcommands"];
 	shadowed: PolicyCheck["shadowed"];
+	capability: PolicyCheck["capability"];
 	workspace: string;
 	mode: ResolvedConfig["mode"];
 	on_ask: ResolvedConfig["onAsk"];
@@ -28,6 +29,7 @@ export function policyReport(check: PolicyCheck, config: ResolvedConfig): Policy
 		...(check.rule ? { rule: check.rule } : {}),
 		...(check.subcommands ? { subcommands: check.subcommands } : {}),
 		shadowed: check.shadowed,
+		capability: check.capability,
 		workspace: check.workspace,
 		mode: config.mode,
 		on_ask: config.onAsk,
@@ -36,6 +38,14 @@ export function policyReport(check: PolicyCheck, config: ResolvedConfig): Policy
 }
 
 const ruleText = (rule: ExplainedRule | undefined): string => (rule ? `${rule.text} from ${rule.source}` : "none");
+
+/** One line per (resource, right) the call's primitives ask for, then the ceiling they were checked under. */
+function capabilityLines(c: PolicyReport["capability"]): string[] {
+	const lines = c.note !== undefined ? [`  capability refused: ${c.note}`] : c.checks.map((k) => `  capability ${k.right} ${k.resource}: ${k.verdict}`);
+	if (c.assumedApproved && c.checks.some((k) => k.admitted)) lines.push("  capability (checked as if the ask were approved)");
+	lines.push(`  ceiling    ${c.ceiling.slice(0, 12)}`);
+	return lines;
+}
 
 export function renderPolicyReport(r: PolicyReport): string {
 	const lines = [
@@ -53,6 +63,7 @@ export function renderPolicyReport(r: PolicyReport): string {
 		});
 	}
 	for (const s of r.shadowed) lines.push(`  outranked  ${s.decision} ${s.text} from ${s.source} (${s.layer})`);
+	lines.push(...capabilityLines(r.capability));
 	if (r.decision === "ask") {
 		const answer = r.on_ask.value === "allow" ? "approve" : "refuse";
 		lines.push(`  on ask     ${r.on_ask.value} (${r.on_ask.source}): warden run would ${answer} this call`);

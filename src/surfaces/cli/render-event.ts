@@ -48,6 +48,14 @@ export function renderEvent(event: AnyWardenEvent): string | undefined {
 			const what = p.call_id ? ` [${p.call_id}]` : " (model call)";
 			return `    ⊘ budget exhausted${what}: ${p.counter} ${p.used}+${p.requested} over the ${p.scope} limit of ${p.limit}`;
 		}
+		case "subagent.started": {
+			const p = event.payload;
+			return `    ⇢ ${p.call_id} sub-agent ${p.child_session} started (depth ${p.depth}, ${p.mode}, tools ${p.tools.join(", ") || "none"})`;
+		}
+		case "subagent.completed": {
+			const p = event.payload;
+			return `    ⇠ ${p.call_id} sub-agent ${p.child_session} ${p.status} (result ${p.result_used})`;
+		}
 		case "turn.completed": {
 			const p = event.payload;
 			const head = `turn ${event.turn} ${p.status} after ${p.steps} model call${p.steps === 1 ? "" : "s"}`;

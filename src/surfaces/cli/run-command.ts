@@ -69,6 +69,8 @@ async function runTask(task: string, flags: RunFlags, out: (text: string) => voi
 			confirm: async () => config.onAsk.value === "allow",
 			maxSteps: config.maxSteps.value,
 			budget: config.budget,
+			...(config.grants ? { grants: config.grants.value } : {}),
+			...(config.ceiling ? { ceiling: config.ceiling.value } : {}),
 			modelTimeoutMs: Math.ceil(modelTimeout * 1000),
 			onEvent: print,
 		});

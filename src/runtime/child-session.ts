@@ -1,0 +1,108 @@
+/**
+ * Opens a sub-agent's session: its own id, evidence stream and approvals, under its parent's
+ * workspace, rules, ceiling and confirm callback, with the row naming its parent session and call.
+ */
+import { randomUUID } from "node:crypto";
+import type { PermissionEngine } from "../kernel/admission/permission-engine.js";
+import type { ShellParser } from "../kernel/admission/shell/shell-parser.js";
+import type { PolicyContext } from "../kernel/admission/types.js";
+import { Authority } from "../kernel/authority/authority.js";
+import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
+import { EVENT_SCHEMA_VERSION } from "../kernel/evidence/event-types.js";
+import { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
+import type { Redactor } from "../kernel/flow/redaction-types.js";
+import type { Message } from "../models/provider.js";
+import type { Store } from "../store/store.js";
+import { Session } from "./session.js";
+import { SessionApprovals } from "./session-approvals.js";
+import { type ChildSpec, type OpenChild, SubagentLauncher } from "./subagents.js";
+import { defaultSystemPrompt } from "./system-prompt.js";
+
+export interface ChildSessionParts {
+	store: Store;
+	engine: PermissionEngine;
+	redactor: Redactor;
+	env: NodeJS.ProcessEnv;
+	shell: ShellParser;
+}
+
+export function childOpener(parts: ChildSessionParts): OpenChild {
+	const open: OpenChild = async (spec: ChildSpec) => {
+		const { store, engine, redactor, env, shell } = parts;
+		const { parent } = spec;
+		const id = randomUUID();
+		// The parent's host rules (persisted answers included) and run-deny rules hold in the child too.
+		const policy: PolicyContext = {
+			...parent.policy,
+			mode: spec.mode,
+			hostRules: [...parent.policy.hostRules],
+			runDenyRules: [...parent.policy.runDenyRules],
+		};
+		const authority = new Authority({ grants: spec.grants, ceiling: parent.authority.ceiling, shell });
+		let turnListener: ((event: AnyWardenEvent) => void) | undefined;
+		const recorder = new EvidenceRecorder(store, redactor, id, (event) => turnListener?.(event));
+		const parentSession = parent.recorder.session;
+		await store.createSession({
+			id,
+			workspace: policy.workspace,
+			mode: spec.mode,
+			model: spec.model.spec,
+			created_at: new Date().toISOString(),
+			parent_session: parentSession,
+			parent_call: spec.callId,
+		});
+		const history: Message[] = [{ role: "system", content: defaultSystemPrompt(spec.mode) }];
+		await recorder.message(history[0]!);
+		await recorder.emit("session.started", { event_schema: EVENT_SCHEMA_VERSION, workspace: policy.workspace, mode: spec.mode, model: spec.model.spec, resumed: false }, 0);
+		await recorder.audit(
+			"session.started",
+			{
+				workspace: policy.workspace,
+				mode: spec.mode,
+				model: spec.model.spec,
+				parent_session: parentSession,
+				parent_call: spec.callId,
+				depth: spec.depth,
+				tools: spec.tools.list().map((t) => t.name),
+				rules: policy.hostRules.map((r) => ({ text: r.text, outcome: r.outcome, source: r.source })),
+				run_deny: policy.runDenyRules.map((r) => r.text),
+				ceiling: { hash: authority.ceiling.hash },
+				grants: authority.grants,
+			},
+			undefined,
+			0,
+		);
+		const session: Session = new Session({
+			recorder,
+			store,
+			model: spec.model,
+			tools: spec.tools,
+			decider: engine,
+			policy,
+			confirm: parent.confirm,
+			approvals: new SessionApprovals(recorder, store, engine, policy),
+			authority,
+			limits: parent.limits,
+			maxSteps: parent.maxSteps,
+			modelTimeoutMs: parent.modelTimeoutMs,
+			env,
+			history,
+			sessionBudget: spec.budget,
+			turnBudget: {},
+			setTurnListener: (listener) => {
+				turnListener = listener;
+			},
+			onEnd: () => undefined,
+			...(spec.tools.get("agent")
+				? {
+						subagents: new SubagentLauncher(
+							{ ...parent, recorder, depth: spec.depth, policy, authority, tools: spec.tools, model: spec.model },
+							open,
+						),
+					}
+				: {}),
+		});
+		return session;
+	};
+	return open;
+}
