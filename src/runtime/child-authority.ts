@@ -28,7 +28,9 @@ export function childGrants(parent: Authority, parentMode: PermissionMode, child
 		let rights = [...g.rights];
 		let constraints = g.constraints;
 		if (readsOnly) {
-			rights = rights.filter((r) => r === "read" || r === "exec");
+			// Reaching the model and the host is not a write: a read-only child keeps that egress.
+			const channel = g.resource.startsWith("llm:") || g.resource.startsWith("human:");
+			rights = rights.filter((r) => r === "read" || r === "exec" || (channel && r === "egress"));
 			if (rights.includes("exec")) constraints = { ...(g.constraints ?? {}), read_only_commands: true };
 		}
 		if (rights.length === 0) continue;

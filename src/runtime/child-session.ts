@@ -38,7 +38,8 @@ export function childOpener(parts: ChildSessionParts): OpenChild {
 			hostRules: [...parent.policy.hostRules],
 			runDenyRules: [...parent.policy.runDenyRules],
 		};
-		const authority = new Authority({ grants: spec.grants, ceiling: parent.authority.ceiling, shell });
+		// Counted grants share their parent grant's count, so parent and child together never spend more than it.
+		const authority = new Authority({ grants: spec.grants, ceiling: parent.authority.ceiling, shell, parent: parent.authority });
 		let turnListener: ((event: AnyWardenEvent) => void) | undefined;
 		const recorder = new EvidenceRecorder(store, redactor, id, (event) => turnListener?.(event));
 		const parentSession = parent.recorder.session;

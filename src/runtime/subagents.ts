@@ -132,10 +132,13 @@ export class TurnSubagents {
 		return { parent, callId, depth, mode, tools, grants, model: this.childModel(request, callId), budget: budget.child("subagent") };
 	}
 
-	/** A scripted parent's child follows its own plan from the call's arguments, never the parent's. */
+	/**
+	 * A scripted parent's child follows its own plan from the call's arguments, never the parent's.
+	 * A wrapper around a scripted model (the eval's observing one) keeps its `scripted:` spec.
+	 */
 	private childModel(request: SubagentRequest, callId: string): ModelProvider {
 		const { model } = this.parent;
-		if (!(model instanceof ScriptedModel)) return model;
+		if (!(model instanceof ScriptedModel) && !model.spec.startsWith("scripted:")) return model;
 		if (request.steps === undefined) throw new ToolError("with a scripted model, the sub-agent's own plan must be given in steps");
 		try {
 			return ScriptedModel.fromPlan({ steps: request.steps }, `${model.spec}#${callId}`);

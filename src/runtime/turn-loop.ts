@@ -11,6 +11,8 @@ import type { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
 import type { Authority } from "../kernel/authority/authority.js";
 import { CapabilityDeniedError } from "../kernel/authority/authority-errors.js";
 import { createKernel } from "../kernel/kernel.js";
+import { createHumanPrimitives } from "../kernel/kernel-human.js";
+import { createLlmPrimitives } from "../kernel/kernel-llm.js";
 import { WorkspaceEscapeError } from "../kernel/primitives.js";
 import type { Message, ModelProvider, ModelResponse } from "../models/provider.js";
 import { ModelError } from "../models/provider.js";
@@ -120,6 +122,15 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 	};
 
 	let stepsTaken = 0;
+	// The model is reached only through the kernel: admitted on llm:<profile>, charged to the turn, recorded.
+	const llm = createLlmPrimitives({
+		model: deps.model,
+		authority: deps.authority.forCall({ approved: false }),
+		budget: deps.budget,
+		record: async (data) => {
+			await recorder.audit("llm.complete", data);
+		},
+	});
 	let started = false;
 	const governed = async (): Promise<TurnResult> => {
 		await recorder.emit("turn.started", { input });
@@ -128,29 +139,41 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 
 		for (let step = 1; step <= deps.maxSteps; step++) {
 			if (signal.aborted) return finish("cancelled", step - 1, "", "turn cancelled by the host");
-			// One model call, and an empty token envelope: usage is only known afterwards, and a
-			// counter already over its limit refuses even that.
-			let modelHold: Reservation;
-			try {
-				modelHold = deps.budget.reserveAll({ model_calls: 1, prompt_tokens: 0, completion_tokens: 0 });
-			} catch (err) {
-				if (!(err instanceof BudgetExhaustedError)) throw err;
-				await recordExhausted(deps, err);
-				return finish("budget_exhausted", step - 1, "", err.message);
-			}
-			await recorder.emit("model.requested", { step, messages: history.length, tools: deps.tools.list().length });
-			let response: ModelResponse;
 			stepsTaken = step;
-		const deadline = AbortSignal.timeout(deps.modelTimeoutMs);
+			const deadline = AbortSignal.timeout(deps.modelTimeoutMs);
 			const modelSignal = AbortSignal.any([signal, deadline]);
+			let response: ModelResponse;
+			let sent = false;
 			try {
-				// A provider that ignores its signal must not hold the turn past a cancel or the deadline.
-				const answer = await untilAborted(deps.model.complete({ messages: history, tools: deps.tools.schemas() }, modelSignal), modelSignal);
-				if (answer === ABORTED) throw modelSignal.reason;
-				response = answer;
+				response = await llm.complete(
+					{ messages: history, tools: deps.tools.schemas() },
+					{
+						signal: modelSignal,
+						beforeSend: async () => {
+							await recorder.emit("model.requested", { step, messages: history.length, tools: deps.tools.list().length });
+							sent = true;
+						},
+						// A provider that ignores its signal must not hold the turn past a cancel or the deadline.
+						wait: async (answer, waitSignal) => {
+							const settled = await untilAborted(answer, waitSignal);
+							if (settled === ABORTED) throw waitSignal.reason;
+							return settled;
+						},
+					},
+				);
 			} catch (err) {
-				// The request was sent; what it used is unknown, so only the call itself is charged.
-				modelHold.settle();
+				if (!sent) {
+					// Refused before anything was sent: the step was never taken.
+					if (err instanceof BudgetExhaustedError) {
+						await recordExhausted(deps, err);
+						return finish("budget_exhausted", step - 1, "", err.message);
+					}
+					if (err instanceof CapabilityDeniedError) {
+						await recorder.audit("authority.denied", err.toRecord());
+						return finish("model_error", step - 1, "", err.message);
+					}
+					throw err;
+				}
 				if (signal.aborted) return finish("cancelled", step, "", "turn cancelled by the host");
 				if (deadline.aborted) return finish("model_error", step, "", `model ${deps.model.spec} did not answer within ${deps.modelTimeoutMs < 1000 ? `${deps.modelTimeoutMs} ms` : `${Math.round(deps.modelTimeoutMs / 1000)} s`}`);
 				const message = err instanceof ModelError ? err.message : `model call failed: ${oneLine(err)}`;
@@ -162,8 +185,6 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 			};
 			if (response.text) responded.text = response.text;
 			if (response.usage) responded.usage = response.usage;
-			// Charged even past a limit (the tokens were spent); the next reservation then refuses.
-			modelHold.settle({ prompt_tokens: response.usage?.prompt_tokens ?? 0, completion_tokens: response.usage?.completion_tokens ?? 0 });
 			await recorder.emit("model.responded", responded);
 
 			if (response.toolCalls.length === 0) {
@@ -266,7 +287,11 @@ async function gate(
 	}
 	let lease: ApprovalLease | undefined;
 	if (decision.decision === "ask") {
-		const approval = await deps.approvals.ask(deps.confirm, { id, tool, args, decision }, signal);
+		// The host is reached only through the kernel: a refused `human:host` leaves the ask unanswered, so not approved.
+		const askAuthority = deps.authority.forCall({ approved: false });
+		const confirm = deps.confirm && createHumanPrimitives({ channel: "host", answer: deps.confirm, authority: askAuthority }).ask;
+		const approval = await deps.approvals.ask(confirm, { id, tool, args, decision }, signal);
+		for (const refused of askAuthority.refusals) await recorder.audit("authority.denied", refused.toRecord(), id);
 		const confirmed: EventPayloads["permission.confirmed"] = { call_id: id, tool: name, approved: approval.approved, by: approval.by };
 		if (approval.response) confirmed.response = approval.response;
 		if (approval.lease) confirmed.lease = approval.lease.id;

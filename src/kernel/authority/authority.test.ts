@@ -3,6 +3,7 @@ import { ShellParser } from "../admission/shell/shell-parser.js";
 import { Authority } from "./authority.js";
 import { CapabilityDeniedError } from "./authority-errors.js";
 import { type GrantSpec, issueGrant } from "./capability.js";
+import { delegate } from "./delegate.js";
 import { taskCeiling } from "./task-ceiling.js";
 
 const shell = await ShellParser.create();
@@ -130,6 +131,30 @@ describe("Authority", () => {
 		expect(call.refusals.map((r) => r.toRecord())).toEqual([
 			{ resource: "fs:secrets/x", right: "write", reason: "ceiling", why: `outside the task ceiling ${ceiling.hash.slice(0, 12)}`, ceiling: ceiling.hash },
 		]);
+	});
+
+	it("makes a delegated counted grant share its parent's count, so together they never exceed it", () => {
+		const write = { resource: "fs:out.txt", right: "write" as const };
+		const parent = new Authority({ grants: grants({ resource: "fs:out.txt", rights: ["write"], uses: 2 }) });
+		const child = new Authority({ grants: [delegate(parent.grants[0]!, { id: "c1", holder: "agent:1", uses: 2 })], parent });
+		const grandchild = new Authority({ grants: [delegate(child.grants[0]!, { id: "c2", holder: "agent:2" })], parent: child });
+		child.admit([write], plain);
+		expect(parent.usesLeft("g1")).toBe(1);
+		expect(child.usesLeft("c1")).toBe(1);
+		parent.admit([write], plain);
+		expect(child.usesLeft("c1")).toBe(0);
+		expect(grandchild.usesLeft("c2")).toBe(0);
+		const err = refusal(() => child.admit([write], plain));
+		expect(err.reason).toBe("used-up");
+		expect(err.message).toContain("the grant it was delegated from has no uses left");
+		expect(refusal(() => grandchild.admit([write], plain)).reason).toBe("used-up");
+		// Spending in a batch counts every use against the shared count before admitting any.
+		const p2 = new Authority({ grants: grants({ resource: "fs:out.txt", rights: ["write"], uses: 2 }) });
+		const c2 = new Authority({ grants: [delegate(p2.grants[0]!, { id: "c1", holder: "agent:1" })], parent: p2 });
+		p2.admit([write], plain);
+		expect(refusal(() => c2.admit([write, write], plain)).reason).toBe("used-up");
+		expect(c2.admit([write], plain)).toHaveLength(1);
+		expect(p2.usesLeft("g1")).toBe(0);
 	});
 
 	it("refuses two grants with one id", () => {

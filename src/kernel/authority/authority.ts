@@ -13,6 +13,10 @@
  *
  * Expiry and use counts limit what a grant admits; a deny grant admits nothing, so neither weakens
  * it. A use is spent when the primitive is admitted, before it runs.
+ *
+ * A counted grant delegated from a counted grant of the parent authority shares the parent's
+ * count: each use spends along the whole delegation chain, so a parent and its descendants
+ * together never spend more than the original count.
  */
 import type { ShellParser } from "../admission/shell/shell-parser.js";
 import { CapabilityDeniedError, type DenialReason } from "./authority-errors.js";
@@ -28,6 +32,14 @@ export interface AuthorityOptions {
 	shell?: ShellParser;
 	/** Milliseconds since the epoch; injectable for tests. */
 	now?: () => number;
+	/** The authority these grants were delegated from; counted grants share their parent grant's count. */
+	parent?: Authority;
+}
+
+/** Uses left on one counted grant; `up` is its parent grant's counter, spent with it. */
+interface UseCounter {
+	left: number;
+	up?: UseCounter;
 }
 
 /** How one call reached its primitives. */
@@ -53,7 +65,7 @@ type Choice = { ok: true; grant: Capability } | { ok: false; error: CapabilityDe
 export class Authority {
 	readonly grants: readonly Capability[];
 	readonly ceiling: TaskCeiling;
-	private readonly remaining = new Map<string, number>();
+	private readonly remaining = new Map<string, UseCounter>();
 	private readonly now: () => number;
 	private readonly shell: ShellParser | undefined;
 
@@ -62,7 +74,9 @@ export class Authority {
 		for (const g of options.grants) {
 			if (seen.has(g.id)) throw new RangeError(`two grants share the id ${g.id}`);
 			seen.add(g.id);
-			if (g.uses !== undefined) this.remaining.set(g.id, g.uses);
+			if (g.uses === undefined) continue;
+			const up = g.parent === undefined ? undefined : options.parent?.remaining.get(g.parent);
+			this.remaining.set(g.id, up ? { left: g.uses, up } : { left: g.uses });
 		}
 		this.grants = options.grants;
 		this.ceiling = options.ceiling ?? taskCeiling();
@@ -70,9 +84,13 @@ export class Authority {
 		this.shell = options.shell;
 	}
 
-	/** Uses left on a counted grant; undefined for a grant without a count. */
+	/** Uses left on a counted grant, its ancestors' counts included; undefined for a grant without a count. */
 	usesLeft(id: string): number | undefined {
-		return this.remaining.get(id);
+		let counter = this.remaining.get(id);
+		if (!counter) return undefined;
+		let left = counter.left;
+		for (counter = counter.up; counter; counter = counter.up) left = Math.min(left, counter.left);
+		return left;
 	}
 
 	forCall(call: CallContext): CallAuthority {
@@ -99,19 +117,19 @@ export class Authority {
 
 	/** Admits all requests or throws the first refusal; uses are spent only when all are admitted. */
 	admit(requests: readonly AccessRequest[], call: CallContext): Capability[] {
-		const spent = new Map<string, number>();
+		const spent = new Map<UseCounter, number>();
 		const chosen: Capability[] = [];
 		for (const request of requests) {
 			const choice = this.choose(request, call, spent);
 			if (!choice.ok) throw choice.error;
 			chosen.push(choice.grant);
-			if (this.remaining.has(choice.grant.id)) spent.set(choice.grant.id, (spent.get(choice.grant.id) ?? 0) + 1);
+			for (let c = this.remaining.get(choice.grant.id); c; c = c.up) spent.set(c, (spent.get(c) ?? 0) + 1);
 		}
-		for (const [id, n] of spent) this.remaining.set(id, this.remaining.get(id)! - n);
+		for (const [counter, n] of spent) counter.left -= n;
 		return chosen;
 	}
 
-	private choose(request: AccessRequest, call: CallContext, spent: ReadonlyMap<string, number>): Choice {
+	private choose(request: AccessRequest, call: CallContext, spent: ReadonlyMap<UseCounter, number>): Choice {
 		const refuse = (reason: DenialReason, why: string, grant?: string): Choice => ({
 			ok: false,
 			error: new CapabilityDeniedError(request.resource, request.right, reason, why, this.ceiling.hash, grant),
@@ -137,10 +155,13 @@ export class Authority {
 		return firstMiss ?? refuse("no-grant", "no grant covers it");
 	}
 
-	private miss(g: Capability, request: AccessRequest, call: CallContext, spent: ReadonlyMap<string, number>): { reason: DenialReason; why: string } | undefined {
+	private miss(g: Capability, request: AccessRequest, call: CallContext, spent: ReadonlyMap<UseCounter, number>): { reason: DenialReason; why: string } | undefined {
 		if (g.expires_at !== undefined && Date.parse(g.expires_at) <= this.now()) return { reason: "expired", why: `grant ${g.id} expired at ${g.expires_at}` };
-		const left = this.remaining.get(g.id);
-		if (left !== undefined && left - (spent.get(g.id) ?? 0) <= 0) return { reason: "used-up", why: `grant ${g.id} is used up (${g.uses} use${g.uses === 1 ? "" : "s"})` };
+		const own = this.remaining.get(g.id);
+		if (own && own.left - (spent.get(own) ?? 0) <= 0) return { reason: "used-up", why: `grant ${g.id} is used up (${g.uses} use${g.uses === 1 ? "" : "s"})` };
+		for (let c = own?.up; c; c = c.up) {
+			if (c.left - (spent.get(c) ?? 0) <= 0) return { reason: "used-up", why: `grant ${g.id} is used up: the grant it was delegated from has no uses left` };
+		}
 		const c = g.constraints;
 		if (c?.max_bytes !== undefined && !(request.bytes !== undefined && request.bytes <= c.max_bytes)) {
 			return { reason: "constraint", why: `grant ${g.id} admits at most ${c.max_bytes} bytes${request.bytes === undefined ? "" : `, not ${request.bytes}`}` };

@@ -45,7 +45,14 @@ describe("mode presets", () => {
 		const preset = sessionGrants("plan", undefined, "session:s");
 		expect(preset.every((g) => g.issuer === "mode:plan" && g.holder === "session:s" && g.effect === "allow")).toBe(true);
 		const host = sessionGrants("full-access", [{ resource: "fs:docs/**", rights: ["read"] }], "session:s");
-		expect(host).toEqual([{ id: "grant-1", resource: "fs:docs/**", rights: ["read"], effect: "allow", issuer: "host", holder: "session:s" }]);
+		expect(host).toEqual([
+			{ id: "grant-1", resource: "fs:docs/**", rights: ["read"], effect: "allow", issuer: "host", holder: "session:s" },
+			{ id: "mode:full-access:llm", resource: "llm:*", rights: ["egress"], effect: "allow", issuer: "mode:full-access", holder: "session:s" },
+			{ id: "mode:full-access:human", resource: "human:*", rights: ["egress"], effect: "allow", issuer: "mode:full-access", holder: "session:s" },
+		]);
+		// A host that names a channel kind decides it alone; a deny does not count as naming it.
+		const named = sessionGrants("plan", [{ resource: "llm:ollama/*", rights: ["egress"] }, { resource: "human:*", rights: ["egress"], effect: "deny" }], "s");
+		expect(named.map((g) => g.resource)).toEqual(["llm:ollama/*", "human:*", "human:*"]);
 		expect(() => sessionGrants("plan", [{ resource: "fs:**", rights: ["read"], use: 1 }], "s")).toThrow("grants[0].use: unknown key");
 	});
 });

@@ -7,6 +7,10 @@
  * commands their mode rules allow (the read-only mode's shell row is read-only commands, so its
  * preset holds them too). workspace-write and full-access: read, write and delete in the
  * workspace, run any command. Network egress is not granted: there is no net primitive yet.
+ *
+ * Every mode may talk to any model (`llm:*`) and ask the host (`human:*`), both with the right
+ * `egress`: each sends content out of the session (messages to a provider, a call's exact
+ * arguments and diff to whoever answers). A deny grant or a narrower ceiling takes either away.
  */
 import type { PermissionMode } from "../admission/types.js";
 import type { GrantSpec } from "./capability.js";
@@ -15,17 +19,25 @@ export const MODE_PRESETS: Readonly<Record<PermissionMode, readonly GrantSpec[]>
 	"read-only": [
 		{ id: "mode:read-only:fs", resource: "fs:**", rights: ["read"] },
 		{ id: "mode:read-only:shell", resource: "shell:*", rights: ["exec"], constraints: { read_only_commands: true } },
+		{ id: "mode:read-only:llm", resource: "llm:*", rights: ["egress"] },
+		{ id: "mode:read-only:human", resource: "human:*", rights: ["egress"] },
 	],
 	plan: [
 		{ id: "mode:plan:fs", resource: "fs:**", rights: ["read"] },
 		{ id: "mode:plan:shell", resource: "shell:*", rights: ["exec"], constraints: { read_only_commands: true } },
+		{ id: "mode:plan:llm", resource: "llm:*", rights: ["egress"] },
+		{ id: "mode:plan:human", resource: "human:*", rights: ["egress"] },
 	],
 	"workspace-write": [
 		{ id: "mode:workspace-write:fs", resource: "fs:**", rights: ["read", "write", "delete"] },
 		{ id: "mode:workspace-write:shell", resource: "shell:*", rights: ["exec"] },
+		{ id: "mode:workspace-write:llm", resource: "llm:*", rights: ["egress"] },
+		{ id: "mode:workspace-write:human", resource: "human:*", rights: ["egress"] },
 	],
 	"full-access": [
 		{ id: "mode:full-access:fs", resource: "fs:**", rights: ["read", "write", "delete"] },
 		{ id: "mode:full-access:shell", resource: "shell:*", rights: ["exec"] },
+		{ id: "mode:full-access:llm", resource: "llm:*", rights: ["egress"] },
+		{ id: "mode:full-access:human", resource: "human:*", rights: ["egress"] },
 	],
 };

@@ -4,7 +4,8 @@
  * is canonicalized (defaults filled, lists sorted and de-duplicated, keys sorted) and hashed, and
  * the hash goes with every decision made under it.
  *
- * `effects` omitted or null restricts nothing; `effects: []` permits no effect at all. `exclude`
+ * `effects` omitted or null restricts nothing; `effects: []` permits no tool effect at all. `llm:`
+ * and `human:` are bounded by `effects` only when it names a resource of that kind. `exclude`
  * removes effects whatever `effects` says.
  */
 import { createHash } from "node:crypto";
@@ -13,7 +14,7 @@ import type { BudgetLimits } from "../budget/budget-types.js";
 import { canonicalJson } from "../evidence/audit-chain.js";
 import { AuthorityFormatError } from "./authority-errors.js";
 import { checkRights } from "./capability.js";
-import type { AccessRequest, Right } from "./resource.js";
+import { type AccessRequest, type Right, resourceKind } from "./resource.js";
 import { parsePattern, patternMatches } from "./resource-pattern.js";
 
 export interface EffectScope {
@@ -111,7 +112,13 @@ export function manifestHash(manifest: TaskCeilingManifest): string {
 export function ceilingPermits(ceiling: TaskCeiling, request: AccessRequest): boolean {
 	const within = (scope: EffectScope) => scope.rights.includes(request.right) && patternMatches(scope.resource, request.resource);
 	if (ceiling.manifest.exclude.some(within)) return false;
-	return ceiling.manifest.effects === null || ceiling.manifest.effects.some(within);
+	const effects = ceiling.manifest.effects;
+	if (effects === null) return true;
+	// A ceiling written for files and commands does not silence the model or the host: `effects`
+	// bounds llm: and human: only when it names a resource of that kind (`exclude` always does).
+	const kind = resourceKind(request.resource);
+	if ((kind === "llm" || kind === "human") && !effects.some((scope) => resourceKind(scope.resource) === kind)) return true;
+	return effects.some(within);
 }
 
 /** The smaller of two sets of budget limits, counter by counter. */

@@ -16,7 +16,8 @@ export type AuditKind =
 	| "approval.rule_added"
 	| "approval.rule_revoked"
 	| "subagent.started"
-	| "subagent.completed";
+	| "subagent.completed"
+	| "llm.complete";
 
 /** What a caller appends; the store assigns seq, time, prev_hash and hash. */
 export interface AuditInput {

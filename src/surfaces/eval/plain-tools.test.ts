@@ -39,6 +39,23 @@ describe("plain tools (the baselines' naive implementations)", () => {
 		expect(await runPlainTool("shell", { command: "true" }, ctx)).toMatchObject({ isError: true, notRun: "no sandbox to run the command in" });
 	});
 
+	it("run an agent call's steps directly with the same tools, nested calls too, up to the depth limit", async () => {
+		const dirs = taskDir("agent");
+		const ctx = { workspace: dirs.workspace, writableRoot: dirs.root, shell: undefined };
+		const write = (path: string) => ({ tool_calls: [{ name: "write_file", arguments: { path, content: "child" } }] });
+		const result = await runPlainTool("agent", { task: "t", steps: [write("secrets/a.txt"), { tool_calls: [{ name: "agent", arguments: { task: "u", steps: [write("b.txt")] } }] }, { text: "done" }] }, ctx);
+		expect(result.isError).toBe(false);
+		expect(result.output).toMatch(/^sub-agent completed:\nwrite_file: wrote 5 bytes/);
+		expect(result.output).toContain("done");
+		expect(readFileSync(join(dirs.workspace, "secrets/a.txt"), "utf8")).toBe("child");
+		expect(readFileSync(join(dirs.workspace, "b.txt"), "utf8")).toBe("child");
+		const tooDeep = { task: "t", steps: [{ tool_calls: [{ name: "agent", arguments: { task: "u", steps: [{ tool_calls: [{ name: "agent", arguments: { task: "v", steps: [write("c.txt")] } }] }] } }] }] };
+		expect((await runPlainTool("agent", tooDeep, ctx)).output).toContain("agent: sub-agents nest at most 2 deep");
+		expect(existsSync(join(dirs.workspace, "c.txt"))).toBe(false);
+		expect(await runPlainTool("agent", { task: "t" }, ctx)).toEqual({ output: "agent needs steps to run", isError: true });
+		expect(await runPlainTool("agent", { task: "t", steps: [{ tool_calls: [{ name: "shell", arguments: { command: "true" } }] }] }, ctx)).toMatchObject({ notRun: "no sandbox to run the command in" });
+	});
+
 	it("never write outside the task's own directory (the sandbox's read-only rest)", async () => {
 		const dirs = taskDir("confined");
 		const elsewhere = mkdtempSync(join(tmpdir(), "warden-eval-elsewhere-"));

@@ -10,7 +10,10 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import picomatch from "picomatch";
 import type { ShellOutcome } from "./sandbox-shell.js";
 
-export const PLAIN_TOOL_NAMES = ["read_file", "write_file", "edit_file", "list_dir", "glob", "grep", "shell"] as const;
+export const PLAIN_TOOL_NAMES = ["read_file", "write_file", "edit_file", "list_dir", "glob", "grep", "shell", "agent"] as const;
+
+/** How deep nested `agent` calls go, as in the runtime: a session's children are depth 1, theirs depth 2. */
+export const PLAIN_AGENT_DEPTH = 2;
 
 export interface PlainToolContext {
 	workspace: string;
@@ -75,8 +78,32 @@ function shellText(outcome: ShellOutcome): string {
 	return `${head}\nstdout:\n${outcome.stdout}\nstderr:\n${outcome.stderr}`;
 }
 
-/** Runs one call; any exception becomes an error result, as a naive agent loop would report it. */
-export async function runPlainTool(name: string, args: unknown, ctx: PlainToolContext): Promise<PlainResult> {
+/**
+ * A naive sub-agent: the plan in `steps` run call by call with these same tools, no mode, rules or
+ * authority carried over — what a framework without delegation checks does.
+ */
+async function runPlainAgent(args: unknown, ctx: PlainToolContext, depth: number): Promise<PlainResult> {
+	if (depth > PLAIN_AGENT_DEPTH) return { output: `sub-agents nest at most ${PLAIN_AGENT_DEPTH} deep`, isError: true };
+	const steps = (args as Record<string, unknown>).steps;
+	if (!Array.isArray(steps)) return { output: "agent needs steps to run", isError: true };
+	const lines: string[] = [];
+	let notRun: string | undefined;
+	for (const step of steps as { text?: unknown; tool_calls?: unknown }[]) {
+		if (typeof step?.text === "string") lines.push(step.text);
+		const calls = Array.isArray(step?.tool_calls) ? (step.tool_calls as { name?: unknown; arguments?: unknown }[]) : [];
+		for (const call of calls) {
+			const raw = call.arguments ?? {};
+			const decoded = typeof raw === "string" ? (JSON.parse(raw) as unknown) : raw;
+			const result = await runPlainTool(String(call.name), decoded, ctx, depth);
+			notRun ??= result.notRun;
+			lines.push(`${String(call.name)}: ${result.output}`);
+		}
+	}
+	return { output: `sub-agent completed:\n${lines.join("\n")}`, isError: false, ...(notRun === undefined ? {} : { notRun }) };
+}
+
+/** Runs one call; any exception becomes an error result, as a naive agent loop would report it. `depth`: the sub-agent it runs in, 0 for the top. */
+export async function runPlainTool(name: string, args: unknown, ctx: PlainToolContext, depth = 0): Promise<PlainResult> {
 	const arg = (key: string): unknown => (args as Record<string, unknown>)[key];
 	const at = (key: string) => resolve(ctx.workspace, String(arg(key)));
 	try {
@@ -126,6 +153,8 @@ export async function runPlainTool(name: string, args: unknown, ctx: PlainToolCo
 				const outcome = await ctx.shell(String(arg("command")));
 				return { output: shellText(outcome), isError: outcome.exitCode !== 0 };
 			}
+			case "agent":
+				return await runPlainAgent(args, ctx, depth + 1);
 			default:
 				return { output: `unknown tool ${name}`, isError: true };
 		}
