@@ -1,13 +1,18 @@
 /** An effect a primitive performed, handed to evidence before the primitive returns. */
 
-export type EffectKind = "fs.write" | "shell.exec";
+export type EffectKind = "fs.write" | "fs.delete" | "shell.exec" | "net.fetch";
 
 export interface EffectRecord {
 	call_id: string;
 	effect: EffectKind;
-	/** Canonical resource: `fs:<workspace-relative path>` or `shell:<command>`. */
+	/** Canonical resource: `fs:<workspace-relative path>`, `shell:<command>` or `net:<origin>`. */
 	resource: string;
-	/** Details: for fs.write {created, bytes, diff, sha256_before, sha256_after}; for shell.exec {command, exit_code, signal, timed_out, cancelled, duration_ms, truncated}. */
+	/**
+	 * Details: for fs.write {created, bytes, diff, sha256_before, sha256_after}; for fs.delete {type,
+	 * bytes, sha256, diff, symlink_target?}; for shell.exec {command, exit_code, signal, timed_out,
+	 * cancelled, duration_ms, truncated}; for net.fetch {url, method, outcome, request_bytes,
+	 * response_bytes, truncated, status?, duration_ms?, error?}.
+	 */
 	data: Record<string, unknown>;
 }
 

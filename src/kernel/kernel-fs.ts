@@ -1,5 +1,6 @@
 /** The filesystem primitives: confined to the workspace, and every write recorded with its diff. */
 import { createHash } from "node:crypto";
+import * as path from "node:path";
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
 import {
 	errorCode,
@@ -9,6 +10,8 @@ import {
 	NotRegularFileError,
 	readdirWithTypes,
 	readFile,
+	readlink,
+	unlink,
 	walkFiles,
 	writeFileAtomic,
 } from "../providers/fs-provider.js";
@@ -16,9 +19,9 @@ import type { CallAuthority } from "./authority/authority.js";
 import { fsResource } from "./authority/resource.js";
 import type { Budget } from "./budget/budget.js";
 import type { EffectSink } from "./effects.js";
-import { BinaryFileError, FileTooLargeError, FsPrimitiveError, PrimitiveCancelledError } from "./kernel-errors.js";
-import type { DirEntry, FileContent, FsPrimitives, WalkOptions, WriteOutcome } from "./primitives.js";
-import { resolveWorkspacePath, type WorkspaceRoot } from "./workspace-paths.js";
+import { BinaryFileError, FileTooLargeError, FsPrimitiveError, InvalidPathError, PrimitiveCancelledError } from "./kernel-errors.js";
+import type { DeleteOutcome, DirEntry, FileContent, FsPrimitives, WalkOptions, WriteOutcome } from "./primitives.js";
+import { displayPath, resolveWorkspacePath, type WorkspaceRoot } from "./workspace-paths.js";
 
 export interface FsPrimitivesOptions {
 	root: () => Promise<WorkspaceRoot>;
@@ -31,7 +34,7 @@ export interface FsPrimitivesOptions {
 
 /** fs.read's limit when the caller gives none. */
 export const DEFAULT_READ_MAX_BYTES = 10 * 1024 * 1024;
-/** The largest existing file fs.write will replace: its old content must be read for the diff. */
+/** The largest existing file fs.write will replace or fs.delete remove: its old content must be read for the diff. */
 export const WRITE_REPLACE_MAX_BYTES = 16 * 1024 * 1024;
 /** Past this, computing a diff is abandoned and the record says so. */
 const DIFF_TIMEOUT_MS = 2_000;
@@ -105,6 +108,59 @@ export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 			return outcome;
 		},
 
+		/**
+		 * Admitted with `delete` on the entry's own path: the parent directory is resolved to its real
+		 * path and the last name is not followed, so a symlink is removed as the link and its target
+		 * is untouched. Budget-neutral: a zero `bytes_written` reservation counts nothing (only a counter
+		 * already past its limit refuses it); reading the old content for the record is not charged.
+		 */
+		async delete(p): Promise<DeleteOutcome> {
+			if (opts.signal.aborted) throw new PrimitiveCancelledError(`delete of ${p} cancelled before it started`);
+			const { rel, abs } = await resolveEntry(await opts.root(), p);
+			const st = await guard(rel, () => lstat(abs));
+			if (st.type !== "file" && st.type !== "symlink") throw new FsPrimitiveError(`${rel} is ${describeType(st.type)}; fs.delete removes only files`);
+			if (st.type === "file" && st.links > 1) {
+				throw new FsPrimitiveError(`${rel} has ${st.links} hard links; Warden cannot tell where the others are, so it refuses to record and delete it`);
+			}
+			opts.authority?.admit([{ resource: fsResource(rel), right: "delete", bytes: st.size }]);
+
+			let before: Buffer;
+			let linkTarget: string | undefined;
+			if (st.type === "symlink") {
+				linkTarget = await guard(rel, () => readlink(abs));
+				before = Buffer.from(linkTarget, "utf8");
+			} else {
+				try {
+					before = await guard(rel, () => readFile(abs, { maxBytes: WRITE_REPLACE_MAX_BYTES }));
+				} catch (err) {
+					if (err instanceof FileTooLargeError) throw new FileTooLargeError(`${rel} is larger than ${WRITE_REPLACE_MAX_BYTES} bytes; refusing to delete it`);
+					throw err;
+				}
+			}
+			const diff = linkTarget === undefined ? removalDiff(rel, before) : `--- a/${rel}\n+++ /dev/null\n(symbolic link to ${displayPath(linkTarget)} deleted)\n`;
+
+			const held = opts.budget?.reserve("bytes_written", 0);
+			try {
+				await guard(rel, () => unlink(abs));
+			} finally {
+				held?.settle(0);
+			}
+			const outcome: DeleteOutcome = { path: rel, type: st.type, bytes: before.length, sha256: sha256(before), diff };
+			await opts.recordEffect({
+				call_id: opts.callId,
+				effect: "fs.delete",
+				resource: `fs:${rel}`,
+				data: {
+					type: outcome.type,
+					bytes: outcome.bytes,
+					sha256: outcome.sha256,
+					diff,
+					...(linkTarget === undefined ? {} : { symlink_target: linkTarget }),
+				},
+			});
+			return outcome;
+		},
+
 		async list(p): Promise<DirEntry[]> {
 			const { rel, abs } = await resolve(p);
 			opts.authority?.admit([{ resource: fsResource(rel), right: "read" }]);
@@ -160,6 +216,33 @@ function unifiedDiff(rel: string, before: Buffer | null, after: string): string 
 		timeout: DIFF_TIMEOUT_MS,
 	});
 	return patch ?? `${header}(diff omitted: the change was too large to compute)\n`;
+}
+
+/**
+ * The entry a path names, without following its last component: the parent is resolved to its
+ * real path (and confined), the final name appended. A path ending in `.` or `..` names a
+ * directory, which fs.delete refuses anyway.
+ */
+async function resolveEntry(root: WorkspaceRoot, input: string): Promise<{ rel: string; abs: string }> {
+	if (input.includes("\0")) throw new InvalidPathError(`path ${displayPath(input)} contains a NUL byte`);
+	const lexical = path.resolve(root.real, input);
+	if (lexical === root.real || lexical === root.given) throw new FsPrimitiveError("the workspace root is a directory, not a file");
+	const base = path.basename(input);
+	if (base === "" || base === "." || base === ".." || input.endsWith("/.") || input.endsWith("/..")) {
+		const { rel } = await resolveWorkspacePath(root, input);
+		throw new FsPrimitiveError(rel === "." ? "the workspace root is a directory, not a file" : `${rel} is a directory; fs.delete removes only files`);
+	}
+	const parent = await resolveWorkspacePath(root, path.dirname(input));
+	return { rel: parent.rel === "." ? base : `${parent.rel}/${base}`, abs: path.join(parent.abs, base) };
+}
+
+function removalDiff(rel: string, before: Buffer): string {
+	if (before.includes(0)) return `--- a/${rel}\n+++ /dev/null\n(binary file deleted: no text diff)\n`;
+	const patch = createTwoFilesPatch(`a/${rel}`, "/dev/null", before.toString("utf8"), "", undefined, undefined, {
+		headerOptions: FILE_HEADERS_ONLY,
+		timeout: DIFF_TIMEOUT_MS,
+	});
+	return patch ?? `--- a/${rel}\n+++ /dev/null\n(diff omitted: the file was too large to compute)\n`;
 }
 
 function describeType(type: string): string {

@@ -10,6 +10,7 @@ import type { Budget } from "./budget/budget.js";
 import type { EffectSink } from "./effects.js";
 import { createFsPrimitives } from "./kernel-fs.js";
 import { FsPrimitiveError } from "./kernel-errors.js";
+import { createNetPrimitives } from "./kernel-net.js";
 import { createShellPrimitives } from "./kernel-shell.js";
 import type { KernelPrimitives } from "./primitives.js";
 import { type WorkspaceRoot, workspaceRoot } from "./workspace-paths.js";
@@ -33,7 +34,7 @@ export interface KernelOptions {
 	/**
 	 * The capability layer: asked before each primitive touches anything, with the canonical
 	 * resource and the right it needs; a refusal throws CapabilityDeniedError. Without one, no
-	 * capability is checked (the runtime always passes one).
+	 * capability is checked (the runtime always passes one) — except net.fetch, which then refuses.
 	 */
 	authority?: CallAuthority;
 }
@@ -53,5 +54,6 @@ export function createKernel(opts: KernelOptions): KernelPrimitives {
 	return {
 		fs: createFsPrimitives(shared),
 		shell: createShellPrimitives({ ...shared, env: opts.env ?? process.env }),
+		net: createNetPrimitives(shared),
 	};
 }

@@ -20,6 +20,18 @@ export interface WriteOutcome {
 	diff: string;
 }
 
+export interface DeleteOutcome {
+	path: string;
+	/** What was removed: a regular file, or a symbolic link (never its target). */
+	type: "file" | "symlink";
+	/** Size of the removed file (for a link, of its target text). */
+	bytes: number;
+	/** sha256 hex of the removed content (for a link, of its target text). */
+	sha256: string;
+	/** Unified diff of the removal (before → /dev/null). */
+	diff: string;
+}
+
 export interface DirEntry {
 	name: string;
 	type: "file" | "dir" | "symlink" | "other";
@@ -37,6 +49,8 @@ export interface FsPrimitives {
 	/** `path` is workspace-relative or absolute inside the workspace; an escape throws WorkspaceEscapeError. */
 	read(path: string, opts?: { maxBytes?: number }): Promise<FileContent>;
 	write(path: string, content: string): Promise<WriteOutcome>;
+	/** Removes one regular file or symbolic link (the link itself); refuses directories and the workspace root. */
+	delete(path: string): Promise<DeleteOutcome>;
 	list(path: string): Promise<DirEntry[]>;
 	/** Workspace-relative paths of regular files under `path`, in sorted order; symlinks are not followed. */
 	walk(path: string, opts: WalkOptions): Promise<{ paths: string[]; truncated: boolean }>;
@@ -61,9 +75,42 @@ export interface ShellPrimitives {
 	exec(command: string, opts: { timeoutMs: number; maxOutputBytes: number }): Promise<ExecOutcome>;
 }
 
+export interface NetRequest {
+	/** An http: or https: URL; its origin is the resource admitted (`net:<scheme>://<host>:<port>`). */
+	url: string;
+	/** Defaults to GET. */
+	method?: string;
+	headers?: Record<string, string>;
+	body?: string;
+	/** Defaults to DEFAULT_FETCH_TIMEOUT_MS; covers the whole exchange, body included. */
+	timeoutMs?: number;
+	/** Response body bytes kept; the rest is not read. Defaults to DEFAULT_FETCH_MAX_BYTES. */
+	maxBytes?: number;
+}
+
+export interface NetResponse {
+	url: string;
+	status: number;
+	statusText: string;
+	/** Header names lower-cased. A redirect is not followed: its Location comes back here. */
+	headers: Record<string, string>;
+	/** The body as read (up to the cap), decoded as UTF-8. */
+	body: string;
+	/** Body bytes read. */
+	bytes: number;
+	/** True when the body was longer than the cap and the rest was not read. */
+	truncated: boolean;
+	durationMs: number;
+}
+
+export interface NetPrimitives {
+	fetch(request: NetRequest): Promise<NetResponse>;
+}
+
 export interface KernelPrimitives {
 	fs: FsPrimitives;
 	shell: ShellPrimitives;
+	net: NetPrimitives;
 }
 
 /** A path that resolves (through `..`, an absolute path or a symlink) outside the workspace. */

@@ -135,6 +135,11 @@ export async function writeFileAtomic(p: string, data: string | Uint8Array, opts
 	}
 }
 
+/** Removes a directory entry that is not a directory; a symlink is removed as the link itself. */
+export function unlink(p: string): Promise<void> {
+	return fsp.unlink(p);
+}
+
 /** Directory entries with their lstat type and size, sorted by name. */
 export async function readdirWithTypes(p: string): Promise<FsDirEntry[]> {
 	const names = (await fsp.readdir(p)).sort(compareCodeUnits);

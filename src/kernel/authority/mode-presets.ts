@@ -6,7 +6,8 @@
  * read-only and plan: read anything in the workspace, run only read-only commands — the same
  * commands their mode rules allow (the read-only mode's shell row is read-only commands, so its
  * preset holds them too). workspace-write and full-access: read, write and delete in the
- * workspace, run any command. Network egress is not granted: there is no net primitive yet.
+ * workspace, run any command. No preset grants `net:`: net.fetch is refused unless a host grant
+ * covers the origin.
  *
  * Every mode may talk to any model (`llm:*`) and ask the host (`human:*`), both with the right
  * `egress`: each sends content out of the session (messages to a provider, a call's exact

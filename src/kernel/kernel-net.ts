@@ -1,0 +1,135 @@
+/**
+ * The network primitive, `net.fetch`: one HTTP exchange, admitted as `egress` on the URL's origin
+ * (`net:<scheme>://<host>:<port>`), its response charged to `bytes_read`, and recorded before it
+ * returns — also when it fails, since the request may have left the host.
+ *
+ * It fails closed: without an authority nothing is sent, and no mode preset grants `net:`, so a
+ * fetch is refused unless a host grant covers the origin. A redirect is not followed: its Location
+ * comes back to the caller, and fetching it is a new admission on its own origin. The request body
+ * is not charged to any counter; the response is charged what was read, the cap reserved first.
+ */
+import { HttpCancelledError, httpFetch } from "../providers/net-provider.js";
+import type { CallAuthority } from "./authority/authority.js";
+import { netResource } from "./authority/resource.js";
+import type { Budget } from "./budget/budget.js";
+import type { EffectSink } from "./effects.js";
+import { PrimitiveCancelledError } from "./kernel-errors.js";
+import type { NetPrimitives, NetRequest, NetResponse } from "./primitives.js";
+
+export interface NetPrimitivesOptions {
+	callId: string;
+	signal: AbortSignal;
+	recordEffect: EffectSink;
+	budget?: Budget | undefined;
+	authority?: CallAuthority | undefined;
+}
+
+export const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
+export const DEFAULT_FETCH_MAX_BYTES = 5 * 1024 * 1024;
+
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/** A fetch request that is malformed or that the kernel will not send. */
+export class NetPrimitiveError extends Error {
+	override name = "NetPrimitiveError";
+}
+
+interface CheckedRequest {
+	url: URL;
+	method: string;
+	headers: Record<string, string>;
+	body: string | undefined;
+	timeoutMs: number;
+	maxBytes: number;
+}
+
+function checkRequest(req: NetRequest): CheckedRequest {
+	let url: URL;
+	try {
+		url = new URL(req.url);
+	} catch {
+		throw new NetPrimitiveError(`${JSON.stringify(req.url)} is not a URL`);
+	}
+	if (url.protocol !== "http:" && url.protocol !== "https:") throw new NetPrimitiveError(`net.fetch supports http: and https: URLs, not ${url.protocol}`);
+	const method = (req.method ?? "GET").toUpperCase();
+	if (!METHODS.has(method)) throw new NetPrimitiveError(`net.fetch does not send ${JSON.stringify(req.method)} requests`);
+	if (req.body !== undefined && (method === "GET" || method === "HEAD")) throw new NetPrimitiveError(`a ${method} request cannot carry a body`);
+	const timeoutMs = req.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
+	const maxBytes = req.maxBytes ?? DEFAULT_FETCH_MAX_BYTES;
+	if (!(timeoutMs > 0) || !Number.isSafeInteger(maxBytes) || maxBytes < 0) {
+		throw new NetPrimitiveError("net.fetch needs a positive timeoutMs and a non-negative integer maxBytes");
+	}
+	return { url, method, headers: req.headers ?? {}, body: req.body, timeoutMs, maxBytes };
+}
+
+/** The URL as evidence: credentials dropped (the query stays; the redactor runs on audit data). */
+function recordedUrl(url: URL): string {
+	const copy = new URL(url.href);
+	copy.username = "";
+	copy.password = "";
+	return copy.href;
+}
+
+export function createNetPrimitives(opts: NetPrimitivesOptions): NetPrimitives {
+	return {
+		async fetch(request): Promise<NetResponse> {
+			const req = checkRequest(request);
+			if (opts.signal.aborted) throw new PrimitiveCancelledError(`fetch of ${recordedUrl(req.url)} cancelled before it started`);
+			const resource = netResource(req.url.href);
+			if (!opts.authority) throw new NetPrimitiveError(`net.fetch refused ${resource}: the kernel has no authority to admit network egress`);
+			opts.authority.admit([{ resource, right: "egress" }]);
+			const held = opts.budget?.reserve("bytes_read", req.maxBytes);
+
+			const url = recordedUrl(req.url);
+			const requestBytes = req.body === undefined ? 0 : Buffer.byteLength(req.body, "utf8");
+			const record = { url, method: req.method, request_bytes: requestBytes };
+			let response: Awaited<ReturnType<typeof httpFetch>>;
+			try {
+				response = await httpFetch({
+					url: req.url.href,
+					method: req.method,
+					headers: req.headers,
+					body: req.body,
+					timeoutMs: req.timeoutMs,
+					maxBytes: req.maxBytes,
+					signal: opts.signal,
+				});
+			} catch (err) {
+				// How much of a response arrived before the failure is unknown: the cap is charged.
+				held?.settle();
+				const message = err instanceof Error ? err.message : String(err);
+				await opts.recordEffect({
+					call_id: opts.callId,
+					effect: "net.fetch",
+					resource,
+					data: { ...record, outcome: err instanceof HttpCancelledError ? "cancelled" : "failed", response_bytes: 0, truncated: false, error: message },
+				});
+				throw err;
+			}
+			held?.settle(response.body.length);
+			await opts.recordEffect({
+				call_id: opts.callId,
+				effect: "net.fetch",
+				resource,
+				data: {
+					...record,
+					outcome: "completed",
+					status: response.status,
+					response_bytes: response.body.length,
+					truncated: response.truncated,
+					duration_ms: response.durationMs,
+				},
+			});
+			return {
+				url,
+				status: response.status,
+				statusText: response.statusText,
+				headers: response.headers,
+				body: response.body.toString("utf8"),
+				bytes: response.body.length,
+				truncated: response.truncated,
+				durationMs: response.durationMs,
+			};
+		},
+	};
+}
