@@ -1,14 +1,14 @@
 import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ApprovalAnswer } from "../kernel/approval/approval-types.js";
 import type { AnyWardenEvent, EventKind, EventPayloads } from "../kernel/evidence/event-types.js";
-import { Runtime } from "./runtime.js";
+import type { Runtime } from "./runtime.js";
 import type { ConfirmationRequest } from "./session-options.js";
 import { callKinds, eventValidator, expectSoundEvidence } from "./test-support/evidence-checks.js";
 import { callsStep, RecordingModel } from "./test-support/recording-model.js";
+import { closeTestRuntime, openTestRuntime } from "./test-support/test-runtime.js";
 
 const validate = eventValidator(JSON.parse(await readFile(new URL("../../schemas/events.v1.json", import.meta.url), "utf8")) as object);
 
@@ -17,17 +17,10 @@ let workspace: string;
 let runtime: Runtime;
 
 beforeEach(async () => {
-	root = await mkdtemp(join(tmpdir(), "warden-approvals-"));
-	workspace = join(root, "ws");
-	await mkdir(workspace);
-	await writeFile(join(workspace, "notes.md"), "remember the milk\n");
-	runtime = await Runtime.open({ stateDir: join(root, "state"), env: process.env });
+	({ root, workspace, runtime } = await openTestRuntime("warden-approvals-", { files: { "notes.md": "remember the milk\n" } }));
 });
 
-afterEach(async () => {
-	await runtime.close();
-	await rm(root, { recursive: true, force: true });
-});
+afterEach(() => closeTestRuntime({ root, runtime }));
 
 const shellCall = (command: string) => ({ name: "shell", arguments: { command } });
 const editCall = (old: string, next: string, path = "notes.md") => ({ name: "edit_file", arguments: { path, old, new: next } });

@@ -1,13 +1,13 @@
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { taskCeiling } from "../kernel/authority/task-ceiling.js";
 import type { WardenEvent } from "../kernel/evidence/event-types.js";
-import { Runtime } from "./runtime.js";
+import type { Runtime } from "./runtime.js";
 import { RuntimeConfigError } from "./runtime-config-error.js";
 import { callKinds, eventValidator, expectSoundEvidence } from "./test-support/evidence-checks.js";
 import { callsStep, RecordingModel } from "./test-support/recording-model.js";
+import { closeTestRuntime, openTestRuntime } from "./test-support/test-runtime.js";
 
 const validate = eventValidator(JSON.parse(await readFile(new URL("../../schemas/events.v1.json", import.meta.url), "utf8")) as object);
 
@@ -16,17 +16,10 @@ let workspace: string;
 let runtime: Runtime;
 
 beforeEach(async () => {
-	root = await mkdtemp(join(tmpdir(), "warden-authority-"));
-	workspace = join(root, "ws");
-	await mkdir(join(workspace, "secrets"), { recursive: true });
-	await writeFile(join(workspace, "notes.md"), "notes\n");
-	runtime = await Runtime.open({ stateDir: join(root, "state"), env: process.env });
+	({ root, workspace, runtime } = await openTestRuntime("warden-authority-", { files: { "notes.md": "notes\n" }, dirs: ["secrets"] }));
 });
 
-afterEach(async () => {
-	await runtime.close();
-	await rm(root, { recursive: true, force: true });
-});
+afterEach(() => closeTestRuntime({ root, runtime }));
 
 const write = (path: string, content = `${path}\n`) => ({ name: "write_file", arguments: { path, content } });
 const exists = (path: string) =>

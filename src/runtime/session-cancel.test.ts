@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
@@ -10,6 +9,7 @@ import type { ConfirmCallback } from "./session-options.js";
 import { callIdOf, callKinds, eventValidator, expectSoundEvidence } from "./test-support/evidence-checks.js";
 import { RecordingModel } from "./test-support/recording-model.js";
 import type { TurnResult } from "./turn-loop.js";
+import { closeTestRuntime, openTestRuntime } from "./test-support/test-runtime.js";
 
 const validate = eventValidator(JSON.parse(await readFile(new URL("../../schemas/events.v1.json", import.meta.url), "utf8")) as object);
 
@@ -18,17 +18,10 @@ let workspace: string;
 let runtime: Runtime;
 
 beforeEach(async () => {
-	root = await mkdtemp(join(tmpdir(), "warden-cancel-"));
-	workspace = join(root, "ws");
-	await mkdir(workspace);
-	await writeFile(join(workspace, "notes.md"), "remember the milk\n");
-	runtime = await Runtime.open({ stateDir: join(root, "state"), env: process.env });
+	({ root, workspace, runtime } = await openTestRuntime("warden-cancel-", { files: { "notes.md": "remember the milk\n" } }));
 });
 
-afterEach(async () => {
-	await runtime.close();
-	await rm(root, { recursive: true, force: true });
-});
+afterEach(() => closeTestRuntime({ root, runtime }));
 
 function scripted(steps: unknown[]): ScriptedModel {
 	return ScriptedModel.fromPlan({ steps }, "scripted:test");

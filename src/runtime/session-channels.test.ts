@@ -1,11 +1,11 @@
-import { mkdir, mkdtemp, readFile, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { taskCeiling } from "../kernel/authority/task-ceiling.js";
-import { Runtime } from "./runtime.js";
+import type { Runtime } from "./runtime.js";
 import { callKinds, eventValidator, expectSoundEvidence } from "./test-support/evidence-checks.js";
 import { callsStep, RecordingModel } from "./test-support/recording-model.js";
+import { closeTestRuntime, openTestRuntime } from "./test-support/test-runtime.js";
 
 const validate = eventValidator(JSON.parse(await readFile(new URL("../../schemas/events.v1.json", import.meta.url), "utf8")) as object);
 
@@ -14,16 +14,10 @@ let workspace: string;
 let runtime: Runtime;
 
 beforeEach(async () => {
-	root = await mkdtemp(join(tmpdir(), "warden-channels-"));
-	workspace = join(root, "ws");
-	await mkdir(workspace, { recursive: true });
-	runtime = await Runtime.open({ stateDir: join(root, "state"), env: process.env });
+	({ root, workspace, runtime } = await openTestRuntime("warden-channels-"));
 });
 
-afterEach(async () => {
-	await runtime.close();
-	await rm(root, { recursive: true, force: true });
-});
+afterEach(() => closeTestRuntime({ root, runtime }));
 
 const done = { text: "done", toolCalls: [] };
 const onlyOllama = { effects: [{ resource: "fs:**", rights: ["read" as const] }, { resource: "llm:ollama/*", rights: ["egress" as const] }] };

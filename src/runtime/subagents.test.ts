@@ -1,12 +1,12 @@
-import { mkdir, mkdtemp, readFile, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
 import { ScriptedModel } from "../models/scripted.js";
-import { Runtime } from "./runtime.js";
+import type { Runtime } from "./runtime.js";
 import { eventValidator, expectSoundEvidence } from "./test-support/evidence-checks.js";
 import { callsStep, RecordingModel } from "./test-support/recording-model.js";
+import { closeTestRuntime, openTestRuntime } from "./test-support/test-runtime.js";
 
 const validate = eventValidator(JSON.parse(await readFile(new URL("../../schemas/events.v1.json", import.meta.url), "utf8")) as object);
 
@@ -15,16 +15,10 @@ let workspace: string;
 let runtime: Runtime;
 
 beforeEach(async () => {
-	root = await mkdtemp(join(tmpdir(), "warden-subagents-"));
-	workspace = join(root, "ws");
-	await mkdir(join(workspace, "secrets"), { recursive: true });
-	runtime = await Runtime.open({ stateDir: join(root, "state"), env: process.env });
+	({ root, workspace, runtime } = await openTestRuntime("warden-subagents-", { dirs: ["secrets"] }));
 });
 
-afterEach(async () => {
-	await runtime.close();
-	await rm(root, { recursive: true, force: true });
-});
+afterEach(() => closeTestRuntime({ root, runtime }));
 
 const exists = (path: string) =>
 	stat(path).then(

@@ -1,11 +1,11 @@
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AnyWardenEvent, WardenEvent } from "../kernel/evidence/event-types.js";
 import { Runtime } from "./runtime.js";
 import { callKinds, eventValidator, expectSoundEvidence } from "./test-support/evidence-checks.js";
 import { callsStep, RecordingModel } from "./test-support/recording-model.js";
+import { closeTestRuntime, openTestRuntime } from "./test-support/test-runtime.js";
 
 const validate = eventValidator(JSON.parse(await readFile(new URL("../../schemas/events.v1.json", import.meta.url), "utf8")) as object);
 
@@ -14,17 +14,10 @@ let workspace: string;
 let runtime: Runtime;
 
 beforeEach(async () => {
-	root = await mkdtemp(join(tmpdir(), "warden-budget-"));
-	workspace = join(root, "ws");
-	await mkdir(workspace);
-	await writeFile(join(workspace, "notes.md"), "# notes\nremember the milk\n");
-	runtime = await Runtime.open({ stateDir: join(root, "state"), env: process.env });
+	({ root, workspace, runtime } = await openTestRuntime("warden-budget-", { files: { "notes.md": "# notes\nremember the milk\n" } }));
 });
 
-afterEach(async () => {
-	await runtime.close();
-	await rm(root, { recursive: true, force: true });
-});
+afterEach(() => closeTestRuntime({ root, runtime }));
 
 const write = (path: string) => ({ name: "write_file", arguments: { path, content: `${path}\n` } });
 const exists = (path: string) => stat(join(workspace, path)).then(
