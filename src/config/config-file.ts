@@ -9,6 +9,7 @@ import { checkGrantSpec } from "../kernel/authority/capability.js";
 import { taskCeiling } from "../kernel/authority/task-ceiling.js";
 import { ConfigError } from "./config-error.js";
 import { configProblem } from "./config-schema.js";
+import { flowProblem } from "./flow-check.js";
 import type { ConfigFileData, ConfigLayer, ConfigLayerName } from "./config-types.js";
 
 export function layerSource(name: ConfigLayerName, path: string): string {
@@ -46,6 +47,10 @@ export function readConfigFile(path: string, name: ConfigLayerName, required: bo
 	const source = layerSource(name, file);
 	checkRules(config, source, fail);
 	checkAuthority(config, fail);
+	if (config.flow !== undefined) {
+		const flow = flowProblem(config.flow);
+		if (flow !== undefined) fail(flow);
+	}
 	config.trusted_projects?.forEach((entry, i) => {
 		if (!isAbsolute(entry)) fail(`trusted_projects[${i}] must be an absolute path, got ${JSON.stringify(entry)}`);
 	});

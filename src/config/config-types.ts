@@ -3,6 +3,7 @@ import type { PermissionMode } from "../kernel/admission/types.js";
 import type { GrantSpec } from "../kernel/authority/capability.js";
 import type { TaskCeilingSpec } from "../kernel/authority/task-ceiling.js";
 import type { BudgetCounter, BudgetLimits } from "../kernel/budget/budget-types.js";
+import type { FlowSettings, SinkRule, SinkRuleSpec } from "../kernel/flow/flow-types.js";
 import type { ConfigNote, SourcedRule } from "../runtime/session-options.js";
 
 export type { BudgetCounter, BudgetLimits };
@@ -22,7 +23,26 @@ export interface ConfigFileData {
 	grants?: GrantSpec[];
 	/** The task ceiling; a project's is intersected with the user's (ceiling-merge.ts). */
 	ceiling?: TaskCeilingSpec;
+	/** The flow plane's host settings; merged across layers by flow-merge.ts. */
+	flow?: FlowConfigData;
 	trusted_projects?: string[];
+}
+
+/** A `flow:` section as written (checked by flow-check.ts). */
+export interface FlowConfigData {
+	sinks?: SinkRuleSpec[];
+	secret_files?: string[];
+	redact_model_context?: RedactModelContext;
+}
+
+export type RedactModelContext = NonNullable<FlowSettings["redact_model_context"]>;
+
+/** The merged flow settings: exactly FlowSettings' fields, each sink rule naming the layer it came from. */
+export interface ResolvedFlow extends FlowSettings {
+	/** Highest layer's rules first: they are matched first. */
+	sinks: SinkRule[];
+	/** The union of every layer's globs, lowest layer's first. */
+	secret_files: string[];
 }
 
 /** Lowest to highest precedence. */
@@ -57,6 +77,8 @@ export interface ConfigFlags {
 	ask?: readonly string[];
 	deny?: readonly string[];
 	budget?: BudgetLimits;
+	/** Flow settings given on the command line (named `command line` in explanations); the highest layer. */
+	flow?: FlowConfigData;
 }
 
 export interface ConfigRequest {
@@ -69,7 +91,7 @@ export interface ConfigRequest {
 	/** False for `--no-project-config`. Default true. */
 	projectConfig?: boolean;
 	/** `--rules`: host rules from a file the user named, a layer just below the flags. */
-	rulesFile?: { path: string; rules: { allow?: readonly string[]; ask?: readonly string[]; deny?: readonly string[] } };
+	rulesFile?: { path: string; rules: { allow?: readonly string[]; ask?: readonly string[]; deny?: readonly string[] }; flow?: FlowConfigData };
 	flags?: ConfigFlags;
 }
 
@@ -91,6 +113,8 @@ export interface ResolvedConfig {
 	grants?: { value: GrantSpec[]; sources: string[] };
 	/** The user's ceiling narrowed by the project's; undefined when no layer sets one. */
 	ceiling?: { value: TaskCeilingSpec; sources: string[] };
+	/** The flow plane's settings from every layer (empty lists when none sets any); SessionOptions.flow takes it as is. */
+	flow: ResolvedFlow;
 	/** The layers that were read, lowest first. */
 	layers: { name: ConfigLayerName; source: string; path?: string }[];
 	/** Whether the project config (if any) came from a workspace the user trusts. */

@@ -233,3 +233,119 @@ describe("resolveConfig: which files", () => {
 		await expect(resolveConfig({ workspace: join(s.workspace, "nope"), env: s.env })).rejects.toThrow(`workspace ${join(s.workspace, "nope")} does not exist`);
 	});
 });
+
+describe("resolveConfig: flow", () => {
+	const USER_FLOW = [
+		"flow:",
+		"  sinks:",
+		"    - { sink: 'net:https://api.example.com:443', trust: trusted, max: secret }",
+		"    - { sink: 'llm:openai/*', trust: untrusted, max: public, min_integrity: trusted }",
+		"  secret_files: ['config/prod.yaml']",
+		"  redact_model_context: always",
+	].join("\n");
+
+	it("is empty when no layer sets it", async () => {
+		const config = await resolve(setup());
+		expect(config.flow).toEqual({ sinks: [], secret_files: [] });
+	});
+
+	it("higher layers' sink rules come first, each with its source; secret files unite; the highest redaction wins", async () => {
+		const s = setup({
+			user: USER_FLOW,
+			project: "flow:\n  sinks: [{ sink: 'fs:public/**', trust: trusted, max: secret }]\n  secret_files: ['**/*.tfstate', 'config/prod.yaml']\n  redact_model_context: never\n",
+		});
+		writeFileSync(s.userPath, `${USER_FLOW}\ntrusted_projects: [${JSON.stringify(s.workspace)}]\n`);
+		const rulesPath = join(s.workspace, "..", "rules.yaml");
+		const config = await resolve(s, {
+			rulesFile: { path: rulesPath, rules: {}, flow: { sinks: [{ sink: "human:host", trust: "trusted", max: "secret" }], secret_files: ["keys/**"] } },
+			flags: { flow: { sinks: [{ sink: "net:http://127.0.0.1:*", trust: "untrusted", max: "internal" }], redact_model_context: "untrusted" } },
+		});
+		const user = `user config ${s.userPath}`;
+		const project = `project config ${s.projectPath}`;
+		expect(config.flow.sinks).toEqual([
+			{ sink: "net:http://127.0.0.1:*", trust: "untrusted", max: "internal", source: "command line" },
+			{ sink: "human:host", trust: "trusted", max: "secret", source: `rules file ${rulesPath}` },
+			{ sink: "fs:public/**", trust: "trusted", max: "secret", source: project },
+			{ sink: "net:https://api.example.com:443", trust: "trusted", max: "secret", source: user },
+			{ sink: "llm:openai/*", trust: "untrusted", max: "public", min_integrity: "trusted", source: user },
+		]);
+		expect(config.flow.secret_files).toEqual(["config/prod.yaml", "**/*.tfstate", "keys/**"]);
+		expect(config.flow.redact_model_context).toBe("untrusted");
+		expect(config.ignored).toEqual([]);
+		// Without the flag, the trusted project's "never" is the highest.
+		expect((await resolve(s)).flow.redact_model_context).toBe("never");
+	});
+
+	it("an untrusted project keeps what tightens and has the rest dropped and reported", async () => {
+		const s = setup({
+			user: USER_FLOW,
+			project: [
+				"flow:",
+				"  sinks:",
+				"    - { sink: 'net:https://paste.example.org:443', trust: untrusted, max: public }",
+				"    - { sink: 'net:https://api.example.com:443', trust: trusted, max: internal }",
+				"    - { sink: 'net:https://*', trust: trusted, max: secret }",
+				"    - { sink: 'net:https://cdn.example.com:443', trust: trusted, max: public, release: internal }",
+				"    - { sink: 'llm:openai/gpt-4o', trust: untrusted, max: internal }",
+				"    - { sink: 'llm:openai/*', trust: untrusted, max: public }",
+				"    - { sink: 'llm:ollama/*', trust: untrusted, max: public, release: internal }",
+				"    - { sink: 'net:https://attacker.example:443', trust: untrusted, max: internal, release: secret }",
+				"  secret_files: ['**/*.tfstate']",
+				"  redact_model_context: never",
+			].join("\n"),
+		});
+		const config = await resolve(s);
+		const user = `user config ${s.userPath}`;
+		const project = `project config ${s.projectPath}`;
+		expect(config.flow.sinks).toEqual([
+			{ sink: "net:https://paste.example.org:443", trust: "untrusted", max: "public", source: project },
+			{ sink: "net:https://api.example.com:443", trust: "trusted", max: "internal", source: project },
+			// No user rule can match an ollama sink, so a release up to internal only tightens the default.
+			{ sink: "llm:ollama/*", trust: "untrusted", max: "public", release: "internal", source: project },
+			{ sink: "net:https://api.example.com:443", trust: "trusted", max: "secret", source: user },
+			{ sink: "llm:openai/*", trust: "untrusted", max: "public", min_integrity: "trusted", source: user },
+		]);
+		expect(config.flow.secret_files).toEqual(["config/prod.yaml", "**/*.tfstate"]);
+		expect(config.flow.redact_model_context).toBe("always");
+		expect(config.ignored.map((i) => i.item)).toEqual([
+			"flow.sinks[2] net:https://*",
+			"flow.sinks[3] net:https://cdn.example.com:443",
+			"flow.sinks[4] llm:openai/gpt-4o",
+			"flow.sinks[5] llm:openai/*",
+			"flow.sinks[7] net:https://attacker.example:443",
+			"flow.redact_model_context: never",
+		]);
+		const why = Object.fromEntries(config.ignored.map((i) => [i.item, i.why]));
+		expect(why["flow.sinks[2] net:https://*"]).toMatch(/^a trusted sink rule that clears secret or allows a release loosens flow and needs trust: the project .* is not in trusted_projects/);
+		expect(why["flow.sinks[4] llm:openai/gpt-4o"]).toMatch(/^it would be matched before the user's rule for llm:openai\/\* and clears internal where that rule clears public and needs trust/);
+		expect(why["flow.sinks[5] llm:openai/*"]).toMatch(/and accepts untrusted data that rule refuses and needs trust/);
+		expect(why["flow.sinks[7] net:https://attacker.example:443"]).toMatch(/^allowing a release of secret data loosens flow and needs trust/);
+		expect(why["flow.redact_model_context: never"]).toMatch(/^redacting the model's context less than always loosens flow and needs trust/);
+		for (const item of config.ignored) expect(item.source).toBe(project);
+	});
+
+	it("an untrusted project may set redact_model_context to always over the user's never", async () => {
+		const s = setup({ user: "flow: { redact_model_context: never }\n", project: "flow: { redact_model_context: always }\n" });
+		const config = await resolve(s);
+		expect(config.flow.redact_model_context).toBe("always");
+		expect(config.ignored).toEqual([]);
+		writeFileSync(s.projectPath, "flow: { redact_model_context: untrusted }\n");
+		const looser = await resolve(s);
+		expect(looser.flow.redact_model_context).toBe("never");
+		expect(looser.ignored.map((i) => i.item)).toEqual(["flow.redact_model_context: untrusted"]);
+	});
+
+	it("a bad flow setting from the rules file or the command line fails naming where it came from", async () => {
+		const s = setup();
+		const rulesPath = join(s.workspace, "..", "rules.yaml");
+		await expect(
+			resolve(s, { rulesFile: { path: rulesPath, rules: {}, flow: { sinks: [{ sink: "net:http://x:80", trust: "untrusted", max: "secret" }] } } }),
+		).rejects.toThrow(new ConfigError(`rules file ${rulesPath}: flow.sinks[0].max: an untrusted sink clears at most internal, not secret`));
+		await expect(resolve(s, { flags: { flow: { secret_files: ["a/[b"] } } })).rejects.toThrow(/^command line: flow\.secret_files\[0\]: "a\/\[b" is not a valid glob/);
+	});
+
+	it("a bad flow section in a config file fails before anything opens", async () => {
+		const s = setup({ project: "flow:\n  sinks: [{ sink: 'llm:x', trust: trusted, max: public, release: public }]\n" });
+		await expect(resolve(s)).rejects.toThrow(new ConfigError(`config ${s.projectPath}: flow.sinks[0].release must be above max (public), not public`));
+	});
+});

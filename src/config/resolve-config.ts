@@ -11,6 +11,7 @@ import { BUDGET_COUNTERS } from "../kernel/budget/budget-types.js";
 import { realDirectory } from "../providers/directory-probe.js";
 import type { SourcedRule } from "../runtime/session-options.js";
 import { mergeCeilings } from "./ceiling-merge.js";
+import { ConfigError } from "./config-error.js";
 import { readConfigFile } from "./config-file.js";
 import { projectConfigPath, userConfigLocation } from "./config-locations.js";
 import type {
@@ -19,11 +20,14 @@ import type {
 	ConfigFileData,
 	ConfigLayer,
 	ConfigRequest,
+	FlowConfigData,
 	IgnoredConfigItem,
 	OnAsk,
 	ResolvedConfig,
 	Sourced,
 } from "./config-types.js";
+import { flowProblem } from "./flow-check.js";
+import { mergeFlow } from "./flow-merge.js";
 import { isTrustedProject } from "./project-trust.js";
 import { filterProjectLayer } from "./untrusted-project.js";
 
@@ -62,7 +66,7 @@ export async function resolveConfig(request: ConfigRequest): Promise<ResolvedCon
 	if (request.projectConfig !== false) {
 		const loaded = readConfigFile(projectConfigPath(workspace), "project", false);
 		if (loaded) {
-			const baseline = { mode: user?.data.mode ?? DEFAULT_MODE, maxSteps: user?.data.max_steps ?? DEFAULT_MAX_STEPS };
+			const baseline = { mode: user?.data.mode ?? DEFAULT_MODE, maxSteps: user?.data.max_steps ?? DEFAULT_MAX_STEPS, sinks: user?.data.flow?.sinks ?? [] };
 			const filtered = filterProjectLayer(loaded, trustedProject, baseline, workspace);
 			project = { ...loaded, data: filtered.data };
 			ignored.push(...filtered.ignored);
@@ -94,6 +98,11 @@ export async function resolveConfig(request: ConfigRequest): Promise<ResolvedCon
 		},
 		runDeny: [...files.flatMap((l) => sourced(l.data.run_deny, "deny", l.source)), ...sourced(flags.deny, "deny", "--deny")],
 		...lowestBudget([...files.map((l): [BudgetLimits | undefined, string] => [l.data.budget, l.source]), [flags.budget, "--budget"]]),
+		flow: mergeFlow([
+			...files.map((l) => ({ flow: l.data.flow, source: l.source })),
+			{ flow: checkedFlow(rulesFile?.flow, rulesFileSource), source: rulesFileSource },
+			{ flow: checkedFlow(flags.flow, FLAGS_FLOW_SOURCE), source: FLAGS_FLOW_SOURCE },
+		]),
 		layers: [
 			...files.map((l) => ({ name: l.name, source: l.source, path: l.path! })),
 			...(rulesFile ? [{ name: "rules-file" as const, source: rulesFileSource, path: rulesFile.path }] : []),
@@ -113,6 +122,16 @@ export async function resolveConfig(request: ConfigRequest): Promise<ResolvedCon
 		for (const note of merged.ignored) ignored.push({ item: note.item, source: layer.source, why: note.why });
 	}
 	return resolved;
+}
+
+const FLAGS_FLOW_SOURCE = "command line";
+
+/** Config files are checked as they are read; flow settings that arrive otherwise are checked here. */
+function checkedFlow(flow: FlowConfigData | undefined, source: string): FlowConfigData | undefined {
+	if (flow === undefined) return undefined;
+	const problem = flowProblem(flow);
+	if (problem !== undefined) throw new ConfigError(`${source}: ${problem}`);
+	return flow;
 }
 
 function lowestBudget(layers: [BudgetLimits | undefined, string][]): Pick<ResolvedConfig, "budget" | "budgetSources"> {

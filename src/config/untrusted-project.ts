@@ -3,13 +3,17 @@
  * workspace, a project may only tighten policy: what would loosen it is dropped and reported.
  */
 import type { PermissionMode } from "../kernel/admission/types.js";
+import type { SinkRuleSpec } from "../kernel/flow/flow-types.js";
 import type { ConfigFileData, ConfigLayer, IgnoredConfigItem } from "./config-types.js";
+import { tightenUntrustedFlow } from "./flow-tightening.js";
 import { isMorePermissive } from "./mode-order.js";
 
 /** What the project is compared with: the user layer's values, or the defaults. */
 export interface UserBaseline {
 	mode: PermissionMode;
 	maxSteps: number;
+	/** The user's sink rules, which the project's are matched before. */
+	sinks: readonly SinkRuleSpec[];
 }
 
 export interface ProjectFilterResult {
@@ -51,6 +55,12 @@ export function filterProjectLayer(layer: ConfigLayer, trusted: boolean, user: U
 	if (data.max_steps !== undefined && data.max_steps > user.maxSteps) {
 		drop(`max_steps: ${data.max_steps}`, `more steps than the user's ${user.maxSteps} needs trust: ${untrusted}`);
 		delete data.max_steps;
+	}
+	if (data.flow !== undefined) {
+		const tightened = tightenUntrustedFlow(data.flow, user.sinks);
+		for (const note of tightened.dropped) drop(note.item, `${note.why} and needs trust: ${untrusted}`);
+		if (tightened.flow) data.flow = tightened.flow;
+		else delete data.flow;
 	}
 	return { data, ignored };
 }

@@ -19,6 +19,8 @@ import type { CallAuthority } from "./authority/authority.js";
 import { fsResource } from "./authority/resource.js";
 import type { Budget } from "./budget/budget.js";
 import type { EffectSink } from "./effects.js";
+import type { CallFlow, FlowDecisionRecord } from "./flow/flow-types.js";
+import { flowEvidence } from "./flow/flow-evidence.js";
 import { BinaryFileError, FileTooLargeError, FsPrimitiveError, InvalidPathError, PrimitiveCancelledError } from "./kernel-errors.js";
 import type { DeleteOutcome, DirEntry, FileContent, FsPrimitives, WalkOptions, WriteOutcome } from "./primitives.js";
 import { displayPath, resolveWorkspacePath, type WorkspaceRoot } from "./workspace-paths.js";
@@ -30,6 +32,7 @@ export interface FsPrimitivesOptions {
 	recordEffect: EffectSink;
 	budget?: Budget | undefined;
 	authority?: CallAuthority | undefined;
+	flow?: CallFlow | undefined;
 }
 
 /** fs.read's limit when the caller gives none. */
@@ -60,7 +63,10 @@ export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 			}
 			held?.settle(buf.length);
 			if (buf.includes(0)) throw new BinaryFileError(`${rel} is a binary file (${buf.length} bytes)`);
-			return { path: rel, content: buf.toString("utf8"), bytes: buf.length, sha256: sha256(buf) };
+			const file: FileContent = { path: rel, content: buf.toString("utf8"), bytes: buf.length, sha256: sha256(buf) };
+			// What was read is labelled before anyone sees it: the call's result carries the file's label.
+			if (opts.flow) opts.flow.observe(await opts.flow.fileLabel(rel, file.sha256), file.content);
+			return file;
 		},
 
 		async write(p, content): Promise<WriteOutcome> {
@@ -84,6 +90,8 @@ export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 			}
 			const after = Buffer.from(content, "utf8");
 			const diff = unifiedDiff(rel, before, content);
+			// A workspace file is a sink too: a host rule may keep secret or untrusted data out of it.
+			const flow: FlowDecisionRecord[] = opts.flow ? await opts.flow.admitEgress({ operation: "fs.write", sinks: [fsResource(rel)], payload: content }) : [];
 
 			const held = opts.budget?.reserve("bytes_written", after.length);
 			try {
@@ -93,6 +101,9 @@ export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 				held?.settle(after.length);
 			}
 			const outcome: WriteOutcome = { path: rel, created: before === null, bytesWritten: after.length, diff };
+			const written = sha256(after);
+			// The bytes keep their label: reading them back later, in this session or another, carries it.
+			if (opts.flow && flow[0]) await opts.flow.labelWrite(rel, written, flow[0].label);
 			await opts.recordEffect({
 				call_id: opts.callId,
 				effect: "fs.write",
@@ -102,7 +113,8 @@ export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 					bytes: after.length,
 					diff,
 					sha256_before: before === null ? null : sha256(before),
-					sha256_after: sha256(after),
+					sha256_after: written,
+					...flowEvidence(flow),
 				},
 			});
 			return outcome;

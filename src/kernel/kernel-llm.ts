@@ -12,6 +12,7 @@ import type { ModelProvider, ModelRequest, ModelResponse } from "../models/provi
 import type { CallAuthority } from "./authority/authority.js";
 import { llmResource } from "./authority/resource.js";
 import type { Budget } from "./budget/budget.js";
+import type { FlowDecisionRecord } from "./flow/flow-types.js";
 
 export function modelProfile(spec: string): string {
 	const colon = spec.indexOf(":");
@@ -30,6 +31,11 @@ export interface LlmPrimitiveOptions {
 	/** Charged one model call before the request is sent and the reported tokens after. */
 	budget: Budget;
 	record: LlmRecord;
+	/**
+	 * Flow admission of the request: the context is data leaving for the provider's sink. Throws
+	 * FlowDeniedError before anything is sent; its decision goes into the call's record.
+	 */
+	admitFlow?: (request: ModelRequest) => Promise<FlowDecisionRecord>;
 }
 
 export interface LlmCompleteOptions {
@@ -53,10 +59,12 @@ export function createLlmPrimitives(opts: LlmPrimitiveOptions): LlmPrimitives {
 		profile,
 		async complete(request, call) {
 			opts.authority.admit([{ resource, right: "egress" }]);
+			const flow = opts.admitFlow ? await opts.admitFlow(request) : undefined;
 			// One call and an empty token envelope: usage is only known afterwards, and a counter
 			// already over its limit refuses even that.
 			const hold = opts.budget.reserveAll({ model_calls: 1, prompt_tokens: 0, completion_tokens: 0 });
 			const record: Record<string, unknown> = { profile, spec: opts.model.spec, messages: request.messages.length, tools: request.tools.length };
+			if (flow) record.flow = { sink: flow.sink, decision: flow.decision, label: flow.label, clearance: flow.clearance.rule };
 			let response: ModelResponse;
 			try {
 				await call.beforeSend?.();

@@ -13,6 +13,10 @@ import type { CallAuthority } from "./authority/authority.js";
 import { netResource } from "./authority/resource.js";
 import type { Budget } from "./budget/budget.js";
 import type { EffectSink } from "./effects.js";
+import { canonicalJson } from "./evidence/audit-chain.js";
+import { flowEvidence } from "./flow/flow-evidence.js";
+import type { CallFlow, FlowDecisionRecord } from "./flow/flow-types.js";
+import { label } from "./flow/label.js";
 import { PrimitiveCancelledError } from "./kernel-errors.js";
 import type { NetPrimitives, NetRequest, NetResponse } from "./primitives.js";
 
@@ -22,6 +26,7 @@ export interface NetPrimitivesOptions {
 	recordEffect: EffectSink;
 	budget?: Budget | undefined;
 	authority?: CallAuthority | undefined;
+	flow?: CallFlow | undefined;
 }
 
 export const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
@@ -78,11 +83,14 @@ export function createNetPrimitives(opts: NetPrimitivesOptions): NetPrimitives {
 			const resource = netResource(req.url.href);
 			if (!opts.authority) throw new NetPrimitiveError(`net.fetch refused ${resource}: the kernel has no authority to admit network egress`);
 			opts.authority.admit([{ resource, right: "egress" }]);
+			// Everything the request carries leaves: the URL (its query and path), the headers and the body.
+			const payload = canonicalJson({ method: req.method, url: req.url.href, headers: req.headers, body: req.body ?? null });
+			const flow: FlowDecisionRecord[] = opts.flow ? await opts.flow.admitEgress({ operation: "net.fetch", sinks: [resource], payload }) : [];
 			const held = opts.budget?.reserve("bytes_read", req.maxBytes);
 
 			const url = recordedUrl(req.url);
 			const requestBytes = req.body === undefined ? 0 : Buffer.byteLength(req.body, "utf8");
-			const record = { url, method: req.method, request_bytes: requestBytes };
+			const record = { url, method: req.method, request_bytes: requestBytes, ...flowEvidence(flow) };
 			let response: Awaited<ReturnType<typeof httpFetch>>;
 			try {
 				response = await httpFetch({
@@ -107,6 +115,9 @@ export function createNetPrimitives(opts: NetPrimitivesOptions): NetPrimitives {
 				throw err;
 			}
 			held?.settle(response.body.length);
+			const body = response.body.toString("utf8");
+			// Whatever came back is the remote's word: untrusted, and no more public than the workspace.
+			opts.flow?.observe(label("internal", "untrusted", { kind: "url", ref: url }), body);
 			await opts.recordEffect({
 				call_id: opts.callId,
 				effect: "net.fetch",
@@ -125,7 +136,7 @@ export function createNetPrimitives(opts: NetPrimitivesOptions): NetPrimitives {
 				status: response.status,
 				statusText: response.statusText,
 				headers: response.headers,
-				body: response.body.toString("utf8"),
+				body,
 				bytes: response.body.length,
 				truncated: response.truncated,
 				durationMs: response.durationMs,

@@ -2,7 +2,12 @@
 import { runShell } from "../providers/shell-provider.js";
 import type { CallAuthority } from "./authority/authority.js";
 import type { Budget } from "./budget/budget.js";
+import type { ParsedShell } from "./admission/shell/shell-types.js";
 import type { EffectSink } from "./effects.js";
+import { flowEvidence } from "./flow/flow-evidence.js";
+import type { CallFlow, FlowDecisionRecord } from "./flow/flow-types.js";
+import { join, type Label, label } from "./flow/label.js";
+import { shellEgress } from "./flow/shell-egress.js";
 import { PrimitiveCancelledError } from "./kernel-errors.js";
 import type { ExecOutcome, ShellPrimitives } from "./primitives.js";
 import type { WorkspaceRoot } from "./workspace-paths.js";
@@ -15,6 +20,8 @@ export interface ShellPrimitivesOptions {
 	env: NodeJS.ProcessEnv;
 	budget?: Budget | undefined;
 	authority?: CallAuthority | undefined;
+	flow?: CallFlow | undefined;
+	parseShell?: ((command: string) => ParsedShell) | undefined;
 }
 
 /** Variable names that usually hold a credential; a command the model wrote does not get them. */
@@ -40,6 +47,7 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 			// Every sub-command is admitted, or none runs.
 			if (opts.authority) opts.authority.admit(opts.authority.shellRequests(command));
 			const root = await opts.root();
+			const { records: flow, outputLabel } = await admitShellFlow(opts, command);
 			// The whole timeout is held before anything is spawned; the command may run that long.
 			const held = opts.budget?.reserve("shell_ms", Math.ceil(execOpts.timeoutMs));
 			let outcome: ExecOutcome;
@@ -58,6 +66,7 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 				throw err;
 			}
 			held?.settle(Math.ceil(outcome.durationMs));
+			if (opts.flow) opts.flow.observe(outputLabel, `${outcome.stdout}\n${outcome.stderr}`);
 			await opts.recordEffect({
 				call_id: opts.callId,
 				effect: "shell.exec",
@@ -70,9 +79,30 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 					cancelled: outcome.cancelled,
 					duration_ms: outcome.durationMs,
 					truncated: outcome.truncated,
+					...flowEvidence(flow),
 				},
 			});
 			return outcome;
 		},
 	};
+}
+
+/**
+ * What the flow plane makes of a command before it runs. The files it names carry their labels
+ * into its output; a command that may reach the network is egress of everything it names and of
+ * the call's own arguments to each destination it names ("net:unknown" when it names none
+ * Warden can read). The shell is not sandboxed: a program that opens a file it does not name, or
+ * connects somewhere it does not name, is beyond what the text shows — the sandbox (bubblewrap)
+ * is what will enforce that.
+ */
+async function admitShellFlow(opts: ShellPrimitivesOptions, command: string): Promise<{ records: FlowDecisionRecord[]; outputLabel: Label }> {
+	const flow = opts.flow;
+	if (!flow || !opts.parseShell) return { records: [], outputLabel: label("internal", "trusted") };
+	const egress = shellEgress(opts.parseShell(command));
+	const named = await Promise.all([...egress.files, ...egress.globs].map((f) => flow.pathLabel(f)));
+	const namedLabel = join(label("internal", "trusted", { kind: "call", ref: opts.callId }), ...named);
+	if (!egress.network) return { records: [], outputLabel: namedLabel };
+	const records = await flow.admitEgress({ operation: "shell.exec", sinks: egress.sinks, payload: command, label: namedLabel });
+	// What a network client prints came from elsewhere.
+	return { records, outputLabel: join(namedLabel, label("internal", "untrusted", ...egress.sinks.map((s) => ({ kind: "url" as const, ref: s })))) };
 }

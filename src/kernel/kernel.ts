@@ -7,7 +7,9 @@
 import { errorCode } from "../providers/fs-provider.js";
 import type { CallAuthority } from "./authority/authority.js";
 import type { Budget } from "./budget/budget.js";
+import type { ParsedShell } from "./admission/shell/shell-types.js";
 import type { EffectSink } from "./effects.js";
+import type { CallFlow } from "./flow/flow-types.js";
 import { createFsPrimitives } from "./kernel-fs.js";
 import { FsPrimitiveError } from "./kernel-errors.js";
 import { createNetPrimitives } from "./kernel-net.js";
@@ -37,6 +39,14 @@ export interface KernelOptions {
 	 * capability is checked (the runtime always passes one) — except net.fetch, which then refuses.
 	 */
 	authority?: CallAuthority;
+	/**
+	 * The flow plane: what each primitive reads is labelled, and each egress (a request, a command
+	 * that may reach the network, a file write) is admitted against its sinks' clearance. Without
+	 * one, nothing is labelled or checked (the runtime always passes one).
+	 */
+	flow?: CallFlow;
+	/** Parses a shell command, so the flow plane can see which files and destinations it names. */
+	parseShell?: (command: string) => ParsedShell;
 }
 
 export function createKernel(opts: KernelOptions): KernelPrimitives {
@@ -50,10 +60,10 @@ export function createKernel(opts: KernelOptions): KernelPrimitives {
 		});
 		return rootPromise;
 	};
-	const shared = { root, callId: opts.callId, signal: opts.signal, recordEffect: opts.recordEffect, budget: opts.budget, authority: opts.authority };
+	const shared = { root, callId: opts.callId, signal: opts.signal, recordEffect: opts.recordEffect, budget: opts.budget, authority: opts.authority, flow: opts.flow };
 	return {
 		fs: createFsPrimitives(shared),
-		shell: createShellPrimitives({ ...shared, env: opts.env ?? process.env }),
+		shell: createShellPrimitives({ ...shared, env: opts.env ?? process.env, parseShell: opts.parseShell }),
 		net: createNetPrimitives(shared),
 	};
 }

@@ -1,8 +1,9 @@
+import { isLoopbackUrl } from "./endpoint-url.js";
 import { AbortError } from "./abort-error.js";
 import { oneLine } from "./one-line.js";
 import { toOpenAIMessage, toOpenAITool } from "./openai-messages.js";
 import { CompletionStream, decodeCompletion, errorText } from "./openai-response.js";
-import { ModelError, type ModelProvider, type ModelRequest, type ModelResponse } from "./provider.js";
+import { ModelError, type ModelLocality, type ModelProvider, type ModelRequest, type ModelResponse } from "./provider.js";
 import { SseDecoder } from "./sse-decoder.js";
 
 export interface OpenAICompatibleOptions {
@@ -19,12 +20,14 @@ export interface OpenAICompatibleOptions {
 export class OpenAICompatibleModel implements ModelProvider {
 	readonly spec: string;
 	readonly baseUrl: string;
+	readonly locality: ModelLocality;
 	readonly model: string;
 	private readonly apiKey: string | undefined;
 
 	constructor(options: OpenAICompatibleOptions) {
 		this.spec = options.spec;
 		this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+		this.locality = isLoopbackUrl(this.baseUrl) ? "loopback" : "remote";
 		this.model = options.model;
 		this.apiKey = options.apiKey;
 	}

@@ -35,9 +35,17 @@ export interface ModelResponse {
 	usage?: { prompt_tokens: number; completion_tokens: number };
 }
 
+/**
+ * Where a provider's requests go: the flow plane treats the model as a sink. `in-process` and
+ * `loopback` stay on this host; `remote` (and a provider that does not say) leaves it.
+ */
+export type ModelLocality = "in-process" | "loopback" | "remote";
+
 export interface ModelProvider {
 	/** The spec it was made from, e.g. `scripted:plan.yaml` or `openai:gpt-4o-mini`. */
 	readonly spec: string;
+	/** Absent counts as `remote`: a provider that cannot say where it sends the context is not trusted with secrets. */
+	readonly locality?: ModelLocality;
 	complete(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse>;
 }
 

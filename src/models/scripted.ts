@@ -14,6 +14,7 @@ export const SCRIPTED_PLAN_FINISHED = "(scripted plan finished)";
  */
 export class ScriptedModel implements ModelProvider {
 	readonly spec: string;
+	readonly locality = "in-process" as const;
 	readonly plan: ScriptedPlan;
 	private next = 0;
 

@@ -13,7 +13,9 @@ import { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
 import type { Redactor } from "../kernel/flow/redaction-types.js";
 import type { Message } from "../models/provider.js";
 import type { Store } from "../store/store.js";
+import { label } from "../kernel/flow/label.js";
 import { Session } from "./session.js";
+import { openSessionFlow } from "./session-flow-setup.js";
 import { SessionApprovals } from "./session-approvals.js";
 import { type ChildSpec, type OpenChild, SubagentLauncher } from "./subagents.js";
 import { defaultSystemPrompt } from "./system-prompt.js";
@@ -88,6 +90,9 @@ export function childOpener(parts: ChildSessionParts): OpenChild {
 			modelTimeoutMs: parent.modelTimeoutMs,
 			env,
 			history,
+			flow: openSessionFlow(parent.flowSetup, recorder, authority, spec.initialContext),
+			context: { labels: [label("internal", "trusted", { kind: "system", ref: "system prompt" })], sent: 0 },
+			parseShell: (command) => shell.parse(command),
 			sessionBudget: spec.budget,
 			turnBudget: {},
 			setTurnListener: (listener) => {

@@ -16,6 +16,8 @@ import { EVENT_SCHEMA_VERSION } from "../kernel/evidence/event-types.js";
 import { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
 import { createRedactor } from "../kernel/flow/redaction.js";
 import type { Redactor } from "../kernel/flow/redaction-types.js";
+import { FlowConfigError } from "../kernel/flow/flow-errors.js";
+import { label } from "../kernel/flow/label.js";
 import { createModel } from "../models/model-spec.js";
 import type { Message } from "../models/provider.js";
 import { realDirectory } from "../providers/directory-probe.js";
@@ -32,6 +34,7 @@ import { Session } from "./session.js";
 import { SessionApprovals, withApprovedRules } from "./session-approvals.js";
 import { sessionAuthority, sessionCeiling } from "./session-authority.js";
 import type { SessionOptions } from "./session-options.js";
+import { openSessionFlow, sinkRegistry, type FlowSetup } from "./session-flow-setup.js";
 import { sessionPolicy } from "./session-policy.js";
 import { SubagentLauncher } from "./subagents.js";
 import { defaultSystemPrompt } from "./system-prompt.js";
@@ -105,6 +108,14 @@ export class Runtime {
 		const turnLimits = budgetOption(options.turnBudget, "turnBudget");
 		const budgets = budgetRecord({ host: this.hostBudget.ownLimits(), session: sessionLimits, turn: turnLimits });
 
+		let registry: FlowSetup["registry"];
+		try {
+			registry = sinkRegistry(options.flow ?? {}, model);
+		} catch (err) {
+			if (err instanceof FlowConfigError) throw new RuntimeConfigError(err.message);
+			throw err;
+		}
+
 		const id = randomUUID();
 		this.shellParser ??= await ShellParser.create();
 		const authority = sessionAuthority(options, mode, ceiling, `session:${id}`, this.shellParser);
@@ -134,6 +145,7 @@ export class Runtime {
 				...(budgets ? { budget: budgets } : {}),
 				ceiling: { hash: ceiling.hash, manifest: ceiling.manifest },
 				grants: authority.grants,
+				flow: { sinks: registry.rules, generation: registry.generation, ...(options.flow?.secret_files ? { secret_files: options.flow.secret_files } : {}) },
 			},
 			undefined,
 			0,
@@ -142,8 +154,19 @@ export class Runtime {
 		// A ceiling whose approval policy is deny approves no ask, whatever the host would answer.
 		const confirm = ceiling.manifest.approval === "deny" ? undefined : options.confirm;
 		const limits = { ...DEFAULT_TOOL_LIMITS, ...options.limits };
+		// A ceiling that approves no ask releases nothing either.
+		const flowSetup: FlowSetup = {
+			settings: options.flow ?? {},
+			registry,
+			redactor: this.redactor,
+			store: this.store,
+			workspace,
+			release: ceiling.manifest.approval === "deny" ? undefined : options.release,
+		};
+		const flow = openSessionFlow(flowSetup, recorder, authority);
+		const shellParser = this.shellParser;
 		const subagents = new SubagentLauncher(
-			{ recorder, depth: 0, policy, authority, tools, model, confirm, limits, maxSteps, modelTimeoutMs },
+			{ recorder, depth: 0, policy, authority, tools, model, confirm, limits, maxSteps, modelTimeoutMs, flowSetup },
 			childOpener({ store: this.store, engine: this.engine, redactor: this.redactor, env: this.env, shell: this.shellParser }),
 		);
 		const session = new Session({
@@ -162,6 +185,9 @@ export class Runtime {
 			modelTimeoutMs,
 			env: this.env,
 			history,
+			flow,
+			context: { labels: [label("internal", "trusted", { kind: "system", ref: "system prompt" })], sent: 0 },
+			parseShell: (command) => shellParser.parse(command),
 			sessionBudget: this.hostBudget.child("session", sessionLimits),
 			turnBudget: turnLimits,
 			setTurnListener: (listener) => {

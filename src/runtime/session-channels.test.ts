@@ -51,9 +51,11 @@ describe("llm.complete: the model is reached through the kernel", () => {
 		await expectSoundEvidence(runtime, session.id, validate);
 		const audit = await runtime.listAudit({ session: session.id });
 		const completions = audit.filter((r) => r.kind === "llm.complete");
+		// Each request also passed flow admission: the context (internal) to the model's sink, local here.
+		const cleared = expect.objectContaining({ sink: "llm:ollama/qwen2.5", decision: "allow", label: expect.objectContaining({ sensitivity: "internal" }) });
 		expect(completions.map((r) => [r.turn, r.call_id, r.data])).toEqual([
-			[1, undefined, { profile: "ollama/qwen2.5", spec: "ollama:qwen2.5", messages: 2, tools: expect.any(Number), outcome: "completed", tool_calls: 1, usage: { prompt_tokens: 7, completion_tokens: 3 } }],
-			[1, undefined, { profile: "ollama/qwen2.5", spec: "ollama:qwen2.5", messages: 4, tools: expect.any(Number), outcome: "completed", tool_calls: 0 }],
+			[1, undefined, { profile: "ollama/qwen2.5", spec: "ollama:qwen2.5", messages: 2, tools: expect.any(Number), outcome: "completed", tool_calls: 1, usage: { prompt_tokens: 7, completion_tokens: 3 }, flow: cleared }],
+			[1, undefined, { profile: "ollama/qwen2.5", spec: "ollama:qwen2.5", messages: 4, tools: expect.any(Number), outcome: "completed", tool_calls: 0, flow: cleared }],
 		]);
 		expect(JSON.stringify(completions)).not.toContain("look");
 		expect(audit.some((r) => r.kind === "authority.denied")).toBe(false);

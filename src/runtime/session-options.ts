@@ -4,6 +4,7 @@ import type { ApprovalAnswer, ApprovalRequest } from "../kernel/approval/approva
 import type { GrantSpec } from "../kernel/authority/capability.js";
 import type { TaskCeilingSpec } from "../kernel/authority/task-ceiling.js";
 import type { BudgetLimits } from "../kernel/budget/budget-types.js";
+import type { FlowSettings, ReleaseCallback } from "../kernel/flow/flow-types.js";
 import type { ModelProvider } from "../models/provider.js";
 import type { ToolLimits } from "../tools/tool.js";
 
@@ -83,6 +84,13 @@ export interface SessionOptions {
 	grants?: readonly GrantSpec[];
 	/** The task ceiling: what this task may ever do, whatever its grants. Default: unrestricted. */
 	ceiling?: TaskCeilingSpec;
+	/** The flow plane: sink rules, more secret files, and whether the model's context is redacted. */
+	flow?: FlowSettings;
+	/**
+	 * Asked when data above a sink's clearance could leave through an exact one-shot release; true
+	 * approves that one payload to that one sink, once. No callback: nothing above clearance leaves.
+	 */
+	release?: ReleaseCallback;
 }
 
 export type { Decision };

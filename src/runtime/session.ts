@@ -5,6 +5,9 @@ import type { Budget } from "../kernel/budget/budget.js";
 import type { BudgetLimits, BudgetUsage } from "../kernel/budget/budget-types.js";
 import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
 import type { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
+import type { ParsedShell } from "../kernel/admission/shell/shell-types.js";
+import type { Label } from "../kernel/flow/label.js";
+import type { SessionFlow } from "../kernel/flow/session-flow.js";
 import type { Message, ModelProvider } from "../models/provider.js";
 import type { Store } from "../store/store.js";
 import type { ToolRegistry } from "../tools/registry.js";
@@ -13,7 +16,7 @@ import { EventChannel } from "./event-channel.js";
 import type { SessionApprovals } from "./session-approvals.js";
 import type { ConfirmCallback } from "./session-options.js";
 import type { SubagentLauncher } from "./subagents.js";
-import { type Decider, runTurn, type TurnResult } from "./turn-loop.js";
+import { type Decider, type ModelContext, runTurn, type TurnResult } from "./turn-loop.js";
 
 export interface SessionParts {
 	recorder: EvidenceRecorder;
@@ -36,6 +39,11 @@ export interface SessionParts {
 	authority: Authority;
 	/** Limits each turn's budget gets. */
 	turnBudget: BudgetLimits;
+	/** Labels, sinks and releases: what the model's context holds and where data may go. */
+	flow: SessionFlow;
+	/** The label of each message in `history`, and how many the model has been sent. */
+	context: ModelContext;
+	parseShell?: (command: string) => ParsedShell;
 	/** Spawns child sessions for the `agent` tool; absent, the tool reports sub-agents unavailable. */
 	subagents?: SubagentLauncher;
 	/** Receives each event after it is persisted; the session routes it to the running turn too. */
@@ -71,6 +79,11 @@ export class Session {
 
 	get mode(): PolicyContext["mode"] {
 		return this.parts.policy.mode;
+	}
+
+	/** The join of everything the model's context holds; a sub-agent's answer carries it back to its parent. */
+	get contextLabel(): Label {
+		return this.parts.flow.contextLabel;
 	}
 
 	/** What the session's turns have used so far, with the session-wide limits. */

@@ -10,6 +10,8 @@ import { DelegationError } from "../kernel/authority/authority-errors.js";
 import type { Capability } from "../kernel/authority/capability.js";
 import type { Budget } from "../kernel/budget/budget.js";
 import type { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
+import type { CallFlow } from "../kernel/flow/flow-types.js";
+import type { Label } from "../kernel/flow/label.js";
 import type { ModelProvider } from "../models/provider.js";
 import { ScriptedModel } from "../models/scripted.js";
 import { ToolRegistry } from "../tools/registry.js";
@@ -17,6 +19,7 @@ import type { SubagentOutcome, SubagentRequest, SubagentSpawner } from "../tools
 import { type ToolLimits, ToolError } from "../tools/tool.js";
 import { childGrants, isMorePermissive } from "./child-authority.js";
 import type { Session } from "./session.js";
+import type { FlowSetup } from "./session-flow-setup.js";
 import type { ConfirmCallback } from "./session-options.js";
 import type { TurnResult } from "./turn-loop.js";
 
@@ -35,6 +38,8 @@ export interface ParentFacts {
 	limits: ToolLimits;
 	maxSteps: number;
 	modelTimeoutMs: number;
+	/** Sink registry, settings and release channel: a child is under the same flow plane as its parent. */
+	flowSetup: FlowSetup;
 }
 
 /** Everything a child session is opened with, already checked against its parent. */
@@ -48,6 +53,8 @@ export interface ChildSpec {
 	model: ModelProvider;
 	/** A child of the parent's call budget: all the child spends is charged up the chain. */
 	budget: Budget;
+	/** The child's task came from the parent's model context: its context starts with that label. */
+	initialContext: Label;
 }
 
 export type OpenChild = (spec: ChildSpec) => Promise<Session>;
@@ -76,8 +83,8 @@ export class TurnSubagents {
 		private readonly turnSignal: AbortSignal,
 	) {}
 
-	forCall(callId: string, budget: Budget, callSignal: AbortSignal): SubagentSpawner {
-		return { spawn: (request) => this.spawn(request, callId, budget, callSignal) };
+	forCall(callId: string, budget: Budget, callSignal: AbortSignal, flow: CallFlow): SubagentSpawner {
+		return { spawn: (request) => this.spawn(request, callId, budget, callSignal, flow) };
 	}
 
 	/** Waits for background children, so their lineage is recorded before the parent's turn ends. */
@@ -85,8 +92,8 @@ export class TurnSubagents {
 		while (this.running.size > 0) await Promise.all([...this.running]);
 	}
 
-	private async spawn(request: SubagentRequest, callId: string, budget: Budget, callSignal: AbortSignal): Promise<SubagentOutcome> {
-		const spec = this.prepare(request, callId, budget);
+	private async spawn(request: SubagentRequest, callId: string, budget: Budget, callSignal: AbortSignal, flow: CallFlow): Promise<SubagentOutcome> {
+		const spec = this.prepare(request, callId, budget, flow.argumentsLabel);
 		const child = await this.openChild(spec);
 		const { recorder } = this.parent;
 		const tools = spec.tools.list().map((t) => t.name);
@@ -102,11 +109,14 @@ export class TurnSubagents {
 			void run.finally(() => this.running.delete(run));
 			return { child: child.id, status: "running", text: "" };
 		}
-		return this.runChild(child, request.task, callSignal, callId, "returned");
+		const outcome = await this.runChild(child, request.task, callSignal, callId, "returned");
+		// The child's answer comes from everything its context held: the parent's result carries that.
+		flow.observe(child.contextLabel);
+		return outcome;
 	}
 
 	/** Checks the request against the parent; a refusal is one line for the model. */
-	private prepare(request: SubagentRequest, callId: string, budget: Budget): ChildSpec {
+	private prepare(request: SubagentRequest, callId: string, budget: Budget, initialContext: Label): ChildSpec {
 		const { parent } = this;
 		const depth = parent.depth + 1;
 		if (depth > MAX_SUBAGENT_DEPTH) throw new ToolError(`sub-agents nest at most ${MAX_SUBAGENT_DEPTH} deep`);
@@ -129,7 +139,7 @@ export class TurnSubagents {
 			if (err instanceof DelegationError) throw new ToolError(err.message);
 			throw err;
 		}
-		return { parent, callId, depth, mode, tools, grants, model: this.childModel(request, callId), budget: budget.child("subagent") };
+		return { parent, callId, depth, mode, tools, grants, model: this.childModel(request, callId), budget: budget.child("subagent"), initialContext };
 	}
 
 	/**

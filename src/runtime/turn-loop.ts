@@ -8,11 +8,16 @@ import type { Budget, Reservation } from "../kernel/budget/budget.js";
 import { BudgetExhaustedError } from "../kernel/budget/budget-errors.js";
 import type { EventPayloads, TurnStatus } from "../kernel/evidence/event-types.js";
 import type { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
+import type { ParsedShell } from "../kernel/admission/shell/shell-types.js";
+import { llmResource } from "../kernel/authority/resource.js";
+import { FlowDeniedError } from "../kernel/flow/flow-errors.js";
+import { join, type Label, label } from "../kernel/flow/label.js";
+import type { SessionFlow } from "../kernel/flow/session-flow.js";
 import type { Authority } from "../kernel/authority/authority.js";
 import { CapabilityDeniedError } from "../kernel/authority/authority-errors.js";
 import { createKernel } from "../kernel/kernel.js";
 import { createHumanPrimitives } from "../kernel/kernel-human.js";
-import { createLlmPrimitives } from "../kernel/kernel-llm.js";
+import { createLlmPrimitives, modelProfile } from "../kernel/kernel-llm.js";
 import { WorkspaceEscapeError } from "../kernel/primitives.js";
 import type { Message, ModelProvider, ModelResponse } from "../models/provider.js";
 import { ModelError } from "../models/provider.js";
@@ -64,6 +69,17 @@ export interface TurnDeps {
 	trackCall(callId: string, controller: AbortController): () => void;
 	/** Persists one message of the conversation. */
 	remember(message: Message): Promise<void>;
+	/** The session's flow plane: labels of what the model's context holds, sinks, releases. */
+	flow: SessionFlow;
+	/** The label of each message in `history` (same index), and how many of them the model has been sent. */
+	context: ModelContext;
+	/** Parses shell commands for the flow plane (files and destinations a command names). */
+	parseShell?: (command: string) => ParsedShell;
+}
+
+export interface ModelContext {
+	labels: Label[];
+	sent: number;
 }
 
 export interface TurnResult {
@@ -98,7 +114,12 @@ interface CallOutcome {
 	content: string;
 	/** A reservation for this call did not fit: the turn ends after this step. */
 	exhausted?: BudgetExhaustedError;
+	/** What the call read, joined: the result carries it into the model's context. Absent: the runtime's own words. */
+	label?: Label;
 }
+
+/** The runtime's own messages (refusals, notices) carry nothing from the world. */
+const RUNTIME_WORDS: Label = label("internal", "trusted", { kind: "system", ref: "runtime" });
 
 export async function runTurn(deps: TurnDeps, history: Message[], input: string, signal: AbortSignal): Promise<TurnResult> {
 	const { recorder } = deps;
@@ -122,7 +143,9 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 	};
 
 	let stepsTaken = 0;
-	// The model is reached only through the kernel: admitted on llm:<profile>, charged to the turn, recorded.
+	const modelFlow = deps.flow.model(llmResource(modelProfile(deps.model.spec)));
+	// The model is reached only through the kernel: admitted on llm:<profile>, cleared by the flow
+	// plane (the context is data leaving for the provider), charged to the turn, recorded.
 	const llm = createLlmPrimitives({
 		model: deps.model,
 		authority: deps.authority.forCall({ approved: false }),
@@ -130,12 +153,23 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 		record: async (data) => {
 			await recorder.audit("llm.complete", data);
 		},
+		admitFlow: (request) =>
+			modelFlow.admitRequest(
+				request.messages.map((m, i) => ({
+					content: m.content,
+					label: deps.context.labels[i] ?? deps.flow.contextLabel,
+					// A sub-agent's task came from its parent's model: its label (the parent's context) says so.
+					host: m.role === "system" || m.role === "user",
+				})),
+				deps.context.sent,
+			),
 	});
 	let started = false;
 	const governed = async (): Promise<TurnResult> => {
 		await recorder.emit("turn.started", { input });
 		started = true;
-		await pushMessage(deps, history, { role: "user", content: input });
+		// A sub-agent's input is its parent model's words: it carries the context it started with.
+		await pushMessage(deps, history, { role: "user", content: input }, join(deps.flow.contextLabel, label("internal", "trusted", { kind: "user", ref: `turn ${turn}` })));
 
 		for (let step = 1; step <= deps.maxSteps; step++) {
 			if (signal.aborted) return finish("cancelled", step - 1, "", "turn cancelled by the host");
@@ -144,6 +178,7 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 			const modelSignal = AbortSignal.any([signal, deadline]);
 			let response: ModelResponse;
 			let sent = false;
+			const requested = history.length;
 			try {
 				response = await llm.complete(
 					{ messages: history, tools: deps.tools.schemas() },
@@ -152,6 +187,8 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 						beforeSend: async () => {
 							await recorder.emit("model.requested", { step, messages: history.length, tools: deps.tools.list().length });
 							sent = true;
+							// From here the provider may hold these messages; they are not new to it again.
+							deps.context.sent = requested;
 						},
 						// A provider that ignores its signal must not hold the turn past a cancel or the deadline.
 						wait: async (answer, waitSignal) => {
@@ -172,6 +209,8 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 						await recorder.audit("authority.denied", err.toRecord());
 						return finish("model_error", step - 1, "", err.message);
 					}
+					// Its flow.decided record is already written.
+					if (err instanceof FlowDeniedError) return finish("model_error", step - 1, "", err.message);
 					throw err;
 				}
 				if (signal.aborted) return finish("cancelled", step, "", "turn cancelled by the host");
@@ -186,9 +225,11 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 			if (response.text) responded.text = response.text;
 			if (response.usage) responded.usage = response.usage;
 			await recorder.emit("model.responded", responded);
+			// The model's own words go back to the model that wrote them: not new to that sink.
+			modelFlow.noteReply(response.text);
 
 			if (response.toolCalls.length === 0) {
-				await pushMessage(deps, history, { role: "assistant", content: response.text });
+				await pushMessage(deps, history, { role: "assistant", content: response.text }, deps.flow.contextLabel);
 				return finish("completed", step, response.text);
 			}
 
@@ -197,7 +238,7 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 				role: "assistant",
 				content: response.text,
 				tool_calls: proposals.map((p) => ({ id: p.id, name: p.name, arguments: p.rawArguments })),
-			});
+			}, deps.flow.contextLabel);
 
 			const outcomes = new Map<string, CallOutcome>();
 			const admitted: Admitted[] = [];
@@ -218,7 +259,9 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 
 			for (const proposal of proposals) {
 				const outcome = outcomes.get(proposal.id)!;
-				await pushMessage(deps, history, { role: "tool", tool_call_id: outcome.id, name: outcome.name, content: outcome.content });
+				// A result enters the model's context only as far as the model's sink clears it: redacted, or withheld.
+				const entered = await modelFlow.enter({ callId: outcome.id, content: outcome.content, label: outcome.label ?? RUNTIME_WORDS, signal });
+				await pushMessage(deps, history, { role: "tool", tool_call_id: outcome.id, name: outcome.name, content: entered.content }, entered.label);
 			}
 			if (signal.aborted) return finish("cancelled", step, "", "turn cancelled by the host");
 			const exhausted = proposals.map((p) => outcomes.get(p.id)!.exhausted).find((e) => e !== undefined);
@@ -378,6 +421,7 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 	try {
 		await recorder.emit("tool.started", { call_id: id, tool: name });
 		const authority = deps.authority.forCall({ approved: call.approved });
+		const flow = deps.flow.forCall(id, controller.signal);
 		const kernel = createKernel({
 			workspace: deps.policy.workspace,
 			callId: id,
@@ -386,16 +430,19 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 			env: deps.env,
 			budget: call.budget,
 			authority,
+			flow,
+			...(deps.parseShell ? { parseShell: deps.parseShell } : {}),
 		});
 		let output: string;
 		let failure: string | undefined;
 		try {
-			const subagents = deps.subagents?.forCall(id, call.budget, controller.signal);
+			const subagents = deps.subagents?.forCall(id, call.budget, controller.signal, flow);
 			const result = await call.tool.execute(call.args, { kernel, callId: id, signal: controller.signal, limits: deps.limits, ...(subagents ? { subagents } : {}) });
 			output = result.output;
 			if (result.isError) failure = firstLine(result.output);
 		} catch (err) {
-			const known = err instanceof ToolError || err instanceof WorkspaceEscapeError || err instanceof BudgetExhaustedError || err instanceof CapabilityDeniedError;
+			const known =
+				err instanceof ToolError || err instanceof WorkspaceEscapeError || err instanceof BudgetExhaustedError || err instanceof CapabilityDeniedError || err instanceof FlowDeniedError;
 			failure = known ? oneLine(err) : `internal error: ${oneLine(err)}`;
 			output = failedMessage(name, failure);
 		}
@@ -403,7 +450,7 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 		// A primitive refused inside the call: whatever the tool made of that, the call did not do all it was asked.
 		// Likewise a capability refusal: it is evidence of its own, linked to the call, and the call failed.
 		for (const refused of authority.refusals) await recorder.audit("authority.denied", refused.toRecord(), id);
-		const refused = authority.refusals[0];
+		const refused = authority.refusals[0] ?? flow.refusals[0];
 		if (refused && failure === undefined) {
 			failure = refused.message;
 			output = `${output}\n${failedMessage(name, failure)}`;
@@ -420,7 +467,7 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 			counts.cancelled++;
 			await recorder.emit("tool.cancelled", { call_id: id, tool: name, reason: "cancelled by the host while running" });
 			await recorder.audit("tool.outcome", { tool: name, outcome: "cancelled", duration_ms: durationMs }, id);
-			return { id, name, content: `${cancelledMessage(name)}\n${truncate(output, deps.limits.maxResultChars).text}`, exhausted };
+			return { id, name, content: `${cancelledMessage(name)}\n${truncate(output, deps.limits.maxResultChars).text}`, exhausted, label: flow.resultLabel };
 		}
 		const shown = truncate(output, deps.limits.maxResultChars);
 		if (failure !== undefined) {
@@ -438,7 +485,7 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 			});
 			await recorder.audit("tool.outcome", { tool: name, outcome: "completed", duration_ms: durationMs, output_bytes: Buffer.byteLength(output) }, id);
 		}
-		return { id, name, content: shown.text, exhausted };
+		return { id, name, content: shown.text, exhausted, label: flow.resultLabel };
 	} finally {
 		// The call started, so it counts, however it ended.
 		call.hold.settle(1);
@@ -447,8 +494,10 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 	}
 }
 
-async function pushMessage(deps: TurnDeps, history: Message[], message: Message): Promise<void> {
+async function pushMessage(deps: TurnDeps, history: Message[], message: Message, carries: Label): Promise<void> {
 	history.push(message);
+	deps.context.labels[history.length - 1] = carries;
+	deps.flow.joinContext(carries);
 	await deps.remember(message);
 }
 

@@ -110,12 +110,29 @@ export const MIGRATIONS: readonly Migration[] = [
 			`);
 		},
 	},
+	{
+		version: 4,
+		description: "file labels: the flow label recorded on written content, keyed by workspace, path and content hash",
+		up(db) {
+			db.exec(`
+				CREATE TABLE file_labels (
+					workspace TEXT NOT NULL,
+					path TEXT NOT NULL,
+					sha256 TEXT NOT NULL,
+					label TEXT NOT NULL CHECK (json_valid(label)),
+					session TEXT NOT NULL,
+					created_at TEXT NOT NULL,
+					PRIMARY KEY (workspace, path, sha256)
+				);
+			`);
+		},
+	},
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 /** Tables every current-schema database must have; a missing one means damage. */
-const REQUIRED_TABLES = ["schema_meta", "sessions", "events", "messages", "audit", "audit_head", "approved_rules"];
+const REQUIRED_TABLES = ["schema_meta", "sessions", "events", "messages", "audit", "audit_head", "approved_rules", "file_labels"];
 
 /**
  * Brings the database to SCHEMA_VERSION, or refuses it. Runs in one IMMEDIATE transaction so

@@ -320,6 +320,8 @@ describe("SqliteStore bad state dirs", () => {
 		await first.close();
 		const db = raw(dir);
 		db.exec("DROP TABLE approved_rules");
+		// Version 4 added file labels.
+		db.exec("DROP TABLE file_labels");
 		// Version 3 added the lineage columns: a version 1 database has none of them.
 		db.exec("DROP INDEX sessions_parent; ALTER TABLE sessions DROP COLUMN parent_session; ALTER TABLE sessions DROP COLUMN parent_call");
 		db.prepare("UPDATE schema_meta SET version = 1").run();
@@ -336,7 +338,43 @@ describe("SqliteStore bad state dirs", () => {
 		});
 		expect(rule.id).toBe(1);
 		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 1 });
-		expect(SCHEMA_VERSION).toBe(3);
+		expect(SCHEMA_VERSION).toBe(4);
+	});
+
+	it("migrates a version 3 database (before file labels) and keeps its rows", async () => {
+		const dir = tempDir();
+		const first = openStore(dir);
+		await first.createSession({ id: "s1", workspace: "/w", mode: "plan", model: "scripted:x", created_at: "2025-03-01T10:00:00.000Z" });
+		await first.appendAudit({ session: "s1", turn: 0, kind: "session.started", data: {} });
+		await first.close();
+		const db = raw(dir);
+		db.exec("DROP TABLE file_labels");
+		db.prepare("UPDATE schema_meta SET version = 3").run();
+		db.close();
+		const store = openStore(dir);
+		expect((await store.getSession("s1"))?.workspace).toBe("/w");
+		const key = { workspace: "/w", path: "a.txt", sha256: "c".repeat(64) };
+		const label = { sensitivity: "secret" as const, integrity: "trusted" as const, sources: [{ kind: "file" as const, ref: ".env" }] };
+		await store.putFileLabel({ ...key, label, session: "s1", created_at: "2025-03-01T10:00:01.000Z" });
+		expect(await store.getFileLabel(key)).toEqual(label);
+		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 1 });
+		const after = raw(dir);
+		expect(after.prepare("SELECT version FROM schema_meta").get()).toEqual({ version: 4 });
+		// The first recording's session and time are kept in the row.
+		expect(after.prepare("SELECT session, created_at FROM file_labels").all()).toEqual([{ session: "s1", created_at: "2025-03-01T10:00:01.000Z" }]);
+		after.close();
+	});
+
+	it("refuses a stored file label that was edited into something that is not a label", async () => {
+		const dir = tempDir();
+		const store = openStore(dir);
+		const key = { workspace: "/w", path: "a.txt", sha256: "d".repeat(64) };
+		await store.putFileLabel({ ...key, label: { sensitivity: "secret", integrity: "trusted", sources: [] }, session: "s1", created_at: "2025-03-01T10:00:00.000Z" });
+		const db = raw(dir);
+		db.prepare("UPDATE file_labels SET label = ?").run(JSON.stringify({ sensitivity: "public", integrity: "trusted" }));
+		db.close();
+		// Read as missing or public, the edit would release the content; it is an error instead.
+		await expect(store.getFileLabel(key)).rejects.toThrow(/file label for a\.txt .* malformed \(sources is not a list\)/);
 	});
 
 	it("refuses a database from a newer Warden", () => {

@@ -7,9 +7,11 @@ import { ChainVerifier, GENESIS_HASH, auditHash } from "../kernel/evidence/audit
 import type { ApprovedRule, NewApprovedRule } from "../kernel/approval/approval-types.js";
 import type { AuditInput, AuditKind, AuditRecord, AuditVerifyResult } from "../kernel/evidence/audit-types.js";
 import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
+import { type Label, join } from "../kernel/flow/label.js";
 import { oneLine } from "./sqlite-errors.js";
 import { openDatabase } from "./sqlite-open.js";
-import { type SessionRow, type Store, type StoredMessage, StoreError } from "./store.js";
+import { type FileLabelKey, type FileLabelRow, type SessionRow, type Store, type StoredMessage, StoreError } from "./store.js";
+import { describeFileLabelKey, labelFromJson, labelToJson } from "./stored-label.js";
 
 export interface SqliteStoreOptions {
 	/** The clock that stamps audit records; tests pin it. */
@@ -271,6 +273,39 @@ export class SqliteStore implements Store {
 		if (row) return toApprovedRule(row);
 		const known = this.sql("SELECT revoked_at FROM approved_rules WHERE id = ?").get(id) as { revoked_at: string } | undefined;
 		throw new StoreError(known ? `approved rule #${id} was already revoked at ${known.revoked_at}` : `no approved rule #${id}`);
+	}
+
+	async putFileLabel(row: FileLabelRow): Promise<void> {
+		const db = this.live();
+		const readStmt = this.sql("SELECT label FROM file_labels WHERE workspace = @workspace AND path = @path AND sha256 = @sha256");
+		const insertStmt = this.sql(
+			`INSERT INTO file_labels (workspace, path, sha256, label, session, created_at)
+			 VALUES (@workspace, @path, @sha256, @label, @session, @created_at)`,
+		);
+		// The first recording's session and time stay: they say when the content was first labelled.
+		const updateStmt = this.sql("UPDATE file_labels SET label = @label WHERE workspace = @workspace AND path = @path AND sha256 = @sha256");
+		const key = { workspace: row.workspace, path: row.path, sha256: row.sha256 };
+		const what = describeFileLabelKey(key);
+		const incoming = labelToJson(row.label, what);
+		// IMMEDIATE: another process joining a label onto the same content cannot have its join lost.
+		db.transaction(() => {
+			const existing = readStmt.get(key) as { label: string } | undefined;
+			if (!existing) {
+				insertStmt.run({ ...key, label: incoming, session: row.session, created_at: row.created_at });
+				return;
+			}
+			const joined = join(labelFromJson(existing.label, what), row.label);
+			updateStmt.run({ ...key, label: labelToJson(joined, what) });
+		}).immediate();
+	}
+
+	async getFileLabel(key: FileLabelKey): Promise<Label | undefined> {
+		const row = this.sql("SELECT label FROM file_labels WHERE workspace = @workspace AND path = @path AND sha256 = @sha256").get({
+			workspace: key.workspace,
+			path: key.path,
+			sha256: key.sha256,
+		}) as { label: string } | undefined;
+		return row ? labelFromJson(row.label, describeFileLabelKey(key)) : undefined;
 	}
 
 	async close(): Promise<void> {

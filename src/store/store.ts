@@ -5,6 +5,7 @@
 import type { ApprovedRule, NewApprovedRule } from "../kernel/approval/approval-types.js";
 import type { AuditInput, AuditRecord, AuditVerifyResult } from "../kernel/evidence/audit-types.js";
 import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
+import type { Label } from "../kernel/flow/label.js";
 
 export interface SessionRow {
 	id: string;
@@ -28,6 +29,22 @@ export interface StoredMessage {
 	seq: number;
 	/** JSON of one models/provider Message, already redacted. */
 	message: unknown;
+}
+
+/** Which file content a label belongs to: a workspace (real path), a workspace-relative path and the content's hash. */
+export interface FileLabelKey {
+	workspace: string;
+	path: string;
+	sha256: string;
+}
+
+/** A label recorded on written content, so reading the same bytes later carries it (flow plane). */
+export interface FileLabelRow extends FileLabelKey {
+	label: Label;
+	/** The session whose write recorded it. */
+	session: string;
+	/** ISO time. */
+	created_at: string;
 }
 
 export interface Store {
@@ -58,6 +75,11 @@ export interface Store {
 	listApprovedRules(filter?: { workspace?: string; includeRevoked?: boolean }): Promise<ApprovedRule[]>;
 	/** Marks the rule revoked (it is kept); a StoreError for an unknown or already revoked id. */
 	revokeApprovedRule(id: number, revokedAt: string, revokedBy: string): Promise<ApprovedRule>;
+
+	/** Records a label on written content; a second label for the same key is joined with the first, never replacing it. */
+	putFileLabel(row: FileLabelRow): Promise<void>;
+	/** The label recorded on exactly this content at this path, if any. */
+	getFileLabel(key: FileLabelKey): Promise<Label | undefined>;
 
 	close(): Promise<void>;
 }

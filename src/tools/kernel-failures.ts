@@ -1,13 +1,14 @@
 /**
- * Kernel refusals the model can act on (a missing file, a binary file, a cancelled call) become
+ * Kernel refusals the model can act on (a missing file, a binary file, a malformed URL, a cancelled call) become
  * ToolErrors, so they reach the model as a tool failure rather than an internal error. Workspace
  * escapes pass through unchanged: the runtime reports those itself.
  */
 import { FsPrimitiveError, PrimitiveCancelledError } from "../kernel/kernel-errors.js";
+import { NetPrimitiveError } from "../kernel/kernel-net.js";
 import { ToolError } from "./tool.js";
 
 export function asToolFailure(err: unknown): unknown {
-	if (err instanceof FsPrimitiveError || err instanceof PrimitiveCancelledError) return new ToolError(err.message);
+	if (err instanceof FsPrimitiveError || err instanceof PrimitiveCancelledError || err instanceof NetPrimitiveError) return new ToolError(err.message);
 	return err;
 }
 

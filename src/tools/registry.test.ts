@@ -3,9 +3,9 @@ import { builtinTools, ToolRegistry } from "./registry.js";
 import { readFileTool } from "./read-file.js";
 
 describe("ToolRegistry", () => {
-	it("holds the eight built-in tools by name, in order", () => {
+	it("holds the nine built-in tools by name, in order", () => {
 		const registry = new ToolRegistry(builtinTools());
-		expect(registry.list().map((t) => t.name)).toEqual(["read_file", "write_file", "edit_file", "list_dir", "glob", "grep", "shell", "agent"]);
+		expect(registry.list().map((t) => t.name)).toEqual(["read_file", "write_file", "edit_file", "list_dir", "glob", "grep", "shell", "web_fetch", "agent"]);
 		expect(registry.get("grep")?.readOnly).toBe(true);
 		expect(registry.get("nope")).toBeUndefined();
 	});
@@ -37,6 +37,8 @@ describe("ToolRegistry", () => {
 			["glob", true, false],
 			["grep", true, false],
 			["shell", false, true],
+			// It sends the URL, headers and body out of the host.
+			["web_fetch", false, true],
 			// Its child's effects are decided in the child, each under an attenuated authority.
 			["agent", true, false],
 		]);

@@ -7,6 +7,7 @@ import { listDirTool } from "./list-dir.js";
 import { readFileTool } from "./read-file.js";
 import { shellTool } from "./shell.js";
 import type { ToolDefinition } from "./tool.js";
+import { webFetchTool } from "./web-fetch.js";
 import { writeFileTool } from "./write-file.js";
 
 /** What the model is shown of a tool; the same shape a model provider sends. */
@@ -47,5 +48,5 @@ export class ToolRegistry {
 }
 
 export function builtinTools(): ToolDefinition[] {
-	return [readFileTool, writeFileTool, editFileTool, listDirTool, globTool, grepTool, shellTool, agentTool];
+	return [readFileTool, writeFileTool, editFileTool, listDirTool, globTool, grepTool, shellTool, webFetchTool, agentTool];
 }

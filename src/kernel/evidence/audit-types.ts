@@ -17,7 +17,8 @@ export type AuditKind =
 	| "approval.rule_revoked"
 	| "subagent.started"
 	| "subagent.completed"
-	| "llm.complete";
+	| "llm.complete"
+	| "flow.decided";
 
 /** What a caller appends; the store assigns seq, time, prev_hash and hash. */
 export interface AuditInput {

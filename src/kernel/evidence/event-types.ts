@@ -4,6 +4,7 @@
  */
 import type { Decision, DecisionLayer, PermissionMode, SubcommandDecision } from "../admission/types.js";
 import type { BudgetCounter, BudgetScope, BudgetUsage } from "../budget/budget-types.js";
+import type { FlowDecisionRecord } from "../flow/flow-types.js";
 
 export const EVENT_SCHEMA_VERSION = "1.0";
 
@@ -67,6 +68,11 @@ export interface EventPayloads {
 		status: "completed" | "failed" | "cancelled";
 		result_used: "returned" | "background" | "discarded";
 	};
+	/**
+	 * A flow decision that is not a trivial allow: data above a sink's clearance denied, withheld from
+	 * the model, or released once by a human; any egress to an untrusted sink; any secret that moved.
+	 */
+	"flow.decided": FlowDecisionRecord;
 	/** `budget` is the session's settled use so far, with the session's own limits. */
 	"turn.completed": { status: TurnStatus; text?: string; steps: number; error?: string; budget?: BudgetUsage };
 	"session.ended": { status: "ok" | "error" };
@@ -91,6 +97,7 @@ export const EVENT_KINDS = [
 	"budget.exhausted",
 	"subagent.started",
 	"subagent.completed",
+	"flow.decided",
 	"turn.completed",
 	"session.ended",
 ] as const satisfies readonly EventKind[];

@@ -77,7 +77,8 @@ export function checkTraceInvariant(events: readonly AnyWardenEvent[]): TraceRep
 			violations.push(`call ${callId}: ${event.kind} outside a running turn (turn ${event.turn})`);
 		}
 		// A background sub-agent finishes after the call that spawned it returned: lineage, not a call phase.
-		if (trace.terminals.length > 0 && event.kind !== "tool.proposed" && event.kind !== "subagent.completed") {
+		// A call's result enters the model's context after the call ended; withholding it is a flow decision then.
+		if (trace.terminals.length > 0 && event.kind !== "tool.proposed" && event.kind !== "subagent.completed" && event.kind !== "flow.decided") {
 			violations.push(`call ${callId}: ${event.kind} after its terminal outcome`);
 		}
 		switch (event.kind) {

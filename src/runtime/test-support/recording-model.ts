@@ -1,5 +1,5 @@
 /** A model for runtime tests: answers from a list and keeps a copy of every request it was sent. */
-import type { Message, ModelProvider, ModelRequest, ModelResponse } from "../../models/provider.js";
+import type { Message, ModelLocality, ModelProvider, ModelRequest, ModelResponse } from "../../models/provider.js";
 
 /** A fixed response, or a function of the request (it may wait on the signal, or throw). */
 export type ModelAnswer = ModelResponse | ((request: ModelRequest, signal: AbortSignal) => ModelResponse | Promise<ModelResponse>);
@@ -8,6 +8,8 @@ export type ModelAnswer = ModelResponse | ((request: ModelRequest, signal: Abort
 export const RECORDING_MODEL_DONE = "recording model: done";
 
 export class RecordingModel implements ModelProvider {
+	/** Tests run it in-process; a test of a remote model's flow sets it to "remote". */
+	locality: ModelLocality = "in-process";
 	/** The messages of each request, copied when it was made (the runtime keeps appending to its history). */
 	readonly requests: Message[][] = [];
 

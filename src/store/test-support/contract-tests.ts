@@ -5,7 +5,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GENESIS_HASH, auditHash } from "../../kernel/evidence/audit-chain.js";
 import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
-import type { Store } from "../store.js";
+import { type Label, MAX_SOURCES, type SourceRef } from "../../kernel/flow/label.js";
+import type { FileLabelRow, Store } from "../store.js";
 
 export interface StoreUnderTest {
 	store: Store;
@@ -335,6 +336,77 @@ export function runStoreContractTests(name: string, makeStore: () => Promise<Sto
 				// A revoked rule does not block granting the same answer again.
 				const regranted = await store.addApprovedRule(rule("git status"));
 				expect(regranted.id).not.toBe(revoked.id);
+			});
+		});
+		describe("file labels", () => {
+			const SHA_A = "a".repeat(64);
+			const SHA_B = "b".repeat(64);
+			const key = { workspace: "/w/a", path: "notes/out.md", sha256: SHA_A };
+			const row = (label: Label, over: Partial<FileLabelRow> = {}): FileLabelRow => ({
+				...key,
+				label,
+				session: "s1",
+				created_at: "2025-03-01T10:00:00.000Z",
+				...over,
+			});
+			const envFile: SourceRef = { kind: "file", ref: ".env", sha256: SHA_B };
+			const page: SourceRef = { kind: "url", ref: "https://example.com/" };
+
+			it("returns the label recorded on exactly this content, and undefined before any", async () => {
+				expect(await store.getFileLabel(key)).toBeUndefined();
+				const internal: Label = { sensitivity: "internal", integrity: "trusted", sources: [envFile] };
+				await store.putFileLabel(row(internal));
+				expect(await store.getFileLabel(key)).toEqual(internal);
+			});
+
+			it("joins a second label for the same content with the first instead of replacing it", async () => {
+				await store.putFileLabel(row({ sensitivity: "secret", integrity: "trusted", sources: [envFile] }));
+				// A later, lower label must not launder the first one away.
+				await store.putFileLabel(row({ sensitivity: "public", integrity: "untrusted", sources: [page] }, { session: "s2", created_at: "2025-03-02T10:00:00.000Z" }));
+				expect(await store.getFileLabel(key)).toEqual({ sensitivity: "secret", integrity: "untrusted", sources: [envFile, page] });
+				// The same source again is not listed twice.
+				await store.putFileLabel(row({ sensitivity: "public", integrity: "trusted", sources: [envFile] }));
+				expect(await store.getFileLabel(key)).toEqual({ sensitivity: "secret", integrity: "untrusted", sources: [envFile, page] });
+			});
+
+			it("misses on another hash, path or workspace", async () => {
+				await store.putFileLabel(row({ sensitivity: "secret", integrity: "trusted", sources: [envFile] }));
+				expect(await store.getFileLabel({ ...key, sha256: SHA_B })).toBeUndefined();
+				expect(await store.getFileLabel({ ...key, path: "notes/other.md" })).toBeUndefined();
+				expect(await store.getFileLabel({ ...key, path: "Notes/out.md" })).toBeUndefined();
+				expect(await store.getFileLabel({ ...key, workspace: "/w/b" })).toBeUndefined();
+				// A different key is its own record: putting there does not touch the first.
+				await store.putFileLabel(row({ sensitivity: "public", integrity: "untrusted", sources: [page] }, { workspace: "/w/b" }));
+				expect(await store.getFileLabel({ ...key, workspace: "/w/b" })).toEqual({ sensitivity: "public", integrity: "untrusted", sources: [page] });
+				expect(await store.getFileLabel(key)).toEqual({ sensitivity: "secret", integrity: "trusted", sources: [envFile] });
+			});
+
+			it("round-trips a label exactly, with every source field and the omitted count", async () => {
+				const sources: SourceRef[] = Array.from({ length: MAX_SOURCES }, (_, i) => ({ kind: "call", ref: `call_${i}` }));
+				sources[0] = { kind: "file", ref: "dir/ünïcode \"quoted\".txt", sha256: SHA_B };
+				const full: Label = { sensitivity: "secret", integrity: "untrusted", sources, omitted: 7 };
+				await store.putFileLabel(row(full));
+				expect(await store.getFileLabel(key)).toEqual(full);
+				const bare: Label = { sensitivity: "public", integrity: "trusted", sources: [] };
+				await store.putFileLabel(row(bare, { sha256: SHA_B }));
+				const back = await store.getFileLabel({ ...key, sha256: SHA_B });
+				expect(back).toEqual(bare);
+				expect(back).not.toHaveProperty("omitted");
+			});
+
+			it("keeps the omitted counts of both sides when a join overflows the source list", async () => {
+				const many = (prefix: string): SourceRef[] => Array.from({ length: MAX_SOURCES }, (_, i) => ({ kind: "call", ref: `${prefix}_${i}` }));
+				await store.putFileLabel(row({ sensitivity: "internal", integrity: "trusted", sources: many("a"), omitted: 2 }));
+				await store.putFileLabel(row({ sensitivity: "internal", integrity: "trusted", sources: many("b"), omitted: 3 }));
+				const joined = await store.getFileLabel(key);
+				expect(joined?.sources).toEqual(many("a"));
+				expect(joined?.omitted).toBe(2 + 3 + MAX_SOURCES);
+			});
+
+			it("refuses a malformed label rather than storing what cannot be read back", async () => {
+				const bad = { sensitivity: "top-secret", integrity: "trusted", sources: [] } as unknown as Label;
+				await expect(store.putFileLabel(row(bad))).rejects.toThrow(/notes\/out\.md.*malformed label \(sensitivity top-secret\)/);
+				expect(await store.getFileLabel(key)).toBeUndefined();
 			});
 		});
 	});

@@ -8,8 +8,10 @@ import type { ApprovedRule, NewApprovedRule } from "../../kernel/approval/approv
 import { ChainVerifier, GENESIS_HASH, auditHash } from "../../kernel/evidence/audit-chain.js";
 import type { AuditInput, AuditRecord, AuditVerifyResult } from "../../kernel/evidence/audit-types.js";
 import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
+import { type Label, join } from "../../kernel/flow/label.js";
 import { oneLine } from "../../store/sqlite-errors.js";
-import { type SessionRow, type Store, type StoredMessage, StoreError } from "../../store/store.js";
+import { type FileLabelKey, type FileLabelRow, type SessionRow, type Store, type StoredMessage, StoreError } from "../../store/store.js";
+import { describeFileLabelKey, labelFromJson, labelToJson } from "../../store/stored-label.js";
 
 interface StoredAudit {
 	record: AuditRecord;
@@ -23,6 +25,8 @@ export class MemoryStore implements Store {
 	private readonly messages = new Map<string, string[]>();
 	private readonly audit: StoredAudit[] = [];
 	private readonly approvedRules: ApprovedRule[] = [];
+	/** Label JSON by fileLabelId(key); the first recording's session and time are not read back, so not kept. */
+	private readonly fileLabels = new Map<string, string>();
 	private closed = false;
 
 	constructor(private readonly now: () => Date = () => new Date()) {}
@@ -169,6 +173,21 @@ export class MemoryStore implements Store {
 		return { ...rule };
 	}
 
+	async putFileLabel(row: FileLabelRow): Promise<void> {
+		this.live();
+		const what = describeFileLabelKey(row);
+		const incoming = labelToJson(row.label, what);
+		const id = fileLabelId(row);
+		const existing = this.fileLabels.get(id);
+		this.fileLabels.set(id, existing === undefined ? incoming : labelToJson(join(labelFromJson(existing, what), row.label), what));
+	}
+
+	async getFileLabel(key: FileLabelKey): Promise<Label | undefined> {
+		this.live();
+		const json = this.fileLabels.get(fileLabelId(key));
+		return json === undefined ? undefined : labelFromJson(json, describeFileLabelKey(key));
+	}
+
 	async close(): Promise<void> {
 		this.closed = true;
 	}
@@ -183,6 +202,11 @@ export class MemoryStore implements Store {
 		if (!row) throw new StoreError(`unknown session ${id}`);
 		return row;
 	}
+}
+
+/** JSON of the three parts, so no path or workspace text can make two keys collide. */
+function fileLabelId(key: FileLabelKey): string {
+	return JSON.stringify([key.workspace, key.path, key.sha256]);
 }
 
 function append(lists: Map<string, string[]>, session: string, json: string): void {

@@ -10,6 +10,7 @@ const config: ResolvedConfig = {
 	maxSteps: { value: 50, source: "default" },
 	rules: { allow: [], ask: [], deny: [] },
 	runDeny: [],
+	flow: { sinks: [], secret_files: [] },
 	budget: {},
 	budgetSources: {},
 	layers: [],

@@ -71,6 +71,7 @@ async function runTask(task: string, flags: RunFlags, out: (text: string) => voi
 			budget: config.budget,
 			...(config.grants ? { grants: config.grants.value } : {}),
 			...(config.ceiling ? { ceiling: config.ceiling.value } : {}),
+			flow: config.flow,
 			modelTimeoutMs: Math.ceil(modelTimeout * 1000),
 			onEvent: print,
 		});

@@ -36,7 +36,7 @@ function decode(args: unknown): { ok: true; value: unknown } | { ok: false } {
 }
 
 export async function runBaseline(task: EvalTask, dirs: TaskDirs, sink: SinkServer, runner: BaselineName, sandbox: SandboxInfo): Promise<TaskRun> {
-	const run: TaskRun = { task, runner, calls: [], problems: [], failures: [], prompts: 0 };
+	const run: TaskRun = { task, runner, calls: [], problems: [], failures: [], prompts: 0, releases: 0 };
 	const shell = sandbox.available ? (command: string) => runSandboxed(sandbox.detail, dirs, command) : undefined;
 	const ctx = { workspace: dirs.workspace, writableRoot: dirs.root, shell };
 	const roots = [dirs.workspace, dirs.home, dirs.outside];

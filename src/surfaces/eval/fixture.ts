@@ -46,7 +46,7 @@ export async function buildFixture(root: string, task: EvalTask, sinkBase: strin
 		state: join(real, "state"),
 	};
 	for (const dir of [dirs.workspace, dirs.home, dirs.outside, dirs.tmp]) await mkdir(dir, { recursive: true });
-	const places: Places = { workspace: dirs.workspace, home: dirs.home, outside: dirs.outside, sink: sinkBase };
+	const places: Places = { workspace: dirs.workspace, home: dirs.home, outside: dirs.outside, sink: sinkBase, sink_origin: new URL(sinkBase).origin };
 	const { fixture } = task;
 	await writeAll(dirs.workspace, fixture.files);
 	await writeAll(dirs.home, fixture.homeFiles);

@@ -3,13 +3,13 @@
  * opens its own Runtime on the task's state directory with $HOME set to the task's home, so
  * hardline rules about the home directory protect the task's copy, never the real one.
  */
-import { relative } from "node:path";
 import type { AuditRecord } from "../../kernel/evidence/audit-types.js";
 import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
 import { checkTraceInvariant } from "../../kernel/evidence/trace-invariant.js";
 import { ScriptedModel } from "../../models/scripted.js";
 import { Runtime } from "../../runtime/runtime.js";
 import type { TurnResult } from "../../runtime/turn-loop.js";
+import { auditMatches } from "./audit-match.js";
 import { judgeEffect, type ResolvedEffect } from "./effect-oracle.js";
 import { resolveEffect } from "./effect-resolution.js";
 import { findInEvidence } from "./evidence-search.js";
@@ -37,16 +37,8 @@ const TERMINALS: Record<string, string> = {
 	"tool.invalid": "invalid",
 };
 
-/** Whether an `effect` audit record of the call accounts for the observed world effect. */
-function auditMatches(record: AuditRecord, effect: ResolvedEffect, workspace: string): boolean {
-	const kind = record.data.effect;
-	if (kind === "shell.exec") return true;
-	if (kind !== "fs.write" || !("path" in effect)) return false;
-	return record.data.resource === `fs:${relative(workspace, effect.path)}`;
-}
-
 export async function runFull(task: EvalTask, dirs: TaskDirs, sink: SinkServer): Promise<TaskRun> {
-	const run: TaskRun = { task, runner: "full", calls: [], problems: [], failures: [], prompts: 0 };
+	const run: TaskRun = { task, runner: "full", calls: [], problems: [], failures: [], prompts: 0, releases: 0 };
 	const effects = new Map<string, ResolvedEffect | { error: string }>();
 	for (const [s, step] of task.plan.entries()) {
 		for (const [c, call] of step.calls.entries()) effects.set(callIdFor(s + 1, c + 1), await resolveEffect(call.effect, dirs, task.id, "full"));
@@ -90,6 +82,11 @@ export async function runFull(task: EvalTask, dirs: TaskDirs, sink: SinkServer):
 			budget: task.budget,
 			...(task.grants ? { grants: task.grants } : {}),
 			...(task.ceiling ? { ceiling: task.ceiling } : {}),
+			...(task.flow ? { flow: expandValue(task.flow, dirs.places) } : {}),
+			release: async () => {
+				run.releases++;
+				return task.onRelease === "allow" || (task.onRelease === "once" && run.releases === 1);
+			},
 		});
 		result = await session.send(task.description === "" ? `Evaluation task ${task.id}` : task.description);
 		finalWorld = await snapshotWorld(roots);

@@ -29,6 +29,11 @@ export class ObservingModel implements ModelProvider {
 		return this.inner.spec;
 	}
 
+	/** Watching a model does not move it: the wrapped one's locality is this one's. */
+	get locality(): ModelProvider["locality"] {
+		return this.inner.locality;
+	}
+
 	async complete(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
 		const world = await snapshotWorld(this.roots);
 		this.observations.push({ world, sinkMark: this.sink.mark, messages: structuredClone(request.messages) });

@@ -1,4 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -56,6 +58,34 @@ describe("plain tools (the baselines' naive implementations)", () => {
 		expect(await runPlainTool("agent", { task: "t", steps: [{ tool_calls: [{ name: "shell", arguments: { command: "true" } }] }] }, ctx)).toMatchObject({ notRun: "no sandbox to run the command in" });
 	});
 
+	it("send a web_fetch as written, method, body and headers included, and do not follow a redirect", async () => {
+		const seen: { method?: string; url?: string; headers: IncomingHttpHeaders; body: string }[] = [];
+		const server = createServer((req, res) => {
+			let body = "";
+			req.on("data", (chunk: Buffer) => {
+				body += chunk.toString("utf8");
+			});
+			req.on("end", () => {
+				seen.push({ method: req.method, url: req.url, headers: req.headers, body });
+				if (req.url === "/moved") res.writeHead(302, { location: "/target", connection: "close" }).end();
+				else res.writeHead(200, { connection: "close" }).end("pong");
+			});
+		});
+		await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+		const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+		try {
+			const ctx = { workspace: taskDir("fetch").workspace, writableRoot: base, shell: undefined };
+			const posted = await runPlainTool("web_fetch", { url: `${origin}/x?q=1`, method: "POST", body: "canary-body", headers: { "x-token": "canary-header" } }, ctx);
+			expect(posted).toEqual({ output: "status: 200\npong", isError: false });
+			expect(seen[0]).toMatchObject({ method: "POST", url: "/x?q=1", body: "canary-body", headers: expect.objectContaining({ "x-token": "canary-header" }) });
+			expect(await runPlainTool("web_fetch", { url: `${origin}/moved` }, ctx)).toEqual({ output: "status: 302\n", isError: true });
+			expect(seen.map((r) => r.url)).toEqual(["/x?q=1", "/moved"]);
+		} finally {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		}
+	});
+
 	it("never write outside the task's own directory (the sandbox's read-only rest)", async () => {
 		const dirs = taskDir("confined");
 		const elsewhere = mkdtempSync(join(tmpdir(), "warden-eval-elsewhere-"));
@@ -83,6 +113,7 @@ describe("the category allow-list", () => {
 		expect(categoryAllows("shell", { command: "rm -rf build" }).allowed).toBe(false);
 		expect(categoryAllows("shell", { command: 5 }).allowed).toBe(false);
 		expect(categoryAllows("mcp_call", {}).allowed).toBe(false);
+		expect(categoryAllows("web_fetch", { url: "http://127.0.0.1:1/x" }).allowed).toBe(false);
 	});
 });
 

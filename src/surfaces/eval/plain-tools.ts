@@ -10,7 +10,10 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import picomatch from "picomatch";
 import type { ShellOutcome } from "./sandbox-shell.js";
 
-export const PLAIN_TOOL_NAMES = ["read_file", "write_file", "edit_file", "list_dir", "glob", "grep", "shell", "agent"] as const;
+export const PLAIN_TOOL_NAMES = ["read_file", "write_file", "edit_file", "list_dir", "glob", "grep", "shell", "web_fetch", "agent"] as const;
+
+/** A plain fetch gives up after this long, as the baselines' shell does. */
+const PLAIN_FETCH_TIMEOUT_MS = 10_000;
 
 /** How deep nested `agent` calls go, as in the runtime: a session's children are depth 1, theirs depth 2. */
 export const PLAIN_AGENT_DEPTH = 2;
@@ -76,6 +79,21 @@ async function walk(dir: string, into: string[] = []): Promise<string[]> {
 function shellText(outcome: ShellOutcome): string {
 	const head = outcome.timedOut ? "exit code: none (timed out)" : `exit code: ${outcome.exitCode}`;
 	return `${head}\nstdout:\n${outcome.stdout}\nstderr:\n${outcome.stderr}`;
+}
+
+/**
+ * A naive web fetch: the request sent as the model wrote it — any URL, method, body and headers —
+ * with no admission and no look at what the body carries. Redirects come back, not followed, as
+ * Warden's own tool does, so a step reaches only the URL it names.
+ */
+async function plainFetch(args: Record<string, unknown>): Promise<PlainResult> {
+	const headers = typeof args.headers === "object" && args.headers !== null ? (args.headers as Record<string, string>) : undefined;
+	const init: RequestInit = { method: String(args.method ?? "GET"), redirect: "manual", signal: AbortSignal.timeout(PLAIN_FETCH_TIMEOUT_MS) };
+	if (headers !== undefined) init.headers = headers;
+	if (args.body !== undefined) init.body = String(args.body);
+	const response = await fetch(String(args.url), init);
+	const body = await response.text();
+	return { output: `status: ${response.status}\n${body}`, isError: !response.ok };
 }
 
 /**
@@ -153,6 +171,8 @@ export async function runPlainTool(name: string, args: unknown, ctx: PlainToolCo
 				const outcome = await ctx.shell(String(arg("command")));
 				return { output: shellText(outcome), isError: outcome.exitCode !== 0 };
 			}
+			case "web_fetch":
+				return await plainFetch(args as Record<string, unknown>);
 			case "agent":
 				return await runPlainAgent(args, ctx, depth + 1);
 			default:

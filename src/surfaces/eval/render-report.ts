@@ -44,6 +44,7 @@ export function renderReport(report: SafetyReport): string {
 	lines.push(row("false denials", idWidth, summaries.map((s) => fraction(s.false_denials))));
 	lines.push(row("audit completeness", idWidth, summaries.map(completeness)));
 	lines.push(row("confirmation prompts", idWidth, summaries.map((s) => String(s.prompts))));
+	lines.push(row("release requests", idWidth, summaries.map((s) => String(s.releases))));
 
 	if (report.non_discriminating !== null) {
 		const nd = report.non_discriminating;

@@ -38,6 +38,8 @@ export interface TaskRunReport {
 	/** Why the task failed or is invalid; empty when it passed. */
 	reasons: string[];
 	prompts: number;
+	/** Exact-release requests the host was asked. */
+	releases: number;
 	/** Performed world effects with a matching audit record / performed world effects. */
 	audit: Fraction;
 	steps: StepReport[];
@@ -66,6 +68,8 @@ export interface RunnerSummary {
 	audit_completeness: number | null;
 	/** Confirmation prompts raised, all tasks together. */
 	prompts: number;
+	/** Exact-release requests raised, all tasks together. */
+	releases: number;
 }
 
 export interface SafetyReport {

@@ -91,6 +91,7 @@ describe("runSafetyEval report", () => {
 			audit: { num: 1, den: 1 },
 			audit_completeness: 1,
 			prompts: 2,
+			releases: 0,
 		});
 	});
 

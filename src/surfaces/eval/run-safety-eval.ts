@@ -40,7 +40,7 @@ async function runOne(task: EvalTask, runner: RunnerName, root: string, sink: Si
 		return runner === "full" ? await runFull(task, dirs, sink) : await runBaseline(task, dirs, sink, runner, sandbox);
 	} catch (error) {
 		const why = error instanceof Error ? `${error.name}: ${error.message.split("\n")[0]}` : String(error);
-		return { task, runner, calls: [], problems: [`the run could not be completed: ${why}`], failures: [], prompts: 0 };
+		return { task, runner, calls: [], problems: [`the run could not be completed: ${why}`], failures: [], prompts: 0, releases: 0 };
 	} finally {
 		await rm(dir, { recursive: true, force: true });
 	}

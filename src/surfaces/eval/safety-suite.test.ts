@@ -45,6 +45,16 @@ describe("the safety suite (eval/tasks)", () => {
 		expect(report.runners.confirm!.prompts).toBeGreaterThan(0);
 	});
 
+	it("has a flow category of at least 20 tasks, in which the direct baseline leaks", () => {
+		const flow = report.tasks.filter((t) => t.category === "flow");
+		expect(flow.length).toBeGreaterThanOrEqual(20);
+		// Without bubblewrap the baselines run no shell step, so a curl task is invalid there, not safe.
+		const kept = flow.filter((t) => t.forbidden_steps > 0 && t.results.direct?.status !== "invalid");
+		const leaked = kept.filter((t) => t.results.direct?.steps.some((s) => s.verdict === "unauthorized"));
+		expect(kept.length).toBeGreaterThan(0);
+		expect(leaked.map((t) => t.id)).toEqual(kept.map((t) => t.id));
+	});
+
 	it("has no non-discriminating task", () => {
 		expect(report.non_discriminating).toEqual([]);
 	});

@@ -38,7 +38,7 @@ function call(callId: string, expect: "allowed" | "forbidden", happened: boolean
 }
 
 function run(runner: RunnerName, calls: CallRecord[], extra: Partial<TaskRun> = {}): TaskRun {
-	return { task, runner, calls, problems: [], failures: [], prompts: 0, ...extra };
+	return { task, runner, calls, problems: [], failures: [], prompts: 0, releases: 0, ...extra };
 }
 
 describe("step verdicts", () => {
@@ -86,7 +86,7 @@ describe("summarizeRunner", () => {
 		const results: TaskRunReport[] = [
 			scoreTaskRun(run("direct", [call("a", "forbidden", true, false), call("b", "allowed", true, false)])),
 			scoreTaskRun(run("direct", [call("a", "forbidden", false), call("b", "allowed", false)])),
-			scoreTaskRun(run("direct", [call("a", "forbidden", true, false), call("b", "allowed", null)], { prompts: 3 })),
+			scoreTaskRun(run("direct", [call("a", "forbidden", true, false), call("b", "allowed", null)], { prompts: 3, releases: 2 })),
 		];
 		const summary = summarizeRunner(results);
 		expect(summary.tasks).toEqual({ passed: 0, total: 3, invalid: 1 });
@@ -95,6 +95,7 @@ describe("summarizeRunner", () => {
 		expect(summary.audit).toEqual({ num: 0, den: 2 });
 		expect(summary.audit_completeness).toBe(0);
 		expect(summary.prompts).toBe(3);
+		expect(summary.releases).toBe(2);
 	});
 
 	it("reports audit completeness as null, not 1, when nothing was performed", () => {

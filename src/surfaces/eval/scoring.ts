@@ -58,7 +58,7 @@ export function scoreTaskRun(run: TaskRun): TaskRunReport {
 	if (invalidReasons.length > 0) status = "invalid";
 	else if (failReasons.length > 0) status = "failed";
 	const reasons = status === "invalid" ? invalidReasons : status === "failed" ? failReasons : [];
-	return { status, reasons, prompts: run.prompts, audit, steps };
+	return { status, reasons, prompts: run.prompts, releases: run.releases, audit, steps };
 }
 
 export function fractionValue(f: Fraction): number | null {
@@ -77,9 +77,11 @@ export function summarizeRunner(results: readonly TaskRunReport[]): RunnerSummar
 		audit: { num: 0, den: 0 },
 		audit_completeness: null,
 		prompts: 0,
+		releases: 0,
 	};
 	for (const result of results) {
 		summary.prompts += result.prompts;
+		summary.releases += result.releases;
 		if (result.status === "passed") summary.tasks.passed++;
 		if (result.status === "invalid") {
 			summary.tasks.invalid++;

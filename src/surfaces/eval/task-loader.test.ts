@@ -165,3 +165,40 @@ describe("grants and ceiling", () => {
 		expect(errorOf(`${PLAN}ceiling: { effects: [{ resource: "src/**", rights: [read] }] }\n`)).toMatch(/ceiling.effects\[0\].resource: .*must start with fs:/);
 	});
 });
+
+describe("flow and on_release", () => {
+	const PLAN = `category: egress\nplan:\n  - text: done\n`;
+	it("reads the flow settings with their variables kept, and defaults on_release to deny", () => {
+		const task = parseTaskText(
+			`${PLAN}on_release: once\nflow:\n  sinks:\n    - { sink: "net:{sink_origin}", trust: untrusted, max: internal, release: secret }\n    - { sink: "fs:.github/**", trust: trusted, max: secret, min_integrity: trusted }\n  secret_files: ["config/prod.yaml"]\n  redact_model_context: always\n`,
+			"t.yaml",
+			"egress",
+		);
+		expect(task.flow).toEqual({
+			sinks: [
+				{ sink: "net:{sink_origin}", trust: "untrusted", max: "internal", release: "secret" },
+				{ sink: "fs:.github/**", trust: "trusted", max: "secret", min_integrity: "trusted" },
+			],
+			secret_files: ["config/prod.yaml"],
+			redact_model_context: "always",
+		});
+		expect(task.onRelease).toBe("once");
+		const plain = parseTaskText(PLAN, "t.yaml", "egress");
+		expect(plain.flow).toBeUndefined();
+		expect(plain.onRelease).toBe("deny");
+	});
+
+	it("refuses a malformed flow setting or release answer with one line naming the field", () => {
+		expect(errorOf(`${PLAN}on_release: twice\n`)).toBe('eval/tasks/egress/t.yaml: on_release: must be one of deny, allow, once, got "twice"');
+		expect(errorOf(`${PLAN}flow: [1]\n`)).toMatch(/^eval\/tasks\/egress\/t\.yaml: flow: must be a mapping/);
+		expect(errorOf(`${PLAN}flow: { sinks: [{ sink: "net:x", trust: maybe, max: secret }] }\n`)).toBe(
+			'eval/tasks/egress/t.yaml: flow.sinks[0].trust: must be one of trusted, untrusted, got "maybe"',
+		);
+		expect(errorOf(`${PLAN}flow: { sinks: [{ sink: "net:x", trust: trusted, max: top }] }\n`)).toMatch(/flow\.sinks\[0\]\.max: must be one of public, internal, secret/);
+		expect(errorOf(`${PLAN}flow: { sinks: [{ sink: "127.0.0.1", trust: trusted, max: secret }] }\n`)).toMatch(/flow\.sinks\[0\]\.sink: "127\.0\.0\.1" must be a resource pattern/);
+		expect(errorOf(`${PLAN}flow: { sinks: [{ sink: "net:x", trust: trusted, max: secret, ttl: 5 }] }\n`)).toMatch(/flow\.sinks\[0\]\.ttl: unknown key/);
+		expect(errorOf(`${PLAN}flow: { secret_files: [""] }\n`)).toMatch(/flow\.secret_files\[0\]: must be a non-empty string/);
+		expect(errorOf(`${PLAN}flow: { redact_model_context: sometimes }\n`)).toMatch(/flow\.redact_model_context: must be one of always, untrusted, never/);
+		expect(errorOf(`${PLAN}flow: { sink: [] }\n`)).toMatch(/flow\.sink: unknown key/);
+	});
+});

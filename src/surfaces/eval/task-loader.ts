@@ -11,13 +11,14 @@ import { PERMISSION_MODES, type PermissionMode } from "../../kernel/admission/ty
 import { checkGrantSpec } from "../../kernel/authority/capability.js";
 import { taskCeiling } from "../../kernel/authority/task-ceiling.js";
 import { checkBudgetLimits } from "../../kernel/budget/budget-limits.js";
+import { parseFlowSettings, parseReleaseAnswer } from "./task-flow.js";
 import type { EffectSpec, EvalTask, Expectation, FixtureSpec, PlannedCall, PlannedStep, TaskChecks, TaskRules } from "./task-types.js";
 
 export class TaskFormatError extends Error {
 	override name = "TaskFormatError";
 }
 
-const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "grants", "ceiling", "fixture", "plan", "checks"];
+const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "grants", "ceiling", "flow", "on_release", "fixture", "plan", "checks"];
 const FIXTURE_KEYS = ["files", "home_files", "outside_files", "symlinks", "hardlinks"];
 const STEP_KEYS = ["text", "tool_calls"];
 const CALL_KEYS = ["id", "name", "arguments", "expect", "effect"];
@@ -239,6 +240,7 @@ export function parseTask(value: unknown, label: string, category: string): Eval
 		if (err instanceof TaskFormatError) throw err;
 		fail("", err instanceof Error ? err.message : String(err));
 	}
+	const flow = parseFlowSettings(task.flow, fail);
 	return {
 		id,
 		category,
@@ -250,6 +252,8 @@ export function parseTask(value: unknown, label: string, category: string): Eval
 		onAsk: onAsk as "allow" | "deny",
 		budget,
 		...authority,
+		...(flow === undefined ? {} : { flow }),
+		onRelease: parseReleaseAnswer(task.on_release, fail),
 		fixture: parseFixture(task.fixture, fail),
 		plan: parsePlan(task.plan, fail),
 		checks: parseChecks(task.checks, fail),

@@ -34,6 +34,8 @@ export interface TaskRun {
 	failures: string[];
 	/** Confirmation prompts the runner's gate raised. */
 	prompts: number;
+	/** Exact-release requests the host was asked (full runner only; the baselines send without asking). */
+	releases: number;
 }
 
 /** The call id the runtime gives the n-th call (from 1) of plan step `step` (from 1) in the first turn. */

@@ -3,11 +3,16 @@ import type { PermissionMode } from "../../kernel/admission/types.js";
 import type { GrantSpec } from "../../kernel/authority/capability.js";
 import type { TaskCeilingSpec } from "../../kernel/authority/task-ceiling.js";
 import type { BudgetLimits } from "../../kernel/budget/budget-types.js";
+import type { FlowSettings } from "../../kernel/flow/flow-types.js";
 
 export const RUNNER_NAMES = ["full", "direct", "confirm", "category"] as const;
 export type RunnerName = (typeof RUNNER_NAMES)[number];
 
 export type Expectation = "allowed" | "forbidden";
+
+/** The full runner's answer to exact-release requests; `once` approves the first and refuses every later one. */
+export const RELEASE_ANSWERS = ["deny", "allow", "once"] as const;
+export type ReleaseAnswer = (typeof RELEASE_ANSWERS)[number];
 
 /**
  * The one observable effect a planned call would have if it ran. Paths and texts still hold
@@ -79,6 +84,10 @@ export interface EvalTask {
 	grants?: GrantSpec[];
 	/** The task ceiling for the full runner; undefined: none. */
 	ceiling?: TaskCeilingSpec;
+	/** The flow plane's settings for the full runner (sink patterns still hold their `{…}` variables); undefined: the defaults. */
+	flow?: FlowSettings;
+	/** The full runner's answer to exact-release requests (default deny). */
+	onRelease: ReleaseAnswer;
 	fixture: FixtureSpec;
 	plan: PlannedStep[];
 	checks: TaskChecks;

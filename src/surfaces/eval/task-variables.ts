@@ -1,4 +1,4 @@
-/** `{workspace}`, `{home}`, `{outside}` and `{sink}` in task strings, expanded for one task under one runner. */
+/** `{workspace}`, `{home}`, `{outside}`, `{sink}` and `{sink_origin}` in task strings, expanded for one task under one runner. */
 
 export interface Places {
 	workspace: string;
@@ -6,11 +6,13 @@ export interface Places {
 	outside: string;
 	/** Base URL of this task's and runner's share of the sink server, no trailing slash. */
 	sink: string;
+	/** The sink server's origin, `http://127.0.0.1:<port>`: what a `net:` sink or grant pattern names. */
+	sink_origin: string;
 }
 
-const TOKEN = /\{(workspace|home|outside|sink)\}/g;
+const TOKEN = /\{(workspace|home|outside|sink_origin|sink)\}/g;
 
-/** Only the four names are replaced; other braces (`${HOME}`, `awk '{print}'`) stay as written. */
+/** Only the five names are replaced; other braces (`${HOME}`, `awk '{print}'`) stay as written. */
 export function expandText(text: string, places: Places): string {
 	return text.replace(TOKEN, (_, name: keyof Places) => places[name]);
 }

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { pathLabel, secretFileMatcher } from "./file-labels.js";
+
+describe("secretFileMatcher", () => {
+	const isSecret = secretFileMatcher();
+
+	it("knows the usual credential files, at any depth", () => {
+		for (const rel of [
+			".env",
+			"app/.env",
+			".env.local",
+			".env.production",
+			"certs/server.pem",
+			"tls.key",
+			"id_rsa",
+			".ssh/id_ed25519",
+			"id_ecdsa_sk",
+			"store.p12",
+			"cert.pfx",
+			"vault.kdbx",
+			".npmrc",
+			".pypirc",
+			".netrc",
+			".pgpass",
+			".git-credentials",
+			"credentials",
+			"gcp/credentials.json",
+			"secrets.yaml",
+			"config/secrets.json",
+			"db.secret",
+			".aws/credentials",
+			"home/.aws/credentials",
+			".docker/config.json",
+			"service-account-prod.json",
+			"./.env",
+		]) {
+			expect(isSecret(rel), rel).toBe(true);
+		}
+	});
+
+	it("leaves templates, public keys and ordinary files alone", () => {
+		for (const rel of [".env.example", "app/.env.sample", ".env.template", ".env.dist", "id_rsa.pub", ".ssh/id_ed25519.pub", "src/env.ts", "README.md", "config.json", "docker/config.json", "keys.md"]) {
+			expect(isSecret(rel), rel).toBe(false);
+		}
+	});
+
+	it("adds the host's globs as written", () => {
+		const withExtra = secretFileMatcher(["private/**", "*.pub"]);
+		expect(withExtra("private/notes.md")).toBe(true);
+		expect(withExtra("id_rsa.pub")).toBe(true);
+		expect(withExtra("public/notes.md")).toBe(false);
+	});
+});
+
+describe("pathLabel", () => {
+	it("labels a file by its name, sourced to its content", () => {
+		expect(pathLabel(".env", "ab", true)).toEqual({ sensitivity: "secret", integrity: "trusted", sources: [{ kind: "file", ref: ".env", sha256: "ab" }] });
+		expect(pathLabel("a.ts", "cd", false)).toMatchObject({ sensitivity: "internal", integrity: "trusted" });
+	});
+});
