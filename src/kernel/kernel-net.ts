@@ -8,7 +8,7 @@
  * comes back to the caller, and fetching it is a new admission on its own origin. The request body
  * is not charged to any counter; the response is charged what was read, the cap reserved first.
  */
-import { HttpCancelledError, httpFetch } from "../providers/net-provider.js";
+import { HttpCancelledError, HttpRequestError, HttpTimeoutError, httpFetch } from "../providers/net-provider.js";
 import type { CallAuthority } from "./authority/authority.js";
 import { netResource } from "./authority/resource.js";
 import type { Budget } from "./budget/budget.js";
@@ -112,6 +112,9 @@ export function createNetPrimitives(opts: NetPrimitivesOptions): NetPrimitives {
 					resource,
 					data: { ...record, outcome: err instanceof HttpCancelledError ? "cancelled" : "failed", response_bytes: 0, truncated: false, error: message },
 				});
+				// Callers above the kernel see the kernel's own errors, not the provider's.
+				if (err instanceof HttpCancelledError) throw new PrimitiveCancelledError(`fetch of ${url} cancelled`);
+				if (err instanceof HttpTimeoutError || err instanceof HttpRequestError) throw new NetPrimitiveError(`${req.method} ${url} failed: ${message}`);
 				throw err;
 			}
 			held?.settle(response.body.length);

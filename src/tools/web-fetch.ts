@@ -2,7 +2,7 @@
 import type { NetResponse } from "../kernel/primitives.js";
 import { withKernelFailures } from "./kernel-failures.js";
 import { truncateText } from "./result-text.js";
-import { type ToolDefinition, ToolError } from "./tool.js";
+import type { ToolDefinition } from "./tool.js";
 
 export const WEB_FETCH_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"] as const;
 export type WebFetchMethod = (typeof WEB_FETCH_METHODS)[number];
@@ -22,7 +22,6 @@ const ERROR_EXCERPT_CHARS = 200;
  * The transport's failures (timeout, refused connection, bad name) come from the provider, which
  * tools do not import; they are told apart by name so they reach the model as a tool failure.
  */
-const TRANSPORT_FAILURES = new Set(["HttpTimeoutError", "HttpRequestError", "HttpCancelledError"]);
 
 function statusLine(res: NetResponse): string {
 	return `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ""}`;
@@ -84,19 +83,13 @@ export const webFetchTool: ToolDefinition<WebFetchArgs> = {
 	execute: (args, ctx) =>
 		withKernelFailures(async () => {
 			const method = args.method ?? "GET";
-			let res: NetResponse;
-			try {
-				res = await ctx.kernel.net.fetch({
-					url: args.url,
-					method,
-					...(args.headers ? { headers: args.headers } : {}),
-					...(args.body !== undefined ? { body: args.body } : {}),
-					maxBytes: ctx.limits.maxReadBytes,
-				});
-			} catch (err) {
-				if (err instanceof Error && TRANSPORT_FAILURES.has(err.name)) throw new ToolError(`${method} ${args.url} failed: ${err.message}`);
-				throw err;
-			}
+			const res: NetResponse = await ctx.kernel.net.fetch({
+				url: args.url,
+				method,
+				...(args.headers ? { headers: args.headers } : {}),
+				...(args.body !== undefined ? { body: args.body } : {}),
+				maxBytes: ctx.limits.maxReadBytes,
+			});
 			if (res.status < 200 || res.status > 299) return { output: describeFailure(res), isError: true };
 			return { output: describeResponse(res, method, ctx.limits.maxResultChars) };
 		}),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pathLabel, secretFileMatcher } from "./file-labels.js";
+import { globMayNameSecret, pathLabel, secretFileMatcher } from "./file-labels.js";
 
 describe("secretFileMatcher", () => {
 	const isSecret = secretFileMatcher();
@@ -56,5 +56,19 @@ describe("pathLabel", () => {
 	it("labels a file by its name, sourced to its content", () => {
 		expect(pathLabel(".env", "ab", true)).toEqual({ sensitivity: "secret", integrity: "trusted", sources: [{ kind: "file", ref: ".env", sha256: "ab" }] });
 		expect(pathLabel("a.ts", "cd", false)).toMatchObject({ sensitivity: "internal", integrity: "trusted" });
+	});
+});
+
+describe("globMayNameSecret", () => {
+	const isSecret = secretFileMatcher();
+	it("catches globs that expand to a secret file's usual name", () => {
+		for (const glob of [".e*", ".env*", "*.pem", "keys/*.key", "id_*", ".[e]nv", "~/.ssh/id_*", "deploy/*.p12"]) {
+			expect(globMayNameSecret(glob, isSecret), glob).toBe(true);
+		}
+	});
+	it("lets ordinary globs through, and a bare `*` skips dot files as bash does", () => {
+		for (const glob of ["*.md", "src/*.ts", "*", "src/*", "README*", ".env", "notes?.txt"]) {
+			expect(globMayNameSecret(glob, isSecret), glob).toBe(false);
+		}
 	});
 });

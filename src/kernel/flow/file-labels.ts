@@ -72,3 +72,49 @@ export function secretFileMatcher(extra: readonly string[] = []): (rel: string) 
 export function pathLabel(rel: string, sha256: string, isSecret: boolean): Label {
 	return label(isSecret ? "secret" : "internal", "trusted", { kind: "file", ref: rel, sha256 });
 }
+
+/** Names a secret file usually has: what a shell glob is tried against, since it is expanded only when the command runs. */
+const SECRET_FILE_SAMPLES: readonly string[] = [
+	".env",
+	".env.local",
+	".env.production",
+	"id_rsa",
+	"id_ed25519",
+	"id_ecdsa",
+	"server.pem",
+	"server.key",
+	"credentials",
+	"credentials.json",
+	".npmrc",
+	".netrc",
+	".pgpass",
+	".pypirc",
+	".git-credentials",
+	"secrets.yaml",
+	"keystore.p12",
+	"cert.pfx",
+	"vault.kdbx",
+	"prod.tfvars",
+];
+
+const GLOB_CHARS = /[*?[]/;
+
+/**
+ * Whether a shell glob (`.e*`, `keys/*.pem`, `*`) could name a secret file once the shell expands it:
+ * it is matched as bash would (a leading `*` does not match a dot file) against the usual secret
+ * names in the glob's own directory. Host-configured secret globs cannot be enumerated this way, and
+ * a bare `*` is not taken to name a secret.
+ */
+export function globMayNameSecret(glob: string, isSecret: (rel: string) => boolean): boolean {
+	if (!GLOB_CHARS.test(glob)) return false;
+	const slash = glob.lastIndexOf("/");
+	const dir = slash < 0 ? "" : glob.slice(0, slash + 1);
+	// A bare `*` names every file alike; labelling all such output secret would make every listing
+	// secret. What a program reads through it is for the sandbox to confine, not for this guess.
+	if (/^\*+$/.test(glob.slice(slash + 1))) return false;
+	const matches = picomatch(glob, { dot: false });
+	return SECRET_FILE_SAMPLES.some((name) => {
+		const candidate = `${dir.replace(GLOB_CHARS, "x")}${name}`;
+		return matches(candidate) && isSecret(candidate);
+	});
+}

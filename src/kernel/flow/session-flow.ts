@@ -24,7 +24,7 @@ import type {
 } from "./flow-types.js";
 import { BOTTOM, type Label, atMost, join, label } from "./label.js";
 import type { Redactor } from "./redaction-types.js";
-import { pathLabel, secretFileMatcher } from "./file-labels.js";
+import { globMayNameSecret, pathLabel, secretFileMatcher } from "./file-labels.js";
 import { ReleaseLedger } from "./release-ledger.js";
 import { secretValues } from "./secret-values.js";
 
@@ -200,7 +200,8 @@ export class SessionFlow {
 	 * cannot be found without it.
 	 */
 	pathLabel(path: string): Label {
-		const parts = [label(this.isSecretFile(path) ? "secret" : "internal", "trusted", { kind: "file", ref: path })];
+		const secret = this.isSecretFile(path) || globMayNameSecret(path, this.isSecretFile);
+		const parts = [label(secret ? "secret" : "internal", "trusted", { kind: "file", ref: path })];
 		const known = this.pathLabels.get(path);
 		if (known !== undefined) parts.push(known);
 		return join(...parts);
