@@ -8,7 +8,6 @@ import { Budget } from "./budget/budget.js";
 import type { EffectRecord } from "./effects.js";
 import { createKernel } from "./kernel.js";
 import { NetPrimitiveError } from "./kernel-net.js";
-import { HttpTimeoutError } from "../providers/net-provider.js";
 
 let server: Server;
 let origin: string;

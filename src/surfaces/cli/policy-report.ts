@@ -1,6 +1,9 @@
 /** `warden policy check` output: one JSON object for scripts, or a few aligned lines for people. */
 import type { ResolvedConfig } from "../../config/config-types.js";
+import { describeClearance } from "../../kernel/flow/egress-admission.js";
+import { describeLabel } from "../../kernel/flow/label.js";
 import type { ExplainedRule, PolicyCheck } from "../../runtime/policy-check.js";
+import type { FlowExplanation } from "../../runtime/policy-check-flow.js";
 
 export interface PolicyReport {
 	tool: string;
@@ -12,6 +15,7 @@ export interface PolicyReport {
 	subcommands?: PolicyCheck["subcommands"];
 	shadowed: PolicyCheck["shadowed"];
 	capability: PolicyCheck["capability"];
+	flow?: FlowExplanation;
 	workspace: string;
 	mode: ResolvedConfig["mode"];
 	on_ask: ResolvedConfig["onAsk"];
@@ -30,6 +34,7 @@ export function policyReport(check: PolicyCheck, config: ResolvedConfig): Policy
 		...(check.subcommands ? { subcommands: check.subcommands } : {}),
 		shadowed: check.shadowed,
 		capability: check.capability,
+		...(check.flow ? { flow: check.flow } : {}),
 		workspace: check.workspace,
 		mode: config.mode,
 		on_ask: config.onAsk,
@@ -44,6 +49,31 @@ function capabilityLines(c: PolicyReport["capability"]): string[] {
 	const lines = c.note !== undefined ? [`  capability refused: ${c.note}`] : c.checks.map((k) => `  capability ${k.right} ${k.resource}: ${k.verdict}`);
 	if (c.assumedApproved && c.checks.some((k) => k.admitted)) lines.push("  capability (checked as if the ask were approved)");
 	lines.push(`  ceiling    ${c.ceiling.slice(0, 12)}`);
+	return lines;
+}
+
+/**
+ * The flow block: the label checked, the files a command names, then per sink its verdict, the rule
+ * that gave its clearance, the payload's label and why; last, what the model's sink does with secrets.
+ */
+function flowLines(f: FlowExplanation): string[] {
+	const lines = [`  flow       label ${describeLabel(f.label)}${f.egress ? "" : "; the call sends nothing out"}`];
+	for (const file of f.files ?? []) lines.push(`  flow file  ${file.path}: ${file.label.sensitivity}`);
+	if (f.note !== undefined) lines.push(`  flow       ${f.note}`);
+	for (const s of f.sinks) {
+		const bound = s.ceiling_bounds ? "; the task ceiling's sinks bound it" : "";
+		lines.push(
+			`  flow sink  ${s.decision} ${s.operation} ${s.sink}`,
+			`             rule    ${s.clearance.rule} ${describeClearance(s.clearance)}${s.clearance.min_integrity ? `, min integrity ${s.clearance.min_integrity}` : ""}${bound}`,
+			`             payload ${describeLabel(s.label)}`,
+			`             why     ${s.why}`,
+		);
+	}
+	if (f.model) {
+		const m = f.model;
+		lines.push(`  model sink ${m.sink} (${m.locality}) rule ${m.clearance.rule} ${describeClearance(m.clearance)}`, `             ${m.why}`);
+		if (m.note !== undefined) lines.push(`             ${m.note}`);
+	}
 	return lines;
 }
 
@@ -64,6 +94,7 @@ export function renderPolicyReport(r: PolicyReport): string {
 	}
 	for (const s of r.shadowed) lines.push(`  outranked  ${s.decision} ${s.text} from ${s.source} (${s.layer})`);
 	lines.push(...capabilityLines(r.capability));
+	if (r.flow) lines.push(...flowLines(r.flow));
 	if (r.decision === "ask") {
 		const answer = r.on_ask.value === "allow" ? "approve" : "refuse";
 		lines.push(`  on ask     ${r.on_ask.value} (${r.on_ask.source}): warden run would ${answer} this call`);
