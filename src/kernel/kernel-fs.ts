@@ -21,6 +21,7 @@ import type { Budget } from "./budget/budget.js";
 import type { EffectSink } from "./effects.js";
 import type { CallFlow, FlowDecisionRecord } from "./flow/flow-types.js";
 import { flowEvidence } from "./flow/flow-evidence.js";
+import { type OperationLog, runProtected } from "./operations/protected-operation.js";
 import { BinaryFileError, FileTooLargeError, FsPrimitiveError, InvalidPathError, PrimitiveCancelledError } from "./kernel-errors.js";
 import type { DeleteOutcome, DirEntry, FileContent, FsPrimitives, WalkOptions, WriteOutcome } from "./primitives.js";
 import { displayPath, resolveWorkspacePath, type WorkspaceRoot } from "./workspace-paths.js";
@@ -33,6 +34,8 @@ export interface FsPrimitivesOptions {
 	budget?: Budget | undefined;
 	authority?: CallAuthority | undefined;
 	flow?: CallFlow | undefined;
+	/** Durable intents and settlements; without it, effects are recorded through recordEffect only. */
+	operations?: OperationLog | undefined;
 }
 
 /** fs.read's limit when the caller gives none. */
@@ -94,29 +97,45 @@ export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 			const flow: FlowDecisionRecord[] = opts.flow ? await opts.flow.admitEgress({ operation: "fs.write", sinks: [fsResource(rel)], payload: content }) : [];
 
 			const held = opts.budget?.reserve("bytes_written", after.length);
-			try {
-				await guard(rel, () => writeFileAtomic(abs, after, existing ? { mode: existing.mode } : {}));
-			} finally {
-				// A failed write may still have replaced the file: without a better measurement it is charged in full.
-				held?.settle(after.length);
-			}
-			const outcome: WriteOutcome = { path: rel, created: before === null, bytesWritten: after.length, diff };
 			const written = sha256(after);
+			const outcome: WriteOutcome = { path: rel, created: before === null, bytesWritten: after.length, diff };
+			const shaBefore = before === null ? null : sha256(before);
+			try {
+				await runProtected(opts.operations, opts.recordEffect, {
+					kind: "fs.write",
+					callId: opts.callId,
+					resource: fsResource(rel),
+					intent: { path: rel, sha256_before: shaBefore, sha256_after: written },
+					reserved: { bytes_written: after.length },
+					...(before !== null && (await keepable(opts.flow, rel, shaBefore as string, before)) ? { beforeImage: { sha256: shaBefore as string, bytes: before } } : {}),
+					revalidate: () => {
+						if (opts.signal.aborted) throw new PrimitiveCancelledError(`write to ${rel} cancelled before it started`);
+					},
+					dispatch: () => guard(rel, () => writeFileAtomic(abs, after, existing ? { mode: existing.mode } : {})),
+					// The write is atomic (a temporary file renamed over the old one): a failure left the old content.
+					errored: () => ({ state: "failed" }),
+					settled: () => ({
+						state: "committed",
+						effect: {
+							created: outcome.created,
+							bytes: after.length,
+							diff,
+							sha256_before: shaBefore,
+							sha256_after: written,
+							...flowEvidence(flow),
+						},
+					}),
+				});
+			} catch (err) {
+				// Refused before dispatch: nothing was written, so nothing is charged.
+				if (err instanceof PrimitiveCancelledError) held?.release();
+				// A failed write may still have replaced the file: without a better measurement it is charged in full.
+				else held?.settle(after.length);
+				throw err;
+			}
+			held?.settle(after.length);
 			// The bytes keep their label: reading them back later, in this session or another, carries it.
 			if (opts.flow && flow[0]) await opts.flow.labelWrite(rel, written, flow[0].label);
-			await opts.recordEffect({
-				call_id: opts.callId,
-				effect: "fs.write",
-				resource: `fs:${rel}`,
-				data: {
-					created: outcome.created,
-					bytes: after.length,
-					diff,
-					sha256_before: before === null ? null : sha256(before),
-					sha256_after: written,
-					...flowEvidence(flow),
-				},
-			});
 			return outcome;
 		},
 
@@ -152,24 +171,34 @@ export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 			const diff = linkTarget === undefined ? removalDiff(rel, before) : `--- a/${rel}\n+++ /dev/null\n(symbolic link to ${displayPath(linkTarget)} deleted)\n`;
 
 			const held = opts.budget?.reserve("bytes_written", 0);
+			const outcome: DeleteOutcome = { path: rel, type: st.type, bytes: before.length, sha256: sha256(before), diff };
 			try {
-				await guard(rel, () => unlink(abs));
+				await runProtected(opts.operations, opts.recordEffect, {
+					kind: "fs.delete",
+					callId: opts.callId,
+					resource: fsResource(rel),
+					intent: { path: rel, type: st.type, sha256: outcome.sha256 },
+					reserved: {},
+					...((await keepable(opts.flow, rel, outcome.sha256, before)) ? { beforeImage: { sha256: outcome.sha256, bytes: before } } : {}),
+					revalidate: () => {
+						if (opts.signal.aborted) throw new PrimitiveCancelledError(`delete of ${rel} cancelled before it started`);
+					},
+					dispatch: () => guard(rel, () => unlink(abs)),
+					errored: () => ({ state: "failed" }),
+					settled: () => ({
+						state: "committed",
+						effect: {
+							type: outcome.type,
+							bytes: outcome.bytes,
+							sha256: outcome.sha256,
+							diff,
+							...(linkTarget === undefined ? {} : { symlink_target: linkTarget }),
+						},
+					}),
+				});
 			} finally {
 				held?.settle(0);
 			}
-			const outcome: DeleteOutcome = { path: rel, type: st.type, bytes: before.length, sha256: sha256(before), diff };
-			await opts.recordEffect({
-				call_id: opts.callId,
-				effect: "fs.delete",
-				resource: `fs:${rel}`,
-				data: {
-					type: outcome.type,
-					bytes: outcome.bytes,
-					sha256: outcome.sha256,
-					diff,
-					...(linkTarget === undefined ? {} : { symlink_target: linkTarget }),
-				},
-			});
 			return outcome;
 		},
 
@@ -202,6 +231,15 @@ export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 			return (await resolve(p)).rel;
 		},
 	};
+}
+
+/**
+ * A before-image is kept for undo unless the flow plane says the bytes are secret: evidence never
+ * holds secrets, so such a change cannot be undone from the store.
+ */
+async function keepable(flow: CallFlow | undefined, rel: string, sha: string, bytes: Buffer): Promise<boolean> {
+	if (!flow) return true;
+	return flow.mayPersist(rel, sha, bytes.toString("utf8"));
 }
 
 /**

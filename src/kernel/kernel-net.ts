@@ -8,6 +8,7 @@
  * comes back to the caller, and fetching it is a new admission on its own origin. The request body
  * is not charged to any counter; the response is charged what was read, the cap reserved first.
  */
+import { createHash } from "node:crypto";
 import { HttpCancelledError, HttpRequestError, HttpTimeoutError, httpFetch } from "../providers/net-provider.js";
 import type { CallAuthority } from "./authority/authority.js";
 import { netResource } from "./authority/resource.js";
@@ -17,6 +18,7 @@ import { canonicalJson } from "./evidence/audit-chain.js";
 import { flowEvidence } from "./flow/flow-evidence.js";
 import type { CallFlow, FlowDecisionRecord } from "./flow/flow-types.js";
 import { label } from "./flow/label.js";
+import { type OperationLog, runProtected } from "./operations/protected-operation.js";
 import { PrimitiveCancelledError } from "./kernel-errors.js";
 import type { NetPrimitives, NetRequest, NetResponse } from "./primitives.js";
 
@@ -27,6 +29,7 @@ export interface NetPrimitivesOptions {
 	budget?: Budget | undefined;
 	authority?: CallAuthority | undefined;
 	flow?: CallFlow | undefined;
+	operations?: OperationLog | undefined;
 }
 
 export const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
@@ -93,25 +96,42 @@ export function createNetPrimitives(opts: NetPrimitivesOptions): NetPrimitives {
 			const record = { url, method: req.method, request_bytes: requestBytes, ...flowEvidence(flow) };
 			let response: Awaited<ReturnType<typeof httpFetch>>;
 			try {
-				response = await httpFetch({
-					url: req.url.href,
-					method: req.method,
-					headers: req.headers,
-					body: req.body,
-					timeoutMs: req.timeoutMs,
-					maxBytes: req.maxBytes,
-					signal: opts.signal,
+				response = await runProtected(opts.operations, opts.recordEffect, {
+					kind: "net.fetch",
+					callId: opts.callId,
+					resource,
+					intent: { url, method: req.method, payload_sha256: createHash("sha256").update(payload).digest("hex") },
+					reserved: { bytes_read: req.maxBytes },
+					revalidate: () => {
+						if (opts.signal.aborted) throw new PrimitiveCancelledError(`fetch of ${url} cancelled before it started`);
+					},
+					dispatch: () =>
+						httpFetch({ url: req.url.href, method: req.method, headers: req.headers, body: req.body, timeoutMs: req.timeoutMs, maxBytes: req.maxBytes, signal: opts.signal }),
+					// Once the request may have left, a failure does not say whether the other side acted on it.
+					errored: (err) => ({
+						state: "unknown",
+						effect: {
+							...record,
+							outcome: err instanceof HttpCancelledError ? "cancelled" : "failed",
+							response_bytes: 0,
+							truncated: false,
+							error: err instanceof Error ? err.message : String(err),
+						},
+					}),
+					settled: (r) => ({
+						state: "committed",
+						outcome: { status: r.status },
+						effect: { ...record, outcome: "completed", status: r.status, response_bytes: r.body.length, truncated: r.truncated, duration_ms: r.durationMs },
+					}),
 				});
 			} catch (err) {
-				// How much of a response arrived before the failure is unknown: the cap is charged.
+				// Refused before it left: nothing to charge. Otherwise how much of a response arrived is unknown: the cap is charged.
+				if (err instanceof PrimitiveCancelledError) {
+					held?.release();
+					throw err;
+				}
 				held?.settle();
 				const message = err instanceof Error ? err.message : String(err);
-				await opts.recordEffect({
-					call_id: opts.callId,
-					effect: "net.fetch",
-					resource,
-					data: { ...record, outcome: err instanceof HttpCancelledError ? "cancelled" : "failed", response_bytes: 0, truncated: false, error: message },
-				});
 				// Callers above the kernel see the kernel's own errors, not the provider's.
 				if (err instanceof HttpCancelledError) throw new PrimitiveCancelledError(`fetch of ${url} cancelled`);
 				if (err instanceof HttpTimeoutError || err instanceof HttpRequestError) throw new NetPrimitiveError(`${req.method} ${url} failed: ${message}`);
@@ -121,19 +141,6 @@ export function createNetPrimitives(opts: NetPrimitivesOptions): NetPrimitives {
 			const body = response.body.toString("utf8");
 			// Whatever came back is the remote's word: untrusted, and no more public than the workspace.
 			opts.flow?.observe(label("internal", "untrusted", { kind: "url", ref: url }), body);
-			await opts.recordEffect({
-				call_id: opts.callId,
-				effect: "net.fetch",
-				resource,
-				data: {
-					...record,
-					outcome: "completed",
-					status: response.status,
-					response_bytes: response.body.length,
-					truncated: response.truncated,
-					duration_ms: response.durationMs,
-				},
-			});
 			return {
 				url,
 				status: response.status,

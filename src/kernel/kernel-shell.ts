@@ -8,6 +8,7 @@ import { flowEvidence } from "./flow/flow-evidence.js";
 import type { CallFlow, FlowDecisionRecord } from "./flow/flow-types.js";
 import { join, type Label, label } from "./flow/label.js";
 import { shellEgress } from "./flow/shell-egress.js";
+import { type OperationLog, runProtected } from "./operations/protected-operation.js";
 import { PrimitiveCancelledError } from "./kernel-errors.js";
 import type { ExecOutcome, ShellPrimitives } from "./primitives.js";
 import type { WorkspaceRoot } from "./workspace-paths.js";
@@ -22,6 +23,7 @@ export interface ShellPrimitivesOptions {
 	authority?: CallAuthority | undefined;
 	flow?: CallFlow | undefined;
 	parseShell?: ((command: string) => ParsedShell) | undefined;
+	operations?: OperationLog | undefined;
 }
 
 /** Variable names that usually hold a credential; a command the model wrote does not get them. */
@@ -52,36 +54,43 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 			const held = opts.budget?.reserve("shell_ms", Math.ceil(execOpts.timeoutMs));
 			let outcome: ExecOutcome;
 			try {
-				outcome = await runShell({
-					command,
-					cwd: root.real,
-					env,
-					timeoutMs: execOpts.timeoutMs,
-					maxOutputBytes: execOpts.maxOutputBytes,
-					signal: opts.signal,
+				outcome = await runProtected(opts.operations, opts.recordEffect, {
+					kind: "shell.exec",
+					callId: opts.callId,
+					resource: `shell:${command}`,
+					intent: { command },
+					reserved: { shell_ms: Math.ceil(execOpts.timeoutMs) },
+					revalidate: () => {
+						if (opts.signal.aborted) throw new PrimitiveCancelledError("shell command cancelled before it started");
+					},
+					dispatch: () =>
+						runShell({ command, cwd: root.real, env, timeoutMs: execOpts.timeoutMs, maxOutputBytes: execOpts.maxOutputBytes, signal: opts.signal }),
+					// The spawn failed somewhere on the way: what of the command ran, if anything, cannot be told.
+					errored: () => ({ state: "unknown" }),
+					settled: (ran) => ({
+						// A command that ran is committed whatever its exit status: its effects are whatever it did.
+						state: "committed",
+						outcome: { exit_code: ran.exitCode, signal: ran.signal, timed_out: ran.timedOut, cancelled: ran.cancelled },
+						effect: {
+							command,
+							exit_code: ran.exitCode,
+							signal: ran.signal,
+							timed_out: ran.timedOut,
+							cancelled: ran.cancelled,
+							duration_ms: ran.durationMs,
+							truncated: ran.truncated,
+							...flowEvidence(flow),
+						},
+					}),
 				});
 			} catch (err) {
-				// Whether the command ran is unknown: it is charged the whole envelope.
-				held?.settle();
+				// Refused before it was spawned: nothing ran. Otherwise whether it ran is unknown: the whole envelope is charged.
+				if (err instanceof PrimitiveCancelledError) held?.release();
+				else held?.settle();
 				throw err;
 			}
 			held?.settle(Math.ceil(outcome.durationMs));
 			if (opts.flow) opts.flow.observe(outputLabel, `${outcome.stdout}\n${outcome.stderr}`);
-			await opts.recordEffect({
-				call_id: opts.callId,
-				effect: "shell.exec",
-				resource: `shell:${command}`,
-				data: {
-					command,
-					exit_code: outcome.exitCode,
-					signal: outcome.signal,
-					timed_out: outcome.timedOut,
-					cancelled: outcome.cancelled,
-					duration_ms: outcome.durationMs,
-					truncated: outcome.truncated,
-					...flowEvidence(flow),
-				},
-			});
 			return outcome;
 		},
 	};

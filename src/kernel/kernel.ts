@@ -10,6 +10,7 @@ import type { Budget } from "./budget/budget.js";
 import type { ParsedShell } from "./admission/shell/shell-types.js";
 import type { EffectSink } from "./effects.js";
 import type { CallFlow } from "./flow/flow-types.js";
+import type { OperationLog } from "./operations/protected-operation.js";
 import { createFsPrimitives } from "./kernel-fs.js";
 import { FsPrimitiveError } from "./kernel-errors.js";
 import { createNetPrimitives } from "./kernel-net.js";
@@ -45,6 +46,11 @@ export interface KernelOptions {
 	 * one, nothing is labelled or checked (the runtime always passes one).
 	 */
 	flow?: CallFlow;
+	/**
+	 * Protected operations: each effect is a durable intent before it is dispatched and a settlement
+	 * (with its evidence) before the primitive returns. Without one, effects go to recordEffect only.
+	 */
+	operations?: OperationLog;
 	/** Parses a shell command, so the flow plane can see which files and destinations it names. */
 	parseShell?: (command: string) => ParsedShell;
 }
@@ -60,7 +66,7 @@ export function createKernel(opts: KernelOptions): KernelPrimitives {
 		});
 		return rootPromise;
 	};
-	const shared = { root, callId: opts.callId, signal: opts.signal, recordEffect: opts.recordEffect, budget: opts.budget, authority: opts.authority, flow: opts.flow };
+	const shared = { root, callId: opts.callId, signal: opts.signal, recordEffect: opts.recordEffect, budget: opts.budget, authority: opts.authority, flow: opts.flow, operations: opts.operations };
 	return {
 		fs: createFsPrimitives(shared),
 		shell: createShellPrimitives({ ...shared, env: opts.env ?? process.env, parseShell: opts.parseShell }),

@@ -13,8 +13,8 @@ import { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
 import type { Redactor } from "../kernel/flow/redaction-types.js";
 import type { Message } from "../models/provider.js";
 import type { Store } from "../store/store.js";
-import { label } from "../kernel/flow/label.js";
 import { Session } from "./session.js";
+import { SYSTEM_PROMPT_LABEL } from "./system-prompt.js";
 import { openSessionFlow } from "./session-flow-setup.js";
 import { SessionApprovals } from "./session-approvals.js";
 import { type ChildSpec, type OpenChild, SubagentLauncher } from "./subagents.js";
@@ -55,7 +55,7 @@ export function childOpener(parts: ChildSessionParts): OpenChild {
 			parent_call: spec.callId,
 		});
 		const history: Message[] = [{ role: "system", content: defaultSystemPrompt(spec.mode) }];
-		await recorder.message(history[0]!);
+		await recorder.message(history[0]!, SYSTEM_PROMPT_LABEL);
 		await recorder.emit("session.started", { event_schema: EVENT_SCHEMA_VERSION, workspace: policy.workspace, mode: spec.mode, model: spec.model.spec, resumed: false }, 0);
 		await recorder.audit(
 			"session.started",
@@ -91,7 +91,7 @@ export function childOpener(parts: ChildSessionParts): OpenChild {
 			env,
 			history,
 			flow: openSessionFlow(parent.flowSetup, recorder, authority, spec.initialContext),
-			context: { labels: [label("internal", "trusted", { kind: "system", ref: "system prompt" })], sent: 0 },
+			context: { labels: [SYSTEM_PROMPT_LABEL], sent: 0 },
 			parseShell: (command) => shell.parse(command),
 			sessionBudget: spec.budget,
 			turnBudget: {},

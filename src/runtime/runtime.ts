@@ -17,20 +17,22 @@ import { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
 import { createRedactor } from "../kernel/flow/redaction.js";
 import type { Redactor } from "../kernel/flow/redaction-types.js";
 import { FlowConfigError } from "../kernel/flow/flow-errors.js";
-import { label } from "../kernel/flow/label.js";
 import { createModel } from "../models/model-spec.js";
 import type { Message } from "../models/provider.js";
 import { realDirectory } from "../providers/directory-probe.js";
+import { type RecoveryReport, recoverOperations } from "../kernel/operations/recovery.js";
 import { resolveStateDir } from "../store/state-dir.js";
 import { SqliteStore } from "../store/sqlite-store.js";
 import type { SessionRow, Store } from "../store/store.js";
 import { builtinTools, ToolRegistry } from "../tools/registry.js";
 import { DEFAULT_TOOL_LIMITS } from "../tools/tool.js";
 import { budgetOption, budgetRecord } from "./budget-options.js";
+import { type CallExplanation, explainCall, explainSessions } from "./explain.js";
 import { explainToolCall, type PolicyCheckRequest, type PolicyCheckResult } from "./policy-check.js";
 import { RuntimeConfigError } from "./runtime-config-error.js";
 import { childOpener } from "./child-session.js";
 import { Session } from "./session.js";
+import { SYSTEM_PROMPT_LABEL } from "./system-prompt.js";
 import { SessionApprovals, withApprovedRules } from "./session-approvals.js";
 import { sessionAuthority, sessionCeiling } from "./session-authority.js";
 import type { SessionOptions } from "./session-options.js";
@@ -50,6 +52,17 @@ export interface RuntimeOptions {
 	env?: NodeJS.ProcessEnv;
 	/** Host-wide limits: every session of this Runtime charges them too. */
 	budget?: BudgetLimits;
+	/**
+	 * Only reads the evidence: takes no writer lease, so it works while another process runs
+	 * sessions on the same state dir; opening a session or revoking a rule is refused.
+	 */
+	readOnly?: boolean;
+	/**
+	 * Settle what a crash left pending (src/kernel/operations/recovery.ts) before anything else.
+	 * Default: when the Runtime opened the store itself for writing (it then holds the writer lease);
+	 * a store the host passes in is the host's to recover.
+	 */
+	recover?: boolean;
 }
 
 export interface OpenSessionOptions extends SessionOptions {
@@ -59,6 +72,8 @@ export interface OpenSessionOptions extends SessionOptions {
 
 export class Runtime {
 	private readonly sessions = new Set<Session>();
+	/** What recovery on open settled (absent when it did not run: read-only, or a store the host passed in). */
+	recovery: RecoveryReport | undefined;
 	private closed = false;
 	/** Canonicalizes shell commands for the capability layer; loaded with the first session. */
 	private shellParser: ShellParser | undefined;
@@ -75,10 +90,21 @@ export class Runtime {
 	static async open(options: RuntimeOptions = {}): Promise<Runtime> {
 		const env = options.env ?? process.env;
 		const stateDir = resolveStateDir(options.stateDir, env);
-		const store = options.store ?? SqliteStore.open(stateDir);
+		const store = options.store ?? SqliteStore.open(stateDir, options.readOnly ? { readOnly: true } : {});
+		// Under the writer lease nobody else is running: what a crash left pending is settled first.
+		const recover = options.recover ?? (options.store === undefined && !options.readOnly);
+		let recovery: RecoveryReport | undefined;
+		try {
+			if (recover) recovery = await recoverOperations(store);
+		} catch (err) {
+			await store.close();
+			throw err;
+		}
 		const hostBudget = new Budget("host", budgetOption(options.budget, "budget"));
 		const engine = await PermissionEngine.create();
-		return new Runtime(stateDir, store, engine, createRedactor({ env }), env, hostBudget);
+		const runtime = new Runtime(stateDir, store, engine, createRedactor({ env }), env, hostBudget);
+		runtime.recovery = recovery;
+		return runtime;
 	}
 
 	async openSession(options: OpenSessionOptions): Promise<Session> {
@@ -131,7 +157,7 @@ export class Runtime {
 		await this.store.createSession({ id, workspace, mode, model: model.spec, created_at: new Date().toISOString() });
 		const systemPrompt = options.systemPrompt ?? defaultSystemPrompt(mode);
 		const history: Message[] = [{ role: "system", content: systemPrompt }];
-		await recorder.message(history[0]);
+		await recorder.message(history[0], SYSTEM_PROMPT_LABEL);
 		await recorder.emit("session.started", { event_schema: EVENT_SCHEMA_VERSION, workspace, mode, model: model.spec, resumed: false }, 0);
 		await recorder.audit(
 			"session.started",
@@ -186,7 +212,7 @@ export class Runtime {
 			env: this.env,
 			history,
 			flow,
-			context: { labels: [label("internal", "trusted", { kind: "system", ref: "system prompt" })], sent: 0 },
+			context: { labels: [SYSTEM_PROMPT_LABEL], sent: 0 },
 			parseShell: (command) => shellParser.parse(command),
 			sessionBudget: this.hostBudget.child("session", sessionLimits),
 			turnBudget: turnLimits,
@@ -213,6 +239,21 @@ export class Runtime {
 
 	listAudit(filter?: { session?: string; limit?: number }): Promise<AuditRecord[]> {
 		return this.store.listAudit(filter);
+	}
+
+	/**
+	 * The operation tree of one tool call, by call id or by the seq of one of its audit records (an
+	 * effect's): what proposed it, what admitted it, what it changed, and which links are missing.
+	 * Throws ExplainError for an unknown id or a call id that several sessions hold.
+	 */
+	async explain(id: string, options: { session?: string } = {}): Promise<CallExplanation> {
+		const audit = await this.store.listAudit();
+		let sessions = explainSessions(audit, id, options.session);
+		// A call with no audit record at all is still found by its events.
+		if (sessions.length === 0 && !/^#?\d+$/.test(id.trim())) sessions = (await this.store.listSessions()).map((s) => s.id);
+		const events: AnyWardenEvent[] = [];
+		for (const session of sessions) events.push(...(await this.store.listEvents(session)));
+		return explainCall({ events, audit }, id, options.session);
 	}
 
 	verifyAudit(): Promise<AuditVerifyResult> {

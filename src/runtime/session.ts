@@ -118,7 +118,7 @@ export class Session {
 							this.calls.set(callId, callController);
 							return () => this.calls.delete(callId);
 						},
-						remember: (message) => recorder.message(message),
+						remember: (message, label) => recorder.message(message, label),
 					},
 					this.parts.history,
 					input,

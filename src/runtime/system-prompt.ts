@@ -1,5 +1,6 @@
 /** The default system prompt: tells the model how it is governed, never relied on as a boundary. */
 import type { PermissionMode } from "../kernel/admission/types.js";
+import { type Label, label } from "../kernel/flow/label.js";
 
 export function defaultSystemPrompt(mode: PermissionMode): string {
 	return [
@@ -10,3 +11,6 @@ export function defaultSystemPrompt(mode: PermissionMode): string {
 		"Finish with a short plain-text answer that says what you did.",
 	].join(" ");
 }
+
+/** The system prompt is the host's own words: internal, trusted. */
+export const SYSTEM_PROMPT_LABEL: Label = label("internal", "trusted", { kind: "system", ref: "system prompt" });

@@ -25,6 +25,7 @@ import { validateArguments } from "../tools/argument-validator.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { ToolDefinition, ToolLimits } from "../tools/tool.js";
 import { ToolError } from "../tools/tool.js";
+import { crashPoint } from "../store/fault-injection.js";
 import { ABORTED, untilAborted } from "./abort-race.js";
 import { type Decider, decideToolCall } from "./decide-call.js";
 import { runByKey } from "./keyed-serializer.js";
@@ -67,8 +68,8 @@ export interface TurnDeps {
 	subagents?: TurnSubagents;
 	/** Registers a per-call controller so the host can cancel one call. */
 	trackCall(callId: string, controller: AbortController): () => void;
-	/** Persists one message of the conversation. */
-	remember(message: Message): Promise<void>;
+	/** Persists one message of the conversation, with the label it carries in the model's context. */
+	remember(message: Message, label: Label): Promise<void>;
 	/** The session's flow plane: labels of what the model's context holds, sinks, releases. */
 	flow: SessionFlow;
 	/** The label of each message in `history` (same index), and how many of them the model has been sent. */
@@ -136,6 +137,7 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 		if (error) payload.error = error;
 		payload.budget = (deps.budget.parent ?? deps.budget).usage();
 		await recorder.emit("turn.completed", payload);
+		crashPoint("turn.completed");
 		completed = true;
 		const result: TurnResult = { status, text, session: recorder.session, turn, steps, toolCalls: counts };
 		if (error) result.error = error;
@@ -224,6 +226,7 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 			};
 			if (response.text) responded.text = response.text;
 			if (response.usage) responded.usage = response.usage;
+			crashPoint("turn.model-answered");
 			await recorder.emit("model.responded", responded);
 			// The model's own words go back to the model that wrote them: not new to that sink.
 			modelFlow.noteReply(response.text);
@@ -257,6 +260,7 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 				},
 			);
 
+			crashPoint("turn.tool-result");
 			for (const proposal of proposals) {
 				const outcome = outcomes.get(proposal.id)!;
 				// A result enters the model's context only as far as the model's sink clears it: redacted, or withheld.
@@ -431,6 +435,7 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 			budget: call.budget,
 			authority,
 			flow,
+			operations: recorder.operationLog(),
 			...(deps.parseShell ? { parseShell: deps.parseShell } : {}),
 		});
 		let output: string;
@@ -498,7 +503,7 @@ async function pushMessage(deps: TurnDeps, history: Message[], message: Message,
 	history.push(message);
 	deps.context.labels[history.length - 1] = carries;
 	deps.flow.joinContext(carries);
-	await deps.remember(message);
+	await deps.remember(message, carries);
 }
 
 function oneLine(err: unknown): string {

@@ -127,12 +127,82 @@ export const MIGRATIONS: readonly Migration[] = [
 			`);
 		},
 	},
+	{
+		version: 5,
+		description: "protected operations, before-image blobs, task runs and their commands, and flow labels on messages",
+		up(db) {
+			db.exec(`
+				CREATE TABLE operations (
+					id TEXT PRIMARY KEY,
+					session TEXT NOT NULL,
+					turn INTEGER NOT NULL,
+					call_id TEXT NOT NULL,
+					kind TEXT NOT NULL,
+					resource TEXT NOT NULL,
+					state TEXT NOT NULL CHECK (state IN ('prepared', 'dispatched', 'committed', 'failed', 'unknown', 'abandoned')),
+					intent TEXT NOT NULL CHECK (json_valid(intent)),
+					reserved TEXT NOT NULL CHECK (json_valid(reserved)),
+					outcome TEXT CHECK (outcome IS NULL OR json_valid(outcome)),
+					audit_seq INTEGER,
+					created_at TEXT NOT NULL,
+					updated_at TEXT NOT NULL
+				);
+				-- Partial: only pending rows are in it, so recovery on open reads what a crash can
+				-- have left pending, however long the history of settled operations grows.
+				CREATE INDEX operations_pending ON operations (state, created_at) WHERE state IN ('prepared', 'dispatched');
+				CREATE INDEX operations_call ON operations (session, call_id);
+
+				-- Before-images by content hash: the same content is kept once, however often it is overwritten.
+				CREATE TABLE blobs (
+					sha256 TEXT PRIMARY KEY,
+					bytes BLOB NOT NULL,
+					created_at TEXT NOT NULL
+				);
+
+				CREATE TABLE task_runs (
+					id TEXT PRIMARY KEY,
+					session TEXT NOT NULL,
+					state TEXT NOT NULL CHECK (state IN ('running', 'completed', 'failed', 'cancelled', 'needs_attention')),
+					attention TEXT,
+					created_at TEXT NOT NULL,
+					updated_at TEXT NOT NULL
+				);
+				CREATE INDEX task_runs_created ON task_runs (created_at);
+
+				CREATE TABLE run_commands (
+					run TEXT NOT NULL,
+					command_id TEXT NOT NULL,
+					kind TEXT NOT NULL CHECK (kind IN ('start', 'follow-up', 'continue', 'cancel')),
+					input TEXT,
+					state TEXT NOT NULL DEFAULT 'accepted' CHECK (state IN ('accepted', 'done')),
+					result TEXT CHECK (result IS NULL OR json_valid(result)),
+					created_at TEXT NOT NULL,
+					PRIMARY KEY (run, command_id)
+				);
+
+				ALTER TABLE messages ADD COLUMN label TEXT CHECK (label IS NULL OR json_valid(label));
+			`);
+		},
+	},
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 /** Tables every current-schema database must have; a missing one means damage. */
-const REQUIRED_TABLES = ["schema_meta", "sessions", "events", "messages", "audit", "audit_head", "approved_rules", "file_labels"];
+const REQUIRED_TABLES = [
+	"schema_meta",
+	"sessions",
+	"events",
+	"messages",
+	"audit",
+	"audit_head",
+	"approved_rules",
+	"file_labels",
+	"operations",
+	"blobs",
+	"task_runs",
+	"run_commands",
+];
 
 /**
  * Brings the database to SCHEMA_VERSION, or refuses it. Runs in one IMMEDIATE transaction so

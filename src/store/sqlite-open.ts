@@ -16,7 +16,7 @@ const BUSY_TIMEOUT_MS = 10_000;
 
 export function openDatabase(stateDir: string): Database.Database {
 	const label = `state dir ${stateDir}`;
-	prepareDir(stateDir, label);
+	prepareStateDir(stateDir);
 	const where = `${label}: ${DB_FILE}`;
 	let db: Database.Database;
 	try {
@@ -38,7 +38,9 @@ export function openDatabase(stateDir: string): Database.Database {
 	return db;
 }
 
-function prepareDir(stateDir: string, label: string): void {
+/** Makes the state dir if needed and checks it is a writable directory. */
+export function prepareStateDir(stateDir: string): void {
+	const label = `state dir ${stateDir}`;
 	if (existsSync(stateDir) && !statSync(stateDir).isDirectory()) {
 		throw new StoreError(`${label}: exists but is not a directory`);
 	}

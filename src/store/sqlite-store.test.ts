@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,6 +27,11 @@ function openStore(dir: string, now?: () => Date): SqliteStore {
 /** A second, raw connection to the same file: what someone tampering with the database would use. */
 function raw(dir: string): Database.Database {
 	return new Database(join(dir, "warden.db"));
+}
+
+/** Undoes migration 5, leaving what a version 4 database has. */
+function dropVersion5(db: Database.Database): void {
+	db.exec("DROP TABLE operations; DROP TABLE blobs; DROP TABLE task_runs; DROP TABLE run_commands; ALTER TABLE messages DROP COLUMN label");
 }
 
 function dropTriggers(db: Database.Database): void {
@@ -73,9 +79,9 @@ runStoreContractTests("sqlite", async () => {
 });
 
 describe("SqliteStore file", () => {
-	it("creates a missing state dir and uses WAL with synchronous=FULL", () => {
+	it("creates a missing state dir and uses WAL with synchronous=FULL", async () => {
 		const dir = join(tempDir(), "nested", "state");
-		openStore(dir);
+		await openStore(dir).close();
 		const db = raw(dir);
 		expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
 		const meta = db.prepare("SELECT app, version FROM schema_meta").get();
@@ -246,7 +252,9 @@ describe("SqliteStore durability and several writers", () => {
 	it("two stores open on the same file interleave appends into one valid chain", async () => {
 		const dir = tempDir();
 		const a = openStore(dir);
-		const b = openStore(dir);
+		// The writer lease would refuse b; this test is about SQLite's locking underneath it.
+		const b = SqliteStore.open(dir, { lease: false });
+		stores.push(b);
 		const seqs: number[] = [];
 		for (let i = 0; i < 10; i++) {
 			const writer = i % 3 === 0 ? b : a;
@@ -285,6 +293,92 @@ describe("SqliteStore durability and several writers", () => {
 	});
 });
 
+describe("SqliteStore operations on disk", () => {
+	const op = (id: string, createdAt: string) => ({
+		id,
+		session: "s1",
+		turn: 1,
+		call_id: `call_${id}`,
+		kind: "fs.write" as const,
+		resource: `fs:${id}.txt`,
+		intent: { path: `${id}.txt`, sha256_before: null, sha256_after: "a".repeat(64) },
+		reserved: { tool_calls: 1 },
+		created_at: createdAt,
+	});
+
+	it("lists pending operations through the partial index, so recovery reads pending rows, not history", async () => {
+		const dir = tempDir();
+		const store = openStore(dir);
+		const db = (store as unknown as { db: Database.Database }).db;
+		// A long settled history and a few pending rows, seeded in one transaction for speed.
+		db.transaction(() => {
+			const insert = db.prepare(
+				`INSERT INTO operations (id, session, turn, call_id, kind, resource, state, intent, reserved, created_at, updated_at)
+				 VALUES (?, 's1', 1, ?, 'fs.write', 'fs:x', ?, '{}', '{}', ?, ?)`,
+			);
+			for (let i = 0; i < 2000; i++) {
+				const time = new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString();
+				insert.run(`op_${i}`, `c${i}`, i % 500 === 7 ? "dispatched" : "committed", time, time);
+			}
+		})();
+		expect((await store.listPendingOperations()).map((o) => o.id)).toEqual(["op_7", "op_507", "op_1007", "op_1507"]);
+		// The statement the store actually ran, taken from its cache of prepared statements.
+		const statements = (store as unknown as { statements: Map<string, unknown> }).statements;
+		const pendingSql = [...statements.keys()].find((sql) => sql.includes("FROM operations WHERE state IN"));
+		expect(pendingSql).toBeDefined();
+		const plan = db.prepare(`EXPLAIN QUERY PLAN ${pendingSql}`).all() as { detail: string }[];
+		const details = plan.map((row) => row.detail).join("\n");
+		expect(details).toMatch(/USING INDEX operations_pending/);
+		expect(details).not.toMatch(/SCAN operations(?! USING)/);
+	});
+
+	it("keeps one blob row per content hash", async () => {
+		const dir = tempDir();
+		const store = openStore(dir);
+		const bytes = Buffer.from("original content\n");
+		const sha256 = createHash("sha256").update(bytes).digest("hex");
+		await store.prepareOperation(op("op_1", "2025-03-01T10:00:00.000Z"), { sha256, bytes });
+		await store.prepareOperation(op("op_2", "2025-03-01T10:00:01.000Z"), { sha256, bytes });
+		const db = raw(dir);
+		expect(db.prepare("SELECT sha256, created_at FROM blobs").all()).toEqual([{ sha256, created_at: "2025-03-01T10:00:00.000Z" }]);
+		db.close();
+	});
+
+	it("refuses to read back a blob whose bytes were edited: undo must not restore them", async () => {
+		const dir = tempDir();
+		const store = openStore(dir);
+		const bytes = Buffer.from("original content\n");
+		const sha256 = createHash("sha256").update(bytes).digest("hex");
+		await store.prepareOperation(op("op_1", "2025-03-01T10:00:00.000Z"), { sha256, bytes });
+		const db = raw(dir);
+		db.prepare("UPDATE blobs SET bytes = ?").run(Buffer.from("tampered content\n"));
+		db.close();
+		await expect(store.getBlob(sha256)).rejects.toThrow(/the stored blob does not match its hash/);
+	});
+
+	it("rolls back the whole settlement when an event in it cannot be stored", async () => {
+		const dir = tempDir();
+		const store = openStore(dir);
+		await store.prepareOperation(op("op_1", "2025-03-01T10:00:00.000Z"));
+		await store.markOperationDispatched("op_1");
+		const db = raw(dir);
+		// A trigger stands in for a failure halfway through the transaction, after the audit insert.
+		db.exec("CREATE TRIGGER fail_events BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'disk trouble'); END;");
+		db.close();
+		await expect(
+			store.settleOperation("op_1", {
+				state: "committed",
+				outcome: { bytes: 3 },
+				audit: { session: "s1", turn: 1, kind: "effect", call_id: "call_op_1", data: {} },
+				events: [{ kind: "effect.recorded", session: "s1", turn: 1, time: "2025-03-01T10:00:01.000Z", payload: { call_id: "call_op_1", effect: "fs.write", resource: "fs:op_1.txt", audit_seq: 0 } }],
+			}),
+		).rejects.toThrow(/disk trouble/);
+		expect((await store.listPendingOperations()).map((o) => [o.id, o.state])).toEqual([["op_1", "dispatched"]]);
+		expect(await store.listAudit()).toEqual([]);
+		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 0 });
+	});
+});
+
 describe("SqliteStore bad state dirs", () => {
 	it("refuses a garbage warden.db with one line naming the dir", () => {
 		const dir = tempDir();
@@ -319,6 +413,7 @@ describe("SqliteStore bad state dirs", () => {
 		await first.appendAudit({ session: "s1", turn: 0, kind: "session.started", data: {} });
 		await first.close();
 		const db = raw(dir);
+		dropVersion5(db);
 		db.exec("DROP TABLE approved_rules");
 		// Version 4 added file labels.
 		db.exec("DROP TABLE file_labels");
@@ -338,7 +433,7 @@ describe("SqliteStore bad state dirs", () => {
 		});
 		expect(rule.id).toBe(1);
 		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 1 });
-		expect(SCHEMA_VERSION).toBe(4);
+		expect(SCHEMA_VERSION).toBe(5);
 	});
 
 	it("migrates a version 3 database (before file labels) and keeps its rows", async () => {
@@ -348,6 +443,7 @@ describe("SqliteStore bad state dirs", () => {
 		await first.appendAudit({ session: "s1", turn: 0, kind: "session.started", data: {} });
 		await first.close();
 		const db = raw(dir);
+		dropVersion5(db);
 		db.exec("DROP TABLE file_labels");
 		db.prepare("UPDATE schema_meta SET version = 3").run();
 		db.close();
@@ -359,10 +455,55 @@ describe("SqliteStore bad state dirs", () => {
 		expect(await store.getFileLabel(key)).toEqual(label);
 		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 1 });
 		const after = raw(dir);
-		expect(after.prepare("SELECT version FROM schema_meta").get()).toEqual({ version: 4 });
+		expect(after.prepare("SELECT version FROM schema_meta").get()).toEqual({ version: 5 });
 		// The first recording's session and time are kept in the row.
 		expect(after.prepare("SELECT session, created_at FROM file_labels").all()).toEqual([{ session: "s1", created_at: "2025-03-01T10:00:01.000Z" }]);
 		after.close();
+	});
+
+	it("migrates a version 4 database (before operations and message labels): old messages have no label", async () => {
+		const dir = tempDir();
+		const first = openStore(dir);
+		await first.appendMessage("s1", { role: "user", content: "before" });
+		await first.appendAudit({ session: "s1", turn: 0, kind: "session.started", data: {} });
+		await first.close();
+		const db = raw(dir);
+		dropVersion5(db);
+		db.prepare("UPDATE schema_meta SET version = 4").run();
+		db.close();
+		const store = openStore(dir);
+		const label = { sensitivity: "internal" as const, integrity: "trusted" as const, sources: [] };
+		await store.appendMessage("s1", { role: "user", content: "after" }, label);
+		expect(await store.listMessages("s1")).toEqual([
+			{ session: "s1", seq: 1, message: { role: "user", content: "before" } },
+			{ session: "s1", seq: 2, message: { role: "user", content: "after" }, label },
+		]);
+		await store.prepareOperation({
+			id: "op_1",
+			session: "s1",
+			turn: 1,
+			call_id: "c1",
+			kind: "shell.exec",
+			resource: "shell:npm test",
+			intent: { command: "npm test" },
+			reserved: {},
+			created_at: "2025-03-01T10:00:00.000Z",
+		});
+		expect((await store.listPendingOperations()).map((op) => op.id)).toEqual(["op_1"]);
+		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 1 });
+		const after = raw(dir);
+		expect(after.prepare("SELECT version FROM schema_meta").get()).toEqual({ version: 5 });
+		after.close();
+	});
+
+	it("refuses a stored message label that was edited into something that is not a label", async () => {
+		const dir = tempDir();
+		const store = openStore(dir);
+		await store.appendMessage("s1", { role: "user", content: "x" }, { sensitivity: "secret", integrity: "trusted", sources: [] });
+		const db = raw(dir);
+		db.prepare("UPDATE messages SET label = ?").run(JSON.stringify({ sensitivity: "public", integrity: "trusted" }));
+		db.close();
+		await expect(store.listMessages("s1")).rejects.toThrow(/message 1 of session s1: the stored label is malformed \(sources is not a list\)/);
 	});
 
 	it("refuses a stored file label that was edited into something that is not a label", async () => {
@@ -377,9 +518,9 @@ describe("SqliteStore bad state dirs", () => {
 		await expect(store.getFileLabel(key)).rejects.toThrow(/file label for a\.txt .* malformed \(sources is not a list\)/);
 	});
 
-	it("refuses a database from a newer Warden", () => {
+	it("refuses a database from a newer Warden", async () => {
 		const dir = tempDir();
-		openStore(dir);
+		await openStore(dir).close();
 		const db = raw(dir);
 		db.prepare("UPDATE schema_meta SET version = ?").run(SCHEMA_VERSION + 1);
 		db.close();
@@ -404,9 +545,9 @@ describe("SqliteStore bad state dirs", () => {
 		expect(tables).toEqual([{ name: "bookmarks" }]);
 	});
 
-	it("refuses a Warden database with a missing table as damaged", () => {
+	it("refuses a Warden database with a missing table as damaged", async () => {
 		const dir = tempDir();
-		openStore(dir);
+		await openStore(dir).close();
 		const db = raw(dir);
 		db.exec("DROP TABLE messages");
 		db.close();

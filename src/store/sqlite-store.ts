@@ -2,20 +2,47 @@
  * The embedded Store: one SQLite file (warden.db) in the state dir, WAL mode. Methods return
  * Promises to honour the Store contract, though better-sqlite3 does the work synchronously.
  */
+import { createHash } from "node:crypto";
 import type { Database, Statement } from "better-sqlite3";
 import { ChainVerifier, GENESIS_HASH, auditHash } from "../kernel/evidence/audit-chain.js";
 import type { ApprovedRule, NewApprovedRule } from "../kernel/approval/approval-types.js";
 import type { AuditInput, AuditKind, AuditRecord, AuditVerifyResult } from "../kernel/evidence/audit-types.js";
 import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
 import { type Label, join } from "../kernel/flow/label.js";
+import type { BeforeImage, OperationIntent, OperationRow, OperationState } from "../kernel/operations/operation-types.js";
+import { crashPoint } from "./fault-injection.js";
 import { oneLine } from "./sqlite-errors.js";
-import { openDatabase } from "./sqlite-open.js";
-import { type FileLabelKey, type FileLabelRow, type SessionRow, type Store, type StoredMessage, StoreError } from "./store.js";
+import { openDatabase, prepareStateDir } from "./sqlite-open.js";
+import {
+	type FileLabelKey,
+	type FileLabelRow,
+	type OperationSettlement,
+	type RunCommandRow,
+	type SessionRow,
+	type Store,
+	type StoredMessage,
+	StoreError,
+	type TaskRunRow,
+	type TaskRunState,
+} from "./store.js";
 import { describeFileLabelKey, labelFromJson, labelToJson } from "./stored-label.js";
+import { acquireWriterLease, type WriterLease, type WriterLeaseOptions } from "./writer-lease.js";
 
 export interface SqliteStoreOptions {
 	/** The clock that stamps audit records; tests pin it. */
 	now?: () => Date;
+	/**
+	 * For commands that only read: no writer lease is taken, so they work while a run writes,
+	 * and every write is refused. SQLite's WAL mode lets them read alongside the writer.
+	 */
+	readOnly?: boolean;
+	/**
+	 * false opens a writer without the single-writer lease; only for tests of SQLite's own
+	 * locking between writers. Default true.
+	 */
+	lease?: boolean;
+	/** Pins the lease's pid, host, clock and liveness probe; tests use it. */
+	leaseOptions?: WriterLeaseOptions;
 }
 
 interface SessionDbRow {
@@ -46,22 +73,59 @@ interface AuditDbRow {
 export class SqliteStore implements Store {
 	private closed = false;
 	private readonly now: () => Date;
+	private readonly readOnly: boolean;
 	private readonly statements = new Map<string, Statement<unknown[]>>();
 
 	private constructor(
 		private readonly db: Database,
 		readonly stateDir: string,
 		options: SqliteStoreOptions,
+		private readonly lease: WriterLease | undefined,
 	) {
 		this.now = options.now ?? (() => new Date());
+		this.readOnly = options.readOnly === true;
 	}
 
-	/** Opens (creating if needed) warden.db in stateDir; throws a one-line StoreError if it cannot. */
+	/**
+	 * Opens (creating if needed) warden.db in stateDir; throws a one-line StoreError if it cannot.
+	 * A writer first takes the state dir's writer lease, and a second live writer is refused.
+	 */
 	static open(stateDir: string, options: SqliteStoreOptions = {}): SqliteStore {
-		return new SqliteStore(openDatabase(stateDir), stateDir, options);
+		let lease: WriterLease | undefined;
+		if (!options.readOnly && options.lease !== false) {
+			prepareStateDir(stateDir);
+			lease = acquireWriterLease(stateDir, options.leaseOptions);
+		}
+		let store: SqliteStore;
+		try {
+			const db = openDatabase(stateDir);
+			// A backstop under the StoreError guards: SQLite itself refuses a reader's write.
+			if (options.readOnly) db.pragma("query_only = ON");
+			store = new SqliteStore(db, stateDir, options, lease);
+		} catch (error) {
+			lease?.release();
+			throw error;
+		}
+		if (lease?.recovered) {
+			// A lease left by a dead process is what a crash leaves behind: the evidence says so.
+			const previous = lease.recovered;
+			store.appendAuditNow({
+				session: "host",
+				turn: 0,
+				kind: "store.lease_recovered",
+				data: {
+					previous_pid: previous.pid,
+					previous_hostname: previous.hostname,
+					previous_started_at: previous.started_at,
+					pid: lease.holder.pid,
+				},
+			});
+		}
+		return store;
 	}
 
 	async createSession(row: Omit<SessionRow, "status" | "turns" | "ended_at">): Promise<void> {
+		this.writable();
 		const insert = this.sql(
 			"INSERT INTO sessions (id, workspace, mode, model, created_at, parent_session, parent_call) VALUES (@id, @workspace, @mode, @model, @created_at, @parent_session, @parent_call)",
 		);
@@ -84,11 +148,13 @@ export class SqliteStore implements Store {
 	}
 
 	async endSession(id: string, status: string, endedAt: string): Promise<void> {
+		this.writable();
 		const result = this.sql("UPDATE sessions SET status = ?, ended_at = ? WHERE id = ?").run(status, endedAt, id);
 		if (result.changes === 0) throw new StoreError(`unknown session ${id}`);
 	}
 
 	async nextTurn(id: string): Promise<number> {
+		this.writable();
 		const row = this.sql("UPDATE sessions SET turns = turns + 1 WHERE id = ? RETURNING turns").get(id) as
 			| { turns: number }
 			| undefined;
@@ -109,18 +175,24 @@ export class SqliteStore implements Store {
 	}
 
 	async appendEvent(event: AnyWardenEvent): Promise<void> {
+		const db = this.writable();
 		const json = toJson(event, "event");
-		const insert = this.sql(
+		db.transaction(() => this.insertEvent(event, json)).immediate();
+	}
+
+	/** Inside the caller's transaction, so the crash point below falls before its commit. */
+	private insertEvent(event: AnyWardenEvent, json: string): void {
+		this.sql(
 			`INSERT INTO events (session, seq, turn, kind, time, json)
 			 VALUES (@session, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE session = @session), @turn, @kind, @time, @json)`,
-		);
-		insert.run({
+		).run({
 			session: event.session,
 			turn: event.turn,
 			kind: event.kind,
 			time: event.time,
 			json,
 		});
+		crashPoint("store.event-append");
 	}
 
 	async listEvents(session: string): Promise<AnyWardenEvent[]> {
@@ -131,33 +203,47 @@ export class SqliteStore implements Store {
 		return rows.map((row) => fromJson(row.json, `event ${row.seq} of session ${session}`) as AnyWardenEvent);
 	}
 
-	async appendMessage(session: string, message: unknown): Promise<void> {
+	async appendMessage(session: string, message: unknown, label?: Label): Promise<void> {
+		this.writable();
 		const json = toJson(message, "message");
+		const labelJson = label === undefined ? null : labelToJson(label, `a message of session ${session}`);
 		this.sql(
-			`INSERT INTO messages (session, seq, json)
-			 VALUES (@session, (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session = @session), @json)`,
-		).run({ session, json });
+			`INSERT INTO messages (session, seq, json, label)
+			 VALUES (@session, (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session = @session), @json, @label)`,
+		).run({ session, json, label: labelJson });
 	}
 
 	async listMessages(session: string): Promise<StoredMessage[]> {
-		const rows = this.sql("SELECT seq, json FROM messages WHERE session = ? ORDER BY seq").all(session) as {
+		const rows = this.sql("SELECT seq, json, label FROM messages WHERE session = ? ORDER BY seq").all(session) as {
 			seq: number;
 			json: string;
+			label: string | null;
 		}[];
-		return rows.map((row) => ({
-			session,
-			seq: row.seq,
-			message: fromJson(row.json, `message ${row.seq} of session ${session}`),
-		}));
+		return rows.map((row) => {
+			const what = `message ${row.seq} of session ${session}`;
+			const stored: StoredMessage = { session, seq: row.seq, message: fromJson(row.json, what) };
+			if (row.label !== null) stored.label = labelFromJson(row.label, what);
+			return stored;
+		});
 	}
 
 	async appendAudit(input: AuditInput): Promise<AuditRecord> {
-		const db = this.live();
-		// Hash what will be read back: JSON round-tripping drops undefined and applies toJSON.
-		const data = JSON.parse(toJson(input.data, "audit data")) as Record<string, unknown>;
-		if (data === null || typeof data !== "object" || Array.isArray(data)) {
-			throw new StoreError("audit data must be a JSON object");
-		}
+		return this.appendAuditNow(input);
+	}
+
+	private appendAuditNow(input: AuditInput): AuditRecord {
+		const db = this.writable();
+		const data = auditData(input);
+		// IMMEDIATE takes the write lock before reading the last row, so another process
+		// appending to the same file cannot slip a record in between the read and the insert.
+		return db.transaction(() => this.insertAudit(input, data)).immediate();
+	}
+
+	/**
+	 * Chains one record onto the end. The one place records are chained (appendAudit and
+	 * settleOperation both come here); it must run inside the caller's IMMEDIATE transaction.
+	 */
+	private insertAudit(input: AuditInput, data: Record<string, unknown>): AuditRecord {
 		const lastStmt = this.sql("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1");
 		const insertStmt = this.sql(
 			`INSERT INTO audit (seq, time, session, turn, kind, call_id, data, prev_hash, hash)
@@ -166,31 +252,27 @@ export class SqliteStore implements Store {
 		const headStmt = this.sql(
 			"INSERT INTO audit_head (id, seq, hash) VALUES (1, @seq, @hash) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
 		);
-		// IMMEDIATE takes the write lock before reading the last row, so another process
-		// appending to the same file cannot slip a record in between the read and the insert.
-		const append = db.transaction((): AuditRecord => {
-			const last = lastStmt.get() as { seq: number; hash: string } | undefined;
-			const record: AuditRecord = {
-				seq: (last?.seq ?? 0) + 1,
-				time: this.now().toISOString(),
-				session: input.session,
-				turn: input.turn,
-				kind: input.kind,
-				...(input.call_id === undefined || input.call_id === null ? {} : { call_id: input.call_id }),
-				data,
-				prev_hash: last?.hash ?? GENESIS_HASH,
-				hash: "",
-			};
-			record.hash = auditHash(record.prev_hash, record);
-			insertStmt.run({
-				...record,
-				call_id: record.call_id ?? null,
-				data: JSON.stringify(record.data),
-			});
-			headStmt.run({ seq: record.seq, hash: record.hash });
-			return record;
+		const last = lastStmt.get() as { seq: number; hash: string } | undefined;
+		const record: AuditRecord = {
+			seq: (last?.seq ?? 0) + 1,
+			time: this.now().toISOString(),
+			session: input.session,
+			turn: input.turn,
+			kind: input.kind,
+			...(input.call_id === undefined || input.call_id === null ? {} : { call_id: input.call_id }),
+			data,
+			prev_hash: last?.hash ?? GENESIS_HASH,
+			hash: "",
+		};
+		record.hash = auditHash(record.prev_hash, record);
+		insertStmt.run({
+			...record,
+			call_id: record.call_id ?? null,
+			data: JSON.stringify(record.data),
 		});
-		return append.immediate();
+		headStmt.run({ seq: record.seq, hash: record.hash });
+		crashPoint("store.audit-append");
+		return record;
 	}
 
 	/**
@@ -233,7 +315,7 @@ export class SqliteStore implements Store {
 	}
 
 	async addApprovedRule(rule: NewApprovedRule): Promise<ApprovedRule> {
-		const db = this.live();
+		const db = this.writable();
 		return db.transaction(() => {
 			const existing = this.sql(
 				`SELECT * FROM approved_rules WHERE tool = @tool AND pattern = @pattern AND outcome = @outcome
@@ -265,6 +347,7 @@ export class SqliteStore implements Store {
 	}
 
 	async revokeApprovedRule(id: number, revokedAt: string, revokedBy: string): Promise<ApprovedRule> {
+		this.writable();
 		const row = this.sql("UPDATE approved_rules SET revoked_at = ?, revoked_by = ? WHERE id = ? AND revoked_at IS NULL RETURNING *").get(
 			revokedAt,
 			revokedBy,
@@ -276,7 +359,7 @@ export class SqliteStore implements Store {
 	}
 
 	async putFileLabel(row: FileLabelRow): Promise<void> {
-		const db = this.live();
+		const db = this.writable();
 		const readStmt = this.sql("SELECT label FROM file_labels WHERE workspace = @workspace AND path = @path AND sha256 = @sha256");
 		const insertStmt = this.sql(
 			`INSERT INTO file_labels (workspace, path, sha256, label, session, created_at)
@@ -308,15 +391,225 @@ export class SqliteStore implements Store {
 		return row ? labelFromJson(row.label, describeFileLabelKey(key)) : undefined;
 	}
 
+	async prepareOperation(intent: OperationIntent, beforeImage?: BeforeImage): Promise<void> {
+		const db = this.writable();
+		const intentJson = toJson(intent.intent, `intent of operation ${intent.id}`);
+		const reservedJson = toJson(intent.reserved, `reservations of operation ${intent.id}`);
+		if (beforeImage) checkBlobHash(beforeImage.sha256, beforeImage.bytes, `the before-image of operation ${intent.id}`);
+		const insertOp = this.sql(
+			`INSERT INTO operations (id, session, turn, call_id, kind, resource, state, intent, reserved, created_at, updated_at)
+			 VALUES (@id, @session, @turn, @call_id, @kind, @resource, 'prepared', @intent, @reserved, @created_at, @created_at)`,
+		);
+		const insertBlob = this.sql("INSERT OR IGNORE INTO blobs (sha256, bytes, created_at) VALUES (?, ?, ?)");
+		db.transaction(() => {
+			try {
+				insertOp.run({
+					id: intent.id,
+					session: intent.session,
+					turn: intent.turn,
+					call_id: intent.call_id,
+					kind: intent.kind,
+					resource: intent.resource,
+					intent: intentJson,
+					reserved: reservedJson,
+					created_at: intent.created_at,
+				});
+			} catch (error) {
+				if ((error as { code?: unknown }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") throw new StoreError(`operation ${intent.id} already exists`);
+				throw error;
+			}
+			if (beforeImage) insertBlob.run(beforeImage.sha256, beforeImage.bytes, intent.created_at);
+		}).immediate();
+	}
+
+	async markOperationDispatched(id: string): Promise<void> {
+		const db = this.writable();
+		const update = this.sql("UPDATE operations SET state = 'dispatched', updated_at = ? WHERE id = ? AND state = 'prepared'");
+		db.transaction(() => {
+			if (update.run(this.now().toISOString(), id).changes === 1) return;
+			throw new StoreError(`cannot mark operation ${id} dispatched: ${this.describeOperationState(id)}, not prepared`);
+		}).immediate();
+	}
+
+	async settleOperation(id: string, settlement: OperationSettlement): Promise<AuditRecord | undefined> {
+		const db = this.writable();
+		const outcomeJson = toJson(settlement.outcome, `outcome of operation ${id}`);
+		const data = settlement.audit ? auditData(settlement.audit) : undefined;
+		const events = settlement.events ?? [];
+		if (!settlement.audit && events.some(namesPendingAuditSeq)) {
+			throw new StoreError(`settling operation ${id}: an event names the settlement's audit record (audit_seq 0) but none was given`);
+		}
+		const readState = this.sql("SELECT state FROM operations WHERE id = ?");
+		const update = this.sql(
+			"UPDATE operations SET state = @state, outcome = @outcome, audit_seq = @audit_seq, updated_at = @updated_at WHERE id = @id",
+		);
+		// One IMMEDIATE transaction: the state, the chained record and the events commit together or not at all.
+		return db.transaction((): AuditRecord | undefined => {
+			const row = readState.get(id) as { state: OperationState } | undefined;
+			if (!row) throw new StoreError(`cannot settle operation ${id}: no such operation`);
+			if (row.state !== "prepared" && row.state !== "dispatched") {
+				throw new StoreError(`cannot settle operation ${id}: it is already ${row.state}`);
+			}
+			// A dispatched effect may have happened; calling it "not started" would be a lie.
+			if (settlement.state === "abandoned" && row.state !== "prepared") {
+				throw new StoreError(`cannot settle operation ${id} as abandoned: it was dispatched, so it may have happened`);
+			}
+			const record = settlement.audit && data ? this.insertAudit(settlement.audit, data) : undefined;
+			update.run({
+				id,
+				state: settlement.state,
+				outcome: outcomeJson,
+				audit_seq: record?.seq ?? null,
+				updated_at: this.now().toISOString(),
+			});
+			for (const event of events) {
+				const filled = record ? fillAuditSeq(event, record.seq) : event;
+				this.insertEvent(filled, toJson(filled, `an event settling operation ${id}`));
+			}
+			return record;
+		}).immediate();
+	}
+
+	async listPendingOperations(): Promise<OperationRow[]> {
+		// The WHERE matches the partial index operations_pending word for word, so the planner can use it.
+		const rows = this.sql(
+			"SELECT * FROM operations WHERE state IN ('prepared', 'dispatched') ORDER BY created_at, rowid",
+		).all() as OperationDbRow[];
+		return rows.map(toOperation);
+	}
+
+	async listOperations(filter: { session?: string; call_id?: string; states?: readonly OperationState[]; limit?: number }): Promise<OperationRow[]> {
+		const where: string[] = [];
+		if (filter.session !== undefined) where.push("session = @session");
+		if (filter.call_id !== undefined) where.push("call_id = @call_id");
+		if (filter.states !== undefined) where.push("state IN (SELECT value FROM json_each(@states))");
+		const rows = this.sql(
+			`SELECT * FROM operations ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at, rowid LIMIT @limit`,
+		).all({
+			limit: limitOrAll(filter.limit),
+			...(filter.session === undefined ? {} : { session: filter.session }),
+			...(filter.call_id === undefined ? {} : { call_id: filter.call_id }),
+			...(filter.states === undefined ? {} : { states: JSON.stringify(filter.states) }),
+		}) as OperationDbRow[];
+		return rows.map(toOperation);
+	}
+
+	async getBlob(sha256: string): Promise<Buffer | undefined> {
+		const row = this.sql("SELECT bytes FROM blobs WHERE sha256 = ?").get(sha256) as { bytes: Buffer } | undefined;
+		if (!row) return undefined;
+		// Undo writes these bytes back into a workspace: an edited blob must not be restored.
+		checkBlobHash(sha256, row.bytes, "the stored blob");
+		return row.bytes;
+	}
+
+	async createTaskRun(row: TaskRunRow): Promise<void> {
+		this.writable();
+		try {
+			this.sql(
+				`INSERT INTO task_runs (id, session, state, attention, created_at, updated_at)
+				 VALUES (@id, @session, @state, @attention, @created_at, @updated_at)`,
+			).run({
+				id: row.id,
+				session: row.session,
+				state: row.state,
+				attention: row.attention ?? null,
+				created_at: row.created_at,
+				updated_at: row.updated_at,
+			});
+		} catch (error) {
+			if ((error as { code?: unknown }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") throw new StoreError(`task run ${row.id} already exists`);
+			throw error;
+		}
+	}
+
+	async getTaskRun(id: string): Promise<TaskRunRow | undefined> {
+		const row = this.sql("SELECT * FROM task_runs WHERE id = ?").get(id) as TaskRunDbRow | undefined;
+		return row ? toTaskRun(row) : undefined;
+	}
+
+	async listTaskRuns(limit?: number): Promise<TaskRunRow[]> {
+		const rows = this.sql("SELECT * FROM task_runs ORDER BY created_at DESC, rowid DESC LIMIT ?").all(limitOrAll(limit)) as TaskRunDbRow[];
+		return rows.map(toTaskRun);
+	}
+
+	async updateTaskRun(id: string, change: { state: TaskRunState; attention?: string | null; updated_at: string }): Promise<void> {
+		this.writable();
+		// attention: a string sets it, null clears it, absent leaves it as it was.
+		const result = this.sql(
+			`UPDATE task_runs SET state = @state, updated_at = @updated_at,
+			 attention = CASE WHEN @keep = 1 THEN attention ELSE @attention END WHERE id = @id`,
+		).run({
+			id,
+			state: change.state,
+			updated_at: change.updated_at,
+			keep: change.attention === undefined ? 1 : 0,
+			attention: change.attention ?? null,
+		});
+		if (result.changes === 0) throw new StoreError(`unknown task run ${id}`);
+	}
+
+	async recordRunCommand(row: Omit<RunCommandRow, "state" | "result">): Promise<{ row: RunCommandRow; inserted: boolean }> {
+		const db = this.writable();
+		const insert = this.sql(
+			`INSERT OR IGNORE INTO run_commands (run, command_id, kind, input, created_at)
+			 VALUES (@run, @command_id, @kind, @input, @created_at)`,
+		);
+		const read = this.sql("SELECT * FROM run_commands WHERE run = ? AND command_id = ?");
+		return db.transaction(() => {
+			const inserted = insert.run({
+				run: row.run,
+				command_id: row.command_id,
+				kind: row.kind,
+				input: row.input ?? null,
+				created_at: row.created_at,
+			}).changes === 1;
+			return { row: toRunCommand(read.get(row.run, row.command_id) as RunCommandDbRow), inserted };
+		}).immediate();
+	}
+
+	async finishRunCommand(run: string, commandId: string, result: Record<string, unknown>): Promise<void> {
+		const db = this.writable();
+		const json = toJson(result, `result of command ${commandId} of run ${run}`);
+		const update = this.sql("UPDATE run_commands SET state = 'done', result = ? WHERE run = ? AND command_id = ? AND state = 'accepted'");
+		const read = this.sql("SELECT state FROM run_commands WHERE run = ? AND command_id = ?");
+		db.transaction(() => {
+			if (update.run(json, run, commandId).changes === 1) return;
+			// A finished command's result is evidence of what it did; a second finish must not replace it.
+			const known = read.get(run, commandId) as { state: string } | undefined;
+			throw new StoreError(known ? `command ${commandId} of run ${run} is already done` : `no command ${commandId} in run ${run}`);
+		}).immediate();
+	}
+
+	async listRunCommands(run: string): Promise<RunCommandRow[]> {
+		const rows = this.sql("SELECT * FROM run_commands WHERE run = ? ORDER BY rowid").all(run) as RunCommandDbRow[];
+		return rows.map(toRunCommand);
+	}
+
+	/** "no such operation" or "it is <state>", for refusals. */
+	private describeOperationState(id: string): string {
+		const row = this.sql("SELECT state FROM operations WHERE id = ?").get(id) as { state: string } | undefined;
+		return row ? `it is ${row.state}` : "no such operation";
+	}
+
 	async close(): Promise<void> {
 		if (this.closed) return;
 		this.closed = true;
-		this.db.close();
+		try {
+			this.db.close();
+		} finally {
+			this.lease?.release();
+		}
 	}
 
 	private live(): Database {
 		if (this.closed) throw new StoreError(`the store for state dir ${this.stateDir} is closed`);
 		return this.db;
+	}
+
+	private writable(): Database {
+		const db = this.live();
+		if (this.readOnly) throw new StoreError(`the store for state dir ${this.stateDir} was opened read-only`);
+		return db;
 	}
 
 	/** Prepared once per store and reused. */
@@ -396,6 +689,96 @@ function toAuditRecord(row: AuditDbRow): AuditRecord | string {
 	};
 	if (row.call_id !== null) record.call_id = row.call_id;
 	return record;
+}
+
+interface OperationDbRow {
+	id: string;
+	session: string;
+	turn: number;
+	call_id: string;
+	kind: OperationRow["kind"];
+	resource: string;
+	state: OperationState;
+	intent: string;
+	reserved: string;
+	outcome: string | null;
+	audit_seq: number | null;
+	created_at: string;
+	updated_at: string;
+}
+
+function toOperation(row: OperationDbRow): OperationRow {
+	const what = `operation ${row.id}`;
+	const op: OperationRow = {
+		id: row.id,
+		session: row.session,
+		turn: row.turn,
+		call_id: row.call_id,
+		kind: row.kind,
+		resource: row.resource,
+		intent: fromJson(row.intent, `${what} intent`) as Record<string, unknown>,
+		reserved: fromJson(row.reserved, `${what} reservations`) as Record<string, number>,
+		created_at: row.created_at,
+		state: row.state,
+		updated_at: row.updated_at,
+	};
+	if (row.outcome !== null) op.outcome = fromJson(row.outcome, `${what} outcome`) as Record<string, unknown>;
+	if (row.audit_seq !== null) op.audit_seq = row.audit_seq;
+	return op;
+}
+
+interface TaskRunDbRow {
+	id: string;
+	session: string;
+	state: TaskRunState;
+	attention: string | null;
+	created_at: string;
+	updated_at: string;
+}
+
+function toTaskRun(row: TaskRunDbRow): TaskRunRow {
+	const run: TaskRunRow = { id: row.id, session: row.session, state: row.state, created_at: row.created_at, updated_at: row.updated_at };
+	if (row.attention !== null) run.attention = row.attention;
+	return run;
+}
+
+interface RunCommandDbRow {
+	run: string;
+	command_id: string;
+	kind: RunCommandRow["kind"];
+	input: string | null;
+	state: RunCommandRow["state"];
+	result: string | null;
+	created_at: string;
+}
+
+function toRunCommand(row: RunCommandDbRow): RunCommandRow {
+	const command: RunCommandRow = { run: row.run, command_id: row.command_id, kind: row.kind, state: row.state, created_at: row.created_at };
+	if (row.input !== null) command.input = row.input;
+	if (row.result !== null) command.result = fromJson(row.result, `result of command ${row.command_id} of run ${row.run}`) as Record<string, unknown>;
+	return command;
+}
+
+/** The data as it will be read back (JSON drops undefined and applies toJSON), so the hash covers exactly that. */
+function auditData(input: AuditInput): Record<string, unknown> {
+	const data = JSON.parse(toJson(input.data, "audit data")) as unknown;
+	if (data === null || typeof data !== "object" || Array.isArray(data)) throw new StoreError("audit data must be a JSON object");
+	return data as Record<string, unknown>;
+}
+
+/** An event whose payload waits for the settlement's audit seq (audit_seq: 0). */
+function namesPendingAuditSeq(event: AnyWardenEvent): boolean {
+	return (event.payload as Record<string, unknown>).audit_seq === 0;
+}
+
+function fillAuditSeq(event: AnyWardenEvent, seq: number): AnyWardenEvent {
+	if (!namesPendingAuditSeq(event)) return event;
+	return { ...event, payload: { ...event.payload, audit_seq: seq } } as AnyWardenEvent;
+}
+
+function checkBlobHash(sha256: string, bytes: Buffer, what: string): void {
+	const actual = createHash("sha256").update(bytes).digest("hex");
+	if (actual !== sha256) throw new StoreError(`${what} does not match its hash (sha256 ${sha256.slice(0, 12)}, content ${actual.slice(0, 12)})`);
 }
 
 /** SQLite treats a negative LIMIT as "no limit". */

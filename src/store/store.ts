@@ -6,6 +6,7 @@ import type { ApprovedRule, NewApprovedRule } from "../kernel/approval/approval-
 import type { AuditInput, AuditRecord, AuditVerifyResult } from "../kernel/evidence/audit-types.js";
 import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
 import type { Label } from "../kernel/flow/label.js";
+import type { BeforeImage, OperationIntent, OperationRow, OperationState, SettledState } from "../kernel/operations/operation-types.js";
 
 export interface SessionRow {
 	id: string;
@@ -23,12 +24,41 @@ export interface SessionRow {
 	parent_call?: string;
 }
 
-/** Conversation state kept with a session so it can be shown (and later resumed). */
+/** Conversation state kept with a session so it can be shown and resumed. */
 export interface StoredMessage {
 	session: string;
 	seq: number;
 	/** JSON of one models/provider Message, already redacted. */
 	message: unknown;
+	/** The flow label it carried in the model's context; absent for messages stored before labels were kept. */
+	label?: Label;
+}
+
+export type TaskRunState = "running" | "completed" | "failed" | "cancelled" | "needs_attention";
+
+/** A durable task run: one session's work, driven by idempotent commands. */
+export interface TaskRunRow {
+	id: string;
+	session: string;
+	state: TaskRunState;
+	/** Why it needs attention (an unknown effect, an interrupted command), one line. */
+	attention?: string;
+	created_at: string;
+	updated_at: string;
+}
+
+export type RunCommandKind = "start" | "follow-up" | "continue" | "cancel";
+
+/** One command to a run, keyed by the client's id so a retry is recognised and not run twice. */
+export interface RunCommandRow {
+	run: string;
+	command_id: string;
+	kind: RunCommandKind;
+	input?: string;
+	/** `accepted` when recorded, `done` once its result is stored. */
+	state: "accepted" | "done";
+	result?: Record<string, unknown>;
+	created_at: string;
 }
 
 /** Which file content a label belongs to: a workspace (real path), a workspace-relative path and the content's hash. */
@@ -47,6 +77,19 @@ export interface FileLabelRow extends FileLabelKey {
 	created_at: string;
 }
 
+/** How an operation settles: its state and outcome, and the evidence committed in the same transaction. */
+export interface OperationSettlement {
+	state: SettledState;
+	outcome: Record<string, unknown>;
+	/** Appended (chained) in the same transaction; its seq is stored on the operation row. */
+	audit?: AuditInput;
+	/**
+	 * Events appended in the same transaction, after the audit record; a payload field `audit_seq`
+	 * set to 0 is filled with that record's seq (the effect.recorded event names its record).
+	 */
+	events?: AnyWardenEvent[];
+}
+
 export interface Store {
 	createSession(row: Omit<SessionRow, "status" | "turns" | "ended_at">): Promise<void>;
 	endSession(id: string, status: string, endedAt: string): Promise<void>;
@@ -59,7 +102,7 @@ export interface Store {
 	appendEvent(event: AnyWardenEvent): Promise<void>;
 	listEvents(session: string): Promise<AnyWardenEvent[]>;
 
-	appendMessage(session: string, message: unknown): Promise<void>;
+	appendMessage(session: string, message: unknown, label?: Label): Promise<void>;
 	listMessages(session: string): Promise<StoredMessage[]>;
 
 	/** Durable before it resolves: the record is committed and chained. */
@@ -80,6 +123,35 @@ export interface Store {
 	putFileLabel(row: FileLabelRow): Promise<void>;
 	/** The label recorded on exactly this content at this path, if any. */
 	getFileLabel(key: FileLabelKey): Promise<Label | undefined>;
+
+	/**
+	 * Protected operations. prepare: the intent row (state `prepared`) and, when given, the
+	 * before-image blob (kept once per content hash), in one transaction, before anything is dispatched.
+	 */
+	prepareOperation(intent: OperationIntent, beforeImage?: BeforeImage): Promise<void>;
+	/** prepared → dispatched, durably, right before the provider is called; a StoreError from any other state. */
+	markOperationDispatched(id: string): Promise<void>;
+	/** prepared | dispatched → a settled state, with its audit record and events, in one transaction; returns the audit record if one was given. */
+	settleOperation(id: string, settlement: OperationSettlement): Promise<AuditRecord | undefined>;
+	/** Operations still prepared or dispatched, oldest first: what recovery must look at (bounded by pending rows, not history). */
+	listPendingOperations(): Promise<OperationRow[]>;
+	/** Operations of a session (and optionally one call or states), oldest first. */
+	listOperations(filter: { session?: string; call_id?: string; states?: readonly OperationState[]; limit?: number }): Promise<OperationRow[]>;
+	/** A before-image by content hash. */
+	getBlob(sha256: string): Promise<Buffer | undefined>;
+
+	createTaskRun(row: TaskRunRow): Promise<void>;
+	getTaskRun(id: string): Promise<TaskRunRow | undefined>;
+	/** Newest first. */
+	listTaskRuns(limit?: number): Promise<TaskRunRow[]>;
+	updateTaskRun(id: string, change: { state: TaskRunState; attention?: string | null; updated_at: string }): Promise<void>;
+	/**
+	 * Records a command unless one with the same (run, command_id) exists; returns the stored row and
+	 * whether this call inserted it — a retried command gets the first one back and must not run again.
+	 */
+	recordRunCommand(row: Omit<RunCommandRow, "state" | "result">): Promise<{ row: RunCommandRow; inserted: boolean }>;
+	finishRunCommand(run: string, commandId: string, result: Record<string, unknown>): Promise<void>;
+	listRunCommands(run: string): Promise<RunCommandRow[]>;
 
 	close(): Promise<void>;
 }

@@ -18,7 +18,11 @@ export type AuditKind =
 	| "subagent.started"
 	| "subagent.completed"
 	| "llm.complete"
-	| "flow.decided";
+	| "flow.decided"
+	| "operation.settled"
+	| "operation.abandoned"
+	| "recovery.completed"
+	| "store.lease_recovered";
 
 /** What a caller appends; the store assigns seq, time, prev_hash and hash. */
 export interface AuditInput {

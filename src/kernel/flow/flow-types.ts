@@ -133,6 +133,11 @@ export interface CallFlow {
 	 * throws FlowDeniedError. Nothing is sent before this resolves.
 	 */
 	admitEgress(request: EgressRequest): Promise<FlowDecisionRecord[]>;
+	/**
+	 * Whether a file's content may be kept in the store as it is (a before-image for undo): not when
+	 * it is labelled secret or holds something that looks like one — evidence never holds secrets.
+	 */
+	mayPersist(rel: string, sha256: string, content: string): Promise<boolean>;
 	/** Records the label of content written to a workspace file, so a later read carries it. */
 	labelWrite(rel: string, sha256: string, label: Label): Promise<void>;
 	/** Flow refusals so far, in order, for the call's evidence. */

@@ -273,6 +273,11 @@ class SessionCallFlow implements CallFlow {
 		return this.session.labelWrite(rel, sha256, l);
 	}
 
+	async mayPersist(rel: string, sha256: string, content: string): Promise<boolean> {
+		const l = join(await this.session.fileLabel(rel, sha256), this.session.detect(content, `content of ${rel}`));
+		return l.sensitivity !== "secret";
+	}
+
 	async admitEgress(request: EgressRequest): Promise<FlowDecisionRecord[]> {
 		const { operation, sinks, payload } = request;
 		const opts = this.session.options;

@@ -7,6 +7,7 @@ import { GENESIS_HASH, auditHash } from "../../kernel/evidence/audit-chain.js";
 import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
 import { type Label, MAX_SOURCES, type SourceRef } from "../../kernel/flow/label.js";
 import type { FileLabelRow, Store } from "../store.js";
+import { describeOperationContract } from "./operation-contract-tests.js";
 
 export interface StoreUnderTest {
 	store: Store;
@@ -409,5 +410,7 @@ export function runStoreContractTests(name: string, makeStore: () => Promise<Sto
 				expect(await store.getFileLabel(key)).toBeUndefined();
 			});
 		});
+
+		describeOperationContract(() => store);
 	});
 }

@@ -4,13 +4,26 @@
  * (values go through JSON both ways, audit records are chained and verified the same way), so the
  * difference between the two is the cost of SQLite and fsync alone. Nothing survives the process.
  */
+import { createHash } from "node:crypto";
 import type { ApprovedRule, NewApprovedRule } from "../../kernel/approval/approval-types.js";
 import { ChainVerifier, GENESIS_HASH, auditHash } from "../../kernel/evidence/audit-chain.js";
 import type { AuditInput, AuditRecord, AuditVerifyResult } from "../../kernel/evidence/audit-types.js";
 import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
 import { type Label, join } from "../../kernel/flow/label.js";
+import type { BeforeImage, OperationIntent, OperationRow, OperationState } from "../../kernel/operations/operation-types.js";
 import { oneLine } from "../../store/sqlite-errors.js";
-import { type FileLabelKey, type FileLabelRow, type SessionRow, type Store, type StoredMessage, StoreError } from "../../store/store.js";
+import {
+	type FileLabelKey,
+	type FileLabelRow,
+	type OperationSettlement,
+	type RunCommandRow,
+	type SessionRow,
+	type Store,
+	type StoredMessage,
+	StoreError,
+	type TaskRunRow,
+	type TaskRunState,
+} from "../../store/store.js";
 import { describeFileLabelKey, labelFromJson, labelToJson } from "../../store/stored-label.js";
 
 interface StoredAudit {
@@ -22,11 +35,18 @@ interface StoredAudit {
 export class MemoryStore implements Store {
 	private readonly sessions = new Map<string, SessionRow>();
 	private readonly events = new Map<string, string[]>();
-	private readonly messages = new Map<string, string[]>();
+	/** Message JSON and label JSON (null for none), per session. */
+	private readonly messages = new Map<string, [string, string | null][]>();
 	private readonly audit: StoredAudit[] = [];
 	private readonly approvedRules: ApprovedRule[] = [];
 	/** Label JSON by fileLabelId(key); the first recording's session and time are not read back, so not kept. */
 	private readonly fileLabels = new Map<string, string>();
+	/** Operations as JSON, in insertion order (a Map keeps it), as SQLite's rowid does. */
+	private readonly operations = new Map<string, string>();
+	private readonly blobs = new Map<string, Buffer>();
+	private readonly taskRuns = new Map<string, string>();
+	/** Commands as JSON by runCommandId, in insertion order. */
+	private readonly runCommands = new Map<string, string>();
 	private closed = false;
 
 	constructor(private readonly now: () => Date = () => new Date()) {}
@@ -84,22 +104,30 @@ export class MemoryStore implements Store {
 		return (this.events.get(session) ?? []).map((json) => JSON.parse(json) as AnyWardenEvent);
 	}
 
-	async appendMessage(session: string, message: unknown): Promise<void> {
+	async appendMessage(session: string, message: unknown, label?: Label): Promise<void> {
 		this.live();
-		append(this.messages, session, toJson(message, "message"));
+		const json = toJson(message, "message");
+		const labelJson = label === undefined ? null : labelToJson(label, `a message of session ${session}`);
+		append(this.messages, session, [json, labelJson]);
 	}
 
 	async listMessages(session: string): Promise<StoredMessage[]> {
 		this.live();
-		return (this.messages.get(session) ?? []).map((json, i) => ({ session, seq: i + 1, message: JSON.parse(json) }));
+		return (this.messages.get(session) ?? []).map(([json, labelJson], i) => {
+			const stored: StoredMessage = { session, seq: i + 1, message: JSON.parse(json) };
+			if (labelJson !== null) stored.label = labelFromJson(labelJson, `message ${i + 1} of session ${session}`);
+			return stored;
+		});
 	}
 
 	async appendAudit(input: AuditInput): Promise<AuditRecord> {
 		this.live();
-		const dataJson = toJson(input.data, "audit data");
-		// Hash what will be read back: JSON round-tripping drops undefined and applies toJSON.
-		const data = JSON.parse(dataJson) as unknown;
-		if (data === null || typeof data !== "object" || Array.isArray(data)) throw new StoreError("audit data must be a JSON object");
+		return readBack(this.chain(input, auditDataJson(input)));
+	}
+
+	/** The one place records are chained; appendAudit and settleOperation both come here. */
+	private chain(input: AuditInput, dataJson: string): StoredAudit {
+		const data = JSON.parse(dataJson) as Record<string, unknown>;
 		const last = this.audit.at(-1)?.record;
 		const record: AuditRecord = {
 			seq: (last?.seq ?? 0) + 1,
@@ -108,13 +136,14 @@ export class MemoryStore implements Store {
 			turn: input.turn,
 			kind: input.kind,
 			...(input.call_id === undefined || input.call_id === null ? {} : { call_id: input.call_id }),
-			data: data as Record<string, unknown>,
+			data,
 			prev_hash: last?.hash ?? GENESIS_HASH,
 			hash: "",
 		};
 		record.hash = auditHash(record.prev_hash, record);
-		this.audit.push({ record, dataJson });
-		return readBack({ record, dataJson });
+		const stored = { record, dataJson };
+		this.audit.push(stored);
+		return stored;
 	}
 
 	async listAudit(filter: { session?: string; limit?: number } = {}): Promise<AuditRecord[]> {
@@ -188,6 +217,160 @@ export class MemoryStore implements Store {
 		return json === undefined ? undefined : labelFromJson(json, describeFileLabelKey(key));
 	}
 
+	async prepareOperation(intent: OperationIntent, beforeImage?: BeforeImage): Promise<void> {
+		this.live();
+		if (this.operations.has(intent.id)) throw new StoreError(`operation ${intent.id} already exists`);
+		if (beforeImage) checkBlobHash(beforeImage.sha256, beforeImage.bytes, `the before-image of operation ${intent.id}`);
+		const row: OperationRow = {
+			id: intent.id,
+			session: intent.session,
+			turn: intent.turn,
+			call_id: intent.call_id,
+			kind: intent.kind,
+			resource: intent.resource,
+			intent: JSON.parse(toJson(intent.intent, `intent of operation ${intent.id}`)) as Record<string, unknown>,
+			reserved: JSON.parse(toJson(intent.reserved, `reservations of operation ${intent.id}`)) as Record<string, number>,
+			created_at: intent.created_at,
+			state: "prepared",
+			updated_at: intent.created_at,
+		};
+		this.operations.set(intent.id, JSON.stringify(row));
+		if (beforeImage && !this.blobs.has(beforeImage.sha256)) this.blobs.set(beforeImage.sha256, Buffer.from(beforeImage.bytes));
+	}
+
+	async markOperationDispatched(id: string): Promise<void> {
+		this.live();
+		const row = this.operation(id);
+		if (row?.state !== "prepared") {
+			throw new StoreError(`cannot mark operation ${id} dispatched: ${row ? `it is ${row.state}` : "no such operation"}, not prepared`);
+		}
+		this.operations.set(id, JSON.stringify({ ...row, state: "dispatched", updated_at: this.now().toISOString() }));
+	}
+
+	async settleOperation(id: string, settlement: OperationSettlement): Promise<AuditRecord | undefined> {
+		this.live();
+		// Everything that can fail is checked before anything changes, so a refusal leaves no trace (as a rolled-back transaction would).
+		const outcome = JSON.parse(toJson(settlement.outcome, `outcome of operation ${id}`)) as Record<string, unknown>;
+		const dataJson = settlement.audit ? auditDataJson(settlement.audit) : undefined;
+		const events = settlement.events ?? [];
+		if (!settlement.audit && events.some(namesPendingAuditSeq)) {
+			throw new StoreError(`settling operation ${id}: an event names the settlement's audit record (audit_seq 0) but none was given`);
+		}
+		for (const event of events) toJson(event, `an event settling operation ${id}`);
+		const row = this.operation(id);
+		if (!row) throw new StoreError(`cannot settle operation ${id}: no such operation`);
+		if (row.state !== "prepared" && row.state !== "dispatched") throw new StoreError(`cannot settle operation ${id}: it is already ${row.state}`);
+		if (settlement.state === "abandoned" && row.state !== "prepared") {
+			throw new StoreError(`cannot settle operation ${id} as abandoned: it was dispatched, so it may have happened`);
+		}
+		const stored = settlement.audit && dataJson !== undefined ? this.chain(settlement.audit, dataJson) : undefined;
+		const settled: OperationRow = { ...row, state: settlement.state, outcome, updated_at: this.now().toISOString() };
+		if (stored) settled.audit_seq = stored.record.seq;
+		this.operations.set(id, JSON.stringify(settled));
+		for (const event of events) {
+			const filled = stored ? fillAuditSeq(event, stored.record.seq) : event;
+			append(this.events, filled.session, toJson(filled, `an event settling operation ${id}`));
+		}
+		return stored ? readBack(stored) : undefined;
+	}
+
+	async listPendingOperations(): Promise<OperationRow[]> {
+		return this.listOperations({ states: ["prepared", "dispatched"] });
+	}
+
+	async listOperations(filter: { session?: string; call_id?: string; states?: readonly OperationState[]; limit?: number }): Promise<OperationRow[]> {
+		this.live();
+		const count = checkedLimit(filter.limit);
+		const rows = [...this.operations.values()]
+			.map((json) => JSON.parse(json) as OperationRow)
+			.filter(
+				(op) =>
+					(filter.session === undefined || op.session === filter.session) &&
+					(filter.call_id === undefined || op.call_id === filter.call_id) &&
+					(filter.states === undefined || filter.states.includes(op.state)),
+			);
+		// Oldest first; equal times keep insertion order (the sort is stable), as rowid does.
+		rows.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
+		return rows.slice(0, count);
+	}
+
+	async getBlob(sha256: string): Promise<Buffer | undefined> {
+		this.live();
+		const bytes = this.blobs.get(sha256);
+		return bytes === undefined ? undefined : Buffer.from(bytes);
+	}
+
+	async createTaskRun(row: TaskRunRow): Promise<void> {
+		this.live();
+		if (this.taskRuns.has(row.id)) throw new StoreError(`task run ${row.id} already exists`);
+		this.taskRuns.set(row.id, JSON.stringify(row));
+	}
+
+	async getTaskRun(id: string): Promise<TaskRunRow | undefined> {
+		this.live();
+		const json = this.taskRuns.get(id);
+		return json === undefined ? undefined : (JSON.parse(json) as TaskRunRow);
+	}
+
+	async listTaskRuns(limit?: number): Promise<TaskRunRow[]> {
+		this.live();
+		const count = checkedLimit(limit);
+		// Newest first; among equal times, the later insertion first, as SQLite's rowid order gives.
+		const rows = [...this.taskRuns.values()].reverse().map((json) => JSON.parse(json) as TaskRunRow);
+		rows.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+		return rows.slice(0, count);
+	}
+
+	async updateTaskRun(id: string, change: { state: TaskRunState; attention?: string | null; updated_at: string }): Promise<void> {
+		const run = await this.getTaskRun(id);
+		if (!run) throw new StoreError(`unknown task run ${id}`);
+		run.state = change.state;
+		run.updated_at = change.updated_at;
+		// attention: a string sets it, null clears it, absent leaves it as it was.
+		if (change.attention === null) delete run.attention;
+		else if (change.attention !== undefined) run.attention = change.attention;
+		this.taskRuns.set(id, JSON.stringify(run));
+	}
+
+	async recordRunCommand(row: Omit<RunCommandRow, "state" | "result">): Promise<{ row: RunCommandRow; inserted: boolean }> {
+		this.live();
+		const key = runCommandId(row.run, row.command_id);
+		const existing = this.runCommands.get(key);
+		if (existing !== undefined) return { row: JSON.parse(existing) as RunCommandRow, inserted: false };
+		const stored: RunCommandRow = {
+			run: row.run,
+			command_id: row.command_id,
+			kind: row.kind,
+			...(row.input === undefined ? {} : { input: row.input }),
+			state: "accepted",
+			created_at: row.created_at,
+		};
+		this.runCommands.set(key, JSON.stringify(stored));
+		return { row: stored, inserted: true };
+	}
+
+	async finishRunCommand(run: string, commandId: string, result: Record<string, unknown>): Promise<void> {
+		this.live();
+		const key = runCommandId(run, commandId);
+		const existing = this.runCommands.get(key);
+		if (existing === undefined) throw new StoreError(`no command ${commandId} in run ${run}`);
+		const command = JSON.parse(existing) as RunCommandRow;
+		// A finished command's result is evidence of what it did; a second finish must not replace it.
+		if (command.state === "done") throw new StoreError(`command ${commandId} of run ${run} is already done`);
+		const json = toJson(result, `result of command ${commandId} of run ${run}`);
+		this.runCommands.set(key, JSON.stringify({ ...command, state: "done", result: JSON.parse(json) }));
+	}
+
+	async listRunCommands(run: string): Promise<RunCommandRow[]> {
+		this.live();
+		return [...this.runCommands.values()].map((json) => JSON.parse(json) as RunCommandRow).filter((c) => c.run === run);
+	}
+
+	private operation(id: string): OperationRow | undefined {
+		const json = this.operations.get(id);
+		return json === undefined ? undefined : (JSON.parse(json) as OperationRow);
+	}
+
 	async close(): Promise<void> {
 		this.closed = true;
 	}
@@ -209,10 +392,38 @@ function fileLabelId(key: FileLabelKey): string {
 	return JSON.stringify([key.workspace, key.path, key.sha256]);
 }
 
-function append(lists: Map<string, string[]>, session: string, json: string): void {
+/** JSON of the two parts, so no id text can make two keys collide. */
+function runCommandId(run: string, commandId: string): string {
+	return JSON.stringify([run, commandId]);
+}
+
+function append<T>(lists: Map<string, T[]>, session: string, item: T): void {
 	const list = lists.get(session);
-	if (list) list.push(json);
-	else lists.set(session, [json]);
+	if (list) list.push(item);
+	else lists.set(session, [item]);
+}
+
+/** The data as it will be read back (JSON drops undefined and applies toJSON), so the hash covers exactly that. */
+function auditDataJson(input: AuditInput): string {
+	const dataJson = toJson(input.data, "audit data");
+	const data = JSON.parse(dataJson) as unknown;
+	if (data === null || typeof data !== "object" || Array.isArray(data)) throw new StoreError("audit data must be a JSON object");
+	return dataJson;
+}
+
+/** An event whose payload waits for the settlement's audit seq (audit_seq: 0). */
+function namesPendingAuditSeq(event: AnyWardenEvent): boolean {
+	return (event.payload as Record<string, unknown>).audit_seq === 0;
+}
+
+function fillAuditSeq(event: AnyWardenEvent, seq: number): AnyWardenEvent {
+	if (!namesPendingAuditSeq(event)) return event;
+	return { ...event, payload: { ...event.payload, audit_seq: seq } } as AnyWardenEvent;
+}
+
+function checkBlobHash(sha256: string, bytes: Buffer, what: string): void {
+	const actual = createHash("sha256").update(bytes).digest("hex");
+	if (actual !== sha256) throw new StoreError(`${what} does not match its hash (sha256 ${sha256.slice(0, 12)}, content ${actual.slice(0, 12)})`);
 }
 
 /** A fresh copy each time, so a caller that edits a record cannot edit the chain. */

@@ -15,8 +15,9 @@ interface ListFlags {
 	json?: boolean;
 }
 
-async function withRuntime<T>(stateDir: string | undefined, body: (runtime: Runtime) => Promise<T>): Promise<T> {
-	const runtime = await Runtime.open(stateDir ? { stateDir } : {});
+/** `readOnly` for listing: it needs no writer lease, so it works while a run holds one. */
+async function withRuntime<T>(stateDir: string | undefined, body: (runtime: Runtime) => Promise<T>, readOnly = false): Promise<T> {
+	const runtime = await Runtime.open({ ...(stateDir ? { stateDir } : {}), readOnly });
 	try {
 		return await body(runtime);
 	} finally {
@@ -44,6 +45,7 @@ export function registerApprovedRuleCommands(policy: Command, out: (text: string
 		.action(async (flags: ListFlags) => {
 			const rules = await withRuntime(flags.stateDir, (rt) =>
 				rt.listApprovedRules({ ...(flags.workspace ? { workspace: flags.workspace } : {}), includeRevoked: flags.all === true }),
+				true,
 			);
 			for (const rule of rules) out(flags.json ? `${JSON.stringify(ruleJson(rule))}\n` : ruleLine(rule));
 			if (!flags.json && rules.length === 0) out("no approved rules\n");

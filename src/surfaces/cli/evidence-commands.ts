@@ -10,7 +10,8 @@ interface CommonFlags {
 }
 
 async function withRuntime<T>(flags: CommonFlags, body: (runtime: Runtime) => Promise<T>): Promise<T> {
-	const runtime = await Runtime.open(flags.stateDir ? { stateDir: flags.stateDir } : {});
+	// Every command here only reads, so none waits for or blocks a running `warden run`.
+	const runtime = await Runtime.open(flags.stateDir ? { stateDir: flags.stateDir, readOnly: true } : { readOnly: true });
 	try {
 		return await body(runtime);
 	} finally {

@@ -4,6 +4,7 @@ import { registerBenchCommand } from "../bench/bench-command.js";
 import { registerEvalCommands } from "../eval/eval-command.js";
 import { EXIT, reportError } from "./cli-error.js";
 import { registerEvidenceCommands } from "./evidence-commands.js";
+import { registerExplainCommand } from "./explain-command.js";
 import { registerPolicyCommand } from "./policy-command.js";
 import { registerRunCommand } from "./run-command.js";
 
@@ -17,6 +18,7 @@ export async function main(argv: readonly string[], out: (text: string) => void 
 		.showSuggestionAfterError(true);
 	registerRunCommand(program, out);
 	registerEvidenceCommands(program, out);
+	registerExplainCommand(program, out);
 	registerPolicyCommand(program, out);
 	registerBenchCommand(registerEvalCommands(program, out), out);
 	try {

@@ -1,0 +1,175 @@
+/**
+ * Recovery on open, in a fixed order, under the state directory's writer lease:
+ *
+ * 1. Repair local prepared state: every pending row is read back and checked; a row that cannot be
+ *    understood is left pending and reported, never guessed at.
+ * 2. Abandon what was certified not started: an intent still `prepared` never reached a provider.
+ * 3. Leave what was dispatched without an outcome `unknown` — never dispatched again. Only a
+ *    reconciliation hook that can observe the outcome settles it otherwise: a file write whose
+ *    target now holds exactly the intended bytes committed; one whose target still holds the old
+ *    bytes failed (the write is an atomic rename, so there is no third state it could be in).
+ * 4. Settle budgets: what an abandoned intent held is released; what an unknown one held is
+ *    charged in full, since the work may have been done.
+ * 5. Sessions left running by the crash are marked `interrupted`, so they can be resumed.
+ *
+ * The work is bounded by the pending rows (an index holds only those), not by the history, and a
+ * reopen with nothing pending writes nothing: recovering twice leaves the same evidence.
+ */
+import * as path from "node:path";
+import { createHash } from "node:crypto";
+import { errorCode, lstatIfExists, readFile } from "../../providers/fs-provider.js";
+import type { Store } from "../../store/store.js";
+import type { OperationRow, SettledState } from "./operation-types.js";
+
+export interface RecoveredOperation {
+	id: string;
+	session: string;
+	call_id: string;
+	kind: string;
+	resource: string;
+	state: SettledState;
+	/** How the outcome was established: `never dispatched`, `content hash`, or why it stays unknown. */
+	by: string;
+}
+
+export interface RecoveryReport {
+	operations: RecoveredOperation[];
+	/** Rows that could not be understood: left pending, named here. */
+	unreadable: string[];
+	/** Sessions that were active when the process died, now `interrupted`. */
+	interrupted: string[];
+	/** Budget released (abandoned) and charged (unknown), summed per counter. */
+	released: Record<string, number>;
+	charged: Record<string, number>;
+}
+
+/** What recovery needs beyond the store: where a session's workspace is (its real path). */
+export interface RecoveryOptions {
+	now?: () => Date;
+}
+
+const FILE_LIMIT = 64 * 1024 * 1024;
+
+export async function recoverOperations(store: Store, options: RecoveryOptions = {}): Promise<RecoveryReport> {
+	const now = options.now ?? (() => new Date());
+	const report: RecoveryReport = { operations: [], unreadable: [], interrupted: [], released: {}, charged: {} };
+	const pending = await store.listPendingOperations();
+	const workspaces = new Map<string, string | undefined>();
+	const workspaceOf = async (session: string) => {
+		if (!workspaces.has(session)) workspaces.set(session, (await store.getSession(session))?.workspace);
+		return workspaces.get(session);
+	};
+
+	for (const op of pending) {
+		if (!wellFormed(op)) {
+			report.unreadable.push(op.id);
+			continue;
+		}
+		if (op.state === "prepared") {
+			await store.settleOperation(op.id, {
+				state: "abandoned",
+				outcome: { recovered: true, by: "never dispatched" },
+				audit: { session: op.session, turn: op.turn, call_id: op.call_id, kind: "operation.abandoned", data: { operation: op.id, kind: op.kind, resource: op.resource, state: "abandoned", recovered: true, released: op.reserved } },
+			});
+			add(report.released, op.reserved);
+			report.operations.push(summary(op, "abandoned", "never dispatched"));
+			continue;
+		}
+		const observed = await reconcile(op, await workspaceOf(op.session));
+		if (observed.state === "committed") {
+			// The effect happened and its record was lost with the process: it gets its record now, marked as reconciled.
+			await store.settleOperation(op.id, {
+				state: "committed",
+				outcome: { recovered: true, by: observed.by },
+				audit: {
+					session: op.session,
+					turn: op.turn,
+					call_id: op.call_id,
+					kind: "effect",
+					data: { effect: op.kind, resource: op.resource, ...op.intent, operation: op.id, state: "committed", reconciled_by: observed.by },
+				},
+			});
+		} else {
+			await store.settleOperation(op.id, {
+				state: observed.state,
+				outcome: { recovered: true, by: observed.by },
+				audit: {
+					session: op.session,
+					turn: op.turn,
+					call_id: op.call_id,
+					kind: "operation.settled",
+					data: { operation: op.id, kind: op.kind, resource: op.resource, state: observed.state, recovered: true, by: observed.by },
+				},
+			});
+		}
+		if (observed.state === "failed") add(report.released, op.reserved);
+		else add(report.charged, op.reserved);
+		report.operations.push(summary(op, observed.state, observed.by));
+	}
+
+	// With the writer lease held, no other process runs a session: whatever is still active was cut off.
+	for (const session of await store.listSessions()) {
+		if (session.status !== "active") continue;
+		await store.endSession(session.id, "interrupted", now().toISOString());
+		report.interrupted.push(session.id);
+	}
+
+	if (report.operations.length > 0 || report.interrupted.length > 0 || report.unreadable.length > 0) {
+		await store.appendAudit({
+			session: "host",
+			turn: 0,
+			kind: "recovery.completed",
+			data: {
+				operations: report.operations.map((o) => ({ id: o.id, call_id: o.call_id, kind: o.kind, state: o.state, by: o.by })),
+				unknown: report.operations.filter((o) => o.state === "unknown").length,
+				unreadable: report.unreadable,
+				interrupted: report.interrupted,
+				released: report.released,
+				charged: report.charged,
+			},
+		});
+	}
+	return report;
+}
+
+function summary(op: OperationRow, state: SettledState, by: string): RecoveredOperation {
+	return { id: op.id, session: op.session, call_id: op.call_id, kind: op.kind, resource: op.resource, state, by };
+}
+
+function add(into: Record<string, number>, amounts: Record<string, number>): void {
+	for (const [counter, n] of Object.entries(amounts)) into[counter] = (into[counter] ?? 0) + n;
+}
+
+function wellFormed(op: OperationRow): boolean {
+	return typeof op.id === "string" && typeof op.session === "string" && typeof op.intent === "object" && op.intent !== null && typeof op.reserved === "object";
+}
+
+/** The reconciliation hooks: only file effects can be observed after the fact. */
+async function reconcile(op: OperationRow, workspace: string | undefined): Promise<{ state: SettledState; by: string }> {
+	const unknown = (why: string) => ({ state: "unknown" as const, by: why });
+	if (op.kind === "shell.exec") return unknown("a command's effects cannot be observed afterwards; it is never run again");
+	if (op.kind === "net.fetch") return unknown("whether the request reached the other side cannot be observed; it is never sent again");
+	const rel = op.intent.path;
+	if (workspace === undefined || typeof rel !== "string") return unknown("the file's workspace or path is not recorded");
+	const abs = path.join(workspace, rel);
+	let current: string | null;
+	try {
+		const st = await lstatIfExists(abs);
+		current = st === null ? null : st.type === "file" ? sha256(await readFile(abs, { maxBytes: FILE_LIMIT })) : "not a file";
+	} catch (err) {
+		return unknown(`the file could not be read (${errorCode(err) ?? "error"})`);
+	}
+	if (op.kind === "fs.write") {
+		if (current !== null && current === op.intent.sha256_after) return { state: "committed", by: "content hash: the file holds the intended bytes" };
+		if (current === (op.intent.sha256_before ?? null)) return { state: "failed", by: "content hash: the file still holds its old bytes" };
+		return unknown("the file holds neither the old nor the intended bytes: changed since");
+	}
+	// fs.delete
+	if (current === null) return { state: "committed", by: "the file is gone" };
+	if (current === op.intent.sha256) return { state: "failed", by: "content hash: the file is still there, unchanged" };
+	return unknown("a different file stands at the path now");
+}
+
+function sha256(buf: Buffer): string {
+	return createHash("sha256").update(buf).digest("hex");
+}
