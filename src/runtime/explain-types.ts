@@ -18,6 +18,11 @@ export interface Missing {
 }
 
 /** The model call whose answer proposed the call: `model.responded` event and `llm.complete` record of the same turn and step. */
+/** A call the host itself made (`warden undo`): no model proposed it, and none is missing. */
+export interface HostLink {
+	host: string;
+}
+
 export interface ModelLink {
 	turn: number;
 	step: number;
@@ -137,7 +142,7 @@ export interface CallExplanation {
 	/** The audit record the id named, when an effect (or other record) id was given instead of a call id. */
 	resolved_from?: { audit_seq: number; kind: string };
 	proposed?: { event?: number };
-	proposedBy: ModelLink | Missing;
+	proposedBy: ModelLink | HostLink | Missing;
 	/** Absent for an invalid proposal: it never reached a decision. */
 	decision?: DecisionLink | Missing;
 	approval?: ApprovalLink | Missing;

@@ -16,6 +16,7 @@ import {
 	type ExplainEvidence,
 	ExplainError,
 	type FlowLink,
+	type HostLink,
 	type Missing,
 	type ModelLink,
 	type OutcomeLink,
@@ -25,6 +26,8 @@ import {
 export * from "./explain-types.js";
 
 const CALL_ID = /^call_(\d+)_(\d+)_(\d+)$/;
+/** Calls the host makes itself, without a model: `warden undo`'s restores. */
+const HOST_CALL_ID = /^undo_(\d+)_(\d+)$/;
 const AUDIT_SEQ = /^#?(\d+)$/;
 
 interface Target {
@@ -60,7 +63,9 @@ export function resolveTarget(evidence: ExplainEvidence, id: string, session?: s
 		}
 		return { call: record.call_id, session: record.session, from: { audit_seq: record.seq, kind: record.kind } };
 	}
-	if (!CALL_ID.test(wanted)) throw new ExplainError(`"${id}" is neither a call id (call_<turn>_<step>_<n>) nor an audit record seq (#42)`);
+	if (!CALL_ID.test(wanted) && !HOST_CALL_ID.test(wanted)) {
+		throw new ExplainError(`"${id}" is neither a call id (call_<turn>_<step>_<n>, undo_<turn>_<n>) nor an audit record seq (#42)`);
+	}
 	const sessions = new Set<string>();
 	for (const r of evidence.audit) if (r.call_id === wanted) sessions.add(r.session);
 	for (const e of evidence.events) if (callIdOf(e) === wanted) sessions.add(e.session);
@@ -140,7 +145,7 @@ class CallReader {
 		const tool = proposed?.e.payload.tool ?? str(decidedRecord?.data.tool) ?? str(this.records[0]?.data.tool);
 		const args = proposed?.e.payload.arguments ?? decidedRecord?.data.arguments;
 
-		const proposedBy = this.model(turn, step);
+		const proposedBy: ModelLink | HostLink | Missing = HOST_CALL_ID.test(call) ? { host: "warden undo" } : this.model(turn, step);
 		const outcome = this.outcome();
 		const admittedBy: AdmissionLink[] = [];
 		const decision = this.decision(outcome, admittedBy);

@@ -18,7 +18,8 @@ import { createRedactor } from "../kernel/flow/redaction.js";
 import type { Redactor } from "../kernel/flow/redaction-types.js";
 import { FlowConfigError } from "../kernel/flow/flow-errors.js";
 import { createModel } from "../models/model-spec.js";
-import type { Message } from "../models/provider.js";
+import type { Message, ModelProvider } from "../models/provider.js";
+import type { Label } from "../kernel/flow/label.js";
 import { realDirectory } from "../providers/directory-probe.js";
 import { type RecoveryReport, recoverOperations } from "../kernel/operations/recovery.js";
 import { resolveStateDir } from "../store/state-dir.js";
@@ -30,6 +31,8 @@ import { budgetOption, budgetRecord } from "./budget-options.js";
 import { type CallExplanation, explainCall, explainSessions } from "./explain.js";
 import { explainToolCall, type PolicyCheckRequest, type PolicyCheckResult } from "./policy-check.js";
 import { RuntimeConfigError } from "./runtime-config-error.js";
+import { exportReplay } from "./replay/replay-export.js";
+import { resumedContext } from "./resume-context.js";
 import { childOpener } from "./child-session.js";
 import { Session } from "./session.js";
 import { SYSTEM_PROMPT_LABEL } from "./system-prompt.js";
@@ -39,6 +42,7 @@ import type { SessionOptions } from "./session-options.js";
 import { openSessionFlow, sinkRegistry, type FlowSetup } from "./session-flow-setup.js";
 import { sessionPolicy } from "./session-policy.js";
 import { SubagentLauncher } from "./subagents.js";
+import { undoChanges, type UndoOptions, type UndoResult, type UndoTarget } from "./undo.js";
 import { defaultSystemPrompt } from "./system-prompt.js";
 
 export { RuntimeConfigError };
@@ -68,6 +72,29 @@ export interface RuntimeOptions {
 export interface OpenSessionOptions extends SessionOptions {
 	/** Receives every event of the session, session-level ones included, after it is persisted. */
 	onEvent?: (event: AnyWardenEvent) => void;
+}
+
+/** Like openSession's, less the workspace (the session's); the model defaults to the session's spec. */
+export type ResumeSessionOptions = Omit<OpenSessionOptions, "workspace" | "model" | "systemPrompt"> & { model?: OpenSessionOptions["model"] };
+
+/** What openSession and resumeSession share before the session's first record. */
+interface PreparedSession {
+	id: string;
+	policy: Awaited<ReturnType<typeof sessionPolicy>>;
+	model: ModelProvider;
+	maxSteps: number;
+	modelTimeoutMs: number;
+	ceiling: ReturnType<typeof sessionCeiling>;
+	sessionLimits: BudgetLimits;
+	turnLimits: BudgetLimits;
+	registry: FlowSetup["registry"];
+	authority: ReturnType<typeof sessionAuthority>;
+	recorder: EvidenceRecorder;
+	/** The running turn's listener: the recorder routes each event to it. */
+	listener: { turn: ((event: AnyWardenEvent) => void) | undefined };
+	/** The data of the session's start record in the audit. */
+	startedAudit: Record<string, unknown>;
+	initialContext: Label | undefined;
 }
 
 export class Runtime {
@@ -116,6 +143,52 @@ export class Runtime {
 		if (typeof options.model !== "string" && typeof options.model?.complete !== "function") {
 			throw new RuntimeConfigError("model is required: pass a ModelProvider or a spec such as scripted:plan.yaml");
 		}
+		const setup = await this.prepareSession(options, randomUUID());
+		const { id, recorder, policy, model } = setup;
+		const { mode, workspace } = policy;
+		await this.store.createSession({ id, workspace, mode, model: model.spec, created_at: new Date().toISOString() });
+		const systemPrompt = options.systemPrompt ?? defaultSystemPrompt(mode);
+		const history: Message[] = [{ role: "system", content: systemPrompt }];
+		await recorder.message(history[0], SYSTEM_PROMPT_LABEL);
+		await recorder.emit("session.started", { event_schema: EVENT_SCHEMA_VERSION, workspace, mode, model: model.spec, resumed: false }, 0);
+		await recorder.audit("session.started", setup.startedAudit, undefined, 0);
+		return this.assembleSession(setup, options, history, { labels: [SYSTEM_PROMPT_LABEL], sent: 0 });
+	}
+
+	/**
+	 * Continues a session that ended, failed or was interrupted, in a new turn of the same
+	 * conversation: its stored messages and their labels are the model's context again. Messages are
+	 * stored redacted, so the resumed model sees masks where the first one saw secrets; the labels
+	 * still say the context held them (a message stored without a label counts as secret). The workspace is the session's; the model is `options.model`, else the
+	 * session's spec. A session open in this runtime, a sub-agent's session or an unknown id is refused.
+	 */
+	async resumeSession(sessionId: string, options: ResumeSessionOptions = {}): Promise<Session> {
+		if (this.closed) throw new RuntimeConfigError("runtime is closed");
+		if ([...this.sessions].some((s) => s.id === sessionId)) throw new RuntimeConfigError(`session ${sessionId} is open in this runtime: run its next turn instead of resuming it`);
+		const row = await this.store.getSession(sessionId);
+		if (!row) throw new RuntimeConfigError(`unknown session ${sessionId}`);
+		if (row.parent_session) throw new RuntimeConfigError(`session ${sessionId} is a sub-agent of session ${row.parent_session}: resume that session instead`);
+		// Recovery marks a session a crash cut off as interrupted; one still active may be running elsewhere.
+		if (row.status === "active") throw new RuntimeConfigError(`session ${sessionId} is still active: another process may be running it`);
+		const resumed = resumedContext(sessionId, await this.store.listMessages(sessionId));
+		const opened: OpenSessionOptions = { ...options, workspace: row.workspace, model: options.model ?? row.model, mode: options.mode ?? (row.mode as OpenSessionOptions["mode"]) };
+		const setup = await this.prepareSession(opened, sessionId, resumed.context);
+		const { recorder, policy, model } = setup;
+		// The row is active again until this run of it ends; endSession keeps the time of the change.
+		await this.store.endSession(sessionId, "active", new Date().toISOString());
+		await recorder.emit("session.started", { event_schema: EVENT_SCHEMA_VERSION, workspace: policy.workspace, mode: policy.mode, model: model.spec, resumed: true }, 0);
+		await recorder.audit(
+			"session.resumed",
+			{ ...setup.startedAudit, previous_status: row.status, messages: resumed.history.length, unlabeled: resumed.unlabeled, context: resumed.context },
+			undefined,
+			0,
+		);
+		// None of the history was sent to a model by this process: all of it is checked against the model's sink again.
+		return this.assembleSession(setup, opened, resumed.history, { labels: resumed.labels, sent: 0 });
+	}
+
+	/** What opening and resuming share up to the session's first record: policy, model, limits, authority, recorder. */
+	private async prepareSession(options: OpenSessionOptions, id: string, initialContext?: Label): Promise<PreparedSession> {
 		const policy = await sessionPolicy(options, this.env);
 		// "Always" answers given in this workspace before: exact rules, each named by its id.
 		const approved = await this.store.listApprovedRules({ workspace: policy.workspace });
@@ -142,40 +215,35 @@ export class Runtime {
 			throw err;
 		}
 
-		const id = randomUUID();
 		this.shellParser ??= await ShellParser.create();
 		const authority = sessionAuthority(options, mode, ceiling, `session:${id}`, this.shellParser);
-		let turnListener: ((event: AnyWardenEvent) => void) | undefined;
+		const listener: PreparedSession["listener"] = { turn: undefined };
 		const recorder = new EvidenceRecorder(this.store, this.redactor, id, (event) => {
-			turnListener?.(event);
+			listener.turn?.(event);
 			try {
 				options.onEvent?.(event);
 			} catch {
 				// The event is already committed; a failing host callback must not cut the turn's evidence short.
 			}
 		});
-		await this.store.createSession({ id, workspace, mode, model: model.spec, created_at: new Date().toISOString() });
-		const systemPrompt = options.systemPrompt ?? defaultSystemPrompt(mode);
-		const history: Message[] = [{ role: "system", content: systemPrompt }];
-		await recorder.message(history[0], SYSTEM_PROMPT_LABEL);
-		await recorder.emit("session.started", { event_schema: EVENT_SCHEMA_VERSION, workspace, mode, model: model.spec, resumed: false }, 0);
-		await recorder.audit(
-			"session.started",
-			{
-				workspace,
-				mode,
-				model: model.spec,
-				rules: hostRules.map((r) => ({ text: r.text, outcome: r.outcome, source: r.source })),
-				run_deny: runDenyRules.map((r) => r.text),
-				...(options.configNotes?.length ? { config_ignored: options.configNotes.map((n) => ({ item: n.item, source: n.source, why: n.why })) } : {}),
-				...(budgets ? { budget: budgets } : {}),
-				ceiling: { hash: ceiling.hash, manifest: ceiling.manifest },
-				grants: authority.grants,
-				flow: { sinks: registry.rules, generation: registry.generation, ...(options.flow?.secret_files ? { secret_files: options.flow.secret_files } : {}) },
-			},
-			undefined,
-			0,
-		);
+		const startedAudit = {
+			workspace,
+			mode,
+			model: model.spec,
+			rules: hostRules.map((r) => ({ text: r.text, outcome: r.outcome, source: r.source })),
+			run_deny: runDenyRules.map((r) => r.text),
+			...(options.configNotes?.length ? { config_ignored: options.configNotes.map((n) => ({ item: n.item, source: n.source, why: n.why })) } : {}),
+			...(budgets ? { budget: budgets } : {}),
+			ceiling: { hash: ceiling.hash, manifest: ceiling.manifest },
+			grants: authority.grants,
+			flow: { sinks: registry.rules, generation: registry.generation, ...(options.flow?.secret_files ? { secret_files: options.flow.secret_files } : {}) },
+		};
+		return { id, policy, model, maxSteps, modelTimeoutMs, ceiling, sessionLimits, turnLimits, registry, authority, recorder, listener, startedAudit, initialContext };
+	}
+
+	/** The Session over a prepared setup and its conversation so far. */
+	private assembleSession(setup: PreparedSession, options: OpenSessionOptions, history: Message[], context: { labels: Label[]; sent: number }): Session {
+		const { policy, model, maxSteps, modelTimeoutMs, ceiling, registry, authority, recorder, listener } = setup;
 		const tools = new ToolRegistry(builtinTools());
 		// A ceiling whose approval policy is deny approves no ask, whatever the host would answer.
 		const confirm = ceiling.manifest.approval === "deny" ? undefined : options.confirm;
@@ -186,14 +254,14 @@ export class Runtime {
 			registry,
 			redactor: this.redactor,
 			store: this.store,
-			workspace,
+			workspace: policy.workspace,
 			release: ceiling.manifest.approval === "deny" ? undefined : options.release,
 		};
-		const flow = openSessionFlow(flowSetup, recorder, authority);
-		const shellParser = this.shellParser;
+		const flow = openSessionFlow(flowSetup, recorder, authority, setup.initialContext);
+		const shellParser = this.shellParser as ShellParser;
 		const subagents = new SubagentLauncher(
 			{ recorder, depth: 0, policy, authority, tools, model, confirm, limits, maxSteps, modelTimeoutMs, flowSetup },
-			childOpener({ store: this.store, engine: this.engine, redactor: this.redactor, env: this.env, shell: this.shellParser }),
+			childOpener({ store: this.store, engine: this.engine, redactor: this.redactor, env: this.env, shell: shellParser }),
 		);
 		const session = new Session({
 			recorder,
@@ -212,12 +280,12 @@ export class Runtime {
 			env: this.env,
 			history,
 			flow,
-			context: { labels: [SYSTEM_PROMPT_LABEL], sent: 0 },
+			context,
 			parseShell: (command) => shellParser.parse(command),
-			sessionBudget: this.hostBudget.child("session", sessionLimits),
-			turnBudget: turnLimits,
-			setTurnListener: (listener) => {
-				turnListener = listener;
+			sessionBudget: this.hostBudget.child("session", setup.sessionLimits),
+			turnBudget: setup.turnLimits,
+			setTurnListener: (turnListener) => {
+				listener.turn = turnListener;
 			},
 			onEnd: () => this.sessions.delete(session),
 		});
@@ -254,6 +322,24 @@ export class Runtime {
 		const events: AnyWardenEvent[] = [];
 		for (const session of sessions) events.push(...(await this.store.listEvents(session)));
 		return explainCall({ events, audit }, id, options.session);
+	}
+
+	/**
+	 * Restores the files a session (or one of its calls) wrote or deleted, as a new governed session
+	 * with one call per file; a file changed since is refused and left as it is (src/runtime/undo.ts).
+	 * Throws UndoTargetError for an unknown or ambiguous target.
+	 */
+	async undo(target: UndoTarget, options: UndoOptions = {}): Promise<UndoResult> {
+		if (this.closed) throw new RuntimeConfigError("runtime is closed");
+		return undoChanges({ store: this.store, redactor: this.redactor }, target, options);
+	}
+
+	/**
+	 * One session as replay lines (src/runtime/replay/replay-format.ts), chained, the end line last;
+	 * written from the store's redacted evidence only. Throws ReplayError for an unknown session.
+	 */
+	exportReplay(sessionId: string): Promise<string[]> {
+		return exportReplay(this.store, sessionId);
 	}
 
 	verifyAudit(): Promise<AuditVerifyResult> {

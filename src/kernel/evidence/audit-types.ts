@@ -3,6 +3,8 @@
 export type AuditKind =
 	| "session.started"
 	| "session.ended"
+	| "session.resumed"
+	| "run.resolved"
 	| "permission.decided"
 	| "permission.confirmed"
 	| "tool.invalid"
@@ -22,7 +24,8 @@ export type AuditKind =
 	| "operation.settled"
 	| "operation.abandoned"
 	| "recovery.completed"
-	| "store.lease_recovered";
+	| "store.lease_recovered"
+	| "undo.completed";
 
 /** What a caller appends; the store assigns seq, time, prev_hash and hash. */
 export interface AuditInput {

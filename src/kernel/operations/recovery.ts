@@ -19,7 +19,7 @@ import * as path from "node:path";
 import { createHash } from "node:crypto";
 import { errorCode, lstatIfExists, readFile } from "../../providers/fs-provider.js";
 import type { Store } from "../../store/store.js";
-import type { OperationRow, SettledState } from "./operation-types.js";
+import type { OperationKind, OperationRow, SettledState } from "./operation-types.js";
 
 export interface RecoveredOperation {
 	id: string;
@@ -114,7 +114,9 @@ export async function recoverOperations(store: Store, options: RecoveryOptions =
 		report.interrupted.push(session.id);
 	}
 
-	if (report.operations.length > 0 || report.interrupted.length > 0 || report.unreadable.length > 0) {
+	// Rows left unreadable are reported every time but recorded only with other work: a reopen that
+	// settles nothing writes nothing, so recovering twice leaves the same evidence.
+	if (report.operations.length > 0 || report.interrupted.length > 0) {
 		await store.appendAudit({
 			session: "host",
 			turn: 0,
@@ -140,8 +142,22 @@ function add(into: Record<string, number>, amounts: Record<string, number>): voi
 	for (const [counter, n] of Object.entries(amounts)) into[counter] = (into[counter] ?? 0) + n;
 }
 
+const KINDS: ReadonlySet<string> = new Set<OperationKind>(["fs.write", "fs.delete", "shell.exec", "net.fetch"]);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A row recovery can act on: a kind it knows, an intent and reservations it can read. */
 function wellFormed(op: OperationRow): boolean {
-	return typeof op.id === "string" && typeof op.session === "string" && typeof op.intent === "object" && op.intent !== null && typeof op.reserved === "object";
+	return (
+		typeof op.id === "string" &&
+		typeof op.session === "string" &&
+		KINDS.has(op.kind) &&
+		isRecord(op.intent) &&
+		isRecord(op.reserved) &&
+		Object.values(op.reserved).every((n) => typeof n === "number" && Number.isFinite(n))
+	);
 }
 
 /** The reconciliation hooks: only file effects can be observed after the fact. */
@@ -151,7 +167,9 @@ async function reconcile(op: OperationRow, workspace: string | undefined): Promi
 	if (op.kind === "net.fetch") return unknown("whether the request reached the other side cannot be observed; it is never sent again");
 	const rel = op.intent.path;
 	if (workspace === undefined || typeof rel !== "string") return unknown("the file's workspace or path is not recorded");
-	const abs = path.join(workspace, rel);
+	const abs = path.resolve(workspace, rel);
+	const inside = path.relative(workspace, abs);
+	if (inside.startsWith("..") || path.isAbsolute(inside)) return unknown("the recorded path leaves the workspace");
 	let current: string | null;
 	try {
 		const st = await lstatIfExists(abs);

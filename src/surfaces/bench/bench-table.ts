@@ -1,5 +1,16 @@
 /** The report as the plain-text tables `warden eval bench` and `npm run bench` print. */
-import type { AppendReport, AuditVerifyReport, AuthorityReport, BenchReport, CliStartReport, DecisionReport, DeciderTiming, GovernedReadReport, LeaseReport } from "./bench-types.js";
+import type {
+	AppendReport,
+	AuditVerifyReport,
+	AuthorityReport,
+	BenchReport,
+	CliStartReport,
+	DecisionReport,
+	DeciderTiming,
+	GovernedReadReport,
+	LeaseReport,
+	RecoveryBenchReport,
+} from "./bench-types.js";
 import { mib, rateRow, ratio, table, thousands, timingRow } from "./table-cells.js";
 
 function deciderRow(label: string, timing: DeciderTiming): string[] {
@@ -101,6 +112,21 @@ function cliStartSection(cli: CliStartReport): string[] {
 	];
 }
 
+function recoverySection(rec: RecoveryBenchReport): string[] {
+	const base = rec.yardstick.medianUs;
+	return [
+		`Reopen after a crash: SqliteStore.open + recoverOperations, ${thousands(rec.pending)} pending operations each time (median of ${rec.rounds} reopens, after ${rec.warmupRounds} warm-up reopen(s))`,
+		...table([
+			["history", "median", "min", "max", "vs yardstick"],
+			timingRow(`only the ${thousands(rec.pending)} pending rows (yardstick)`, rec.yardstick, base),
+			timingRow(`${thousands(rec.rows)} operation rows`, rec.reopen, base),
+			timingRow(`${thousands(rec.largeRows)} operation rows`, rec.reopenLarge, base),
+		]),
+		`  reopen at ${thousands(rec.largeRows)} / at ${thousands(rec.rows)} rows: ${ratio(rec.ratio)} (goal: close to 1×, the work bounded by pending rows)`,
+		`  seeding the histories in one transaction: ${(rec.seedMs.rows / 1000).toFixed(1)} s and ${(rec.seedMs.largeRows / 1000).toFixed(1)} s`,
+	];
+}
+
 export function formatBenchTable(report: BenchReport): string {
 	const env = report.environment;
 	return [
@@ -117,5 +143,7 @@ export function formatBenchTable(report: BenchReport): string {
 		...auditVerifySection(report.auditVerify),
 		"",
 		...cliStartSection(report.cliStart),
+		"",
+		...recoverySection(report.recovery),
 	].join("\n");
 }

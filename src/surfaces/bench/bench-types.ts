@@ -29,6 +29,14 @@ export interface BenchOptions {
 	authorityCapabilities?: number;
 	/** Leases granted and consumed per round. Default 1000. */
 	leaseChecks?: number;
+	/** Operation rows in the smaller history the recovery benchmark reopens, the pending ones included. Default 100000. */
+	recoveryRows?: number;
+	/** Operation rows in the larger history. Default 1000000. */
+	recoveryLargeRows?: number;
+	/** Operations a crash left pending, recovered on each reopen. Default 1000. */
+	recoveryPending?: number;
+	/** Measured reopens per history (each recovers `recoveryPending` operations, one commit each). Default 3. */
+	recoveryRounds?: number;
 	/** The `warden` entry point the cold-start benchmark runs. Default: bin/warden.js of this checkout or package. */
 	wardenBin?: string;
 	/** Where the temporary workspace and state directories are made. Default: the OS temp dir. */
@@ -219,6 +227,35 @@ export interface LeaseReport {
 	ratio: number;
 }
 
+/**
+ * Reopening a state dir a crash left with pending operations: SqliteStore.open and
+ * recoverOperations, per reopen. The same pending work over a small and a large history.
+ */
+export interface RecoveryBenchReport {
+	/** Operations left pending before each reopen. */
+	pending: number;
+	/** Operation rows in the smaller history, pending included (it grows by `pending` per reopen, as recovered rows join it). */
+	rows: number;
+	/** Operation rows in the larger history, likewise. */
+	largeRows: number;
+	rounds: number;
+	warmupRounds: number;
+	/** Milliseconds to seed each history's settled rows (one transaction). */
+	seedMs: { rows: number; largeRows: number };
+	/** The yardstick: a state dir holding only the pending rows. */
+	yardstick: CallTiming;
+	/** Reopen over `rows` rows. */
+	reopen: CallTiming;
+	/** Reopen over `largeRows` rows. */
+	reopenLarge: CallTiming;
+	/** reopenLarge.medianUs / reopen.medianUs: the goal is close to 1, recovery bounded by pending rows. */
+	ratio: number;
+	/** reopen.medianUs / yardstick.medianUs. */
+	reopenRatio: number;
+	/** reopenLarge.medianUs / yardstick.medianUs. */
+	reopenLargeRatio: number;
+}
+
 export interface BenchReport {
 	schema: "warden.bench/2";
 	startedAt: string;
@@ -231,4 +268,5 @@ export interface BenchReport {
 	appends: AppendReport;
 	auditVerify: AuditVerifyReport;
 	cliStart: CliStartReport;
+	recovery: RecoveryBenchReport;
 }

@@ -20,6 +20,10 @@ const TINY = {
 	cliRuns: 2,
 	authorityCapabilities: 50,
 	leaseChecks: 10,
+	recoveryRows: 100,
+	recoveryLargeRows: 1_000,
+	recoveryPending: 8,
+	recoveryRounds: 2,
 };
 
 function expectTiming(timing: CallTiming | undefined, rounds: number): void {
@@ -56,7 +60,7 @@ describe("runBenchmarks with tiny parameters", () => {
 		expect(report.environment.node).toBe(process.version);
 		expect(report.environment.cpus).toBeGreaterThan(0);
 		expect(progress.some((line) => line.includes("governed"))).toBe(true);
-		for (const phase of ["governed", "decisions", "authority", "leases", "appends", "audit verify", "cold start"]) {
+		for (const phase of ["governed", "decisions", "authority", "leases", "appends", "audit verify", "cold start", "recovery"]) {
 			expect(progress.some((line) => line.startsWith(phase))).toBe(true);
 		}
 	});
@@ -160,6 +164,16 @@ describe("runBenchmarks with tiny parameters", () => {
 		expect(cli.auditVerifyRatio).toBeCloseTo(cli.auditVerify.medianUs / cli.node.medianUs, 10);
 	});
 
+	it("reopens each recovery history once per measured round, with the ratio of the large history to the small one", () => {
+		const rec = report.recovery;
+		expect(rec).toMatchObject({ pending: 8, rows: 100, largeRows: 1_000, rounds: 2, warmupRounds: 1 });
+		for (const timing of [rec.yardstick, rec.reopen, rec.reopenLarge]) expectTiming(timing, 2);
+		expect(rec.ratio).toBeCloseTo(rec.reopenLarge.medianUs / rec.reopen.medianUs, 10);
+		const text = formatBenchTable(report);
+		expect(text).toContain("only the 8 pending rows (yardstick)");
+		expect(text).toContain("reopen at 1,000 / at 100 rows:");
+	});
+
 	it("round-trips through JSON unchanged, so --json prints the whole report", () => {
 		expect(JSON.parse(JSON.stringify(report))).toEqual(report);
 	});
@@ -191,6 +205,7 @@ describe("runBenchmarks options", () => {
 		await expect(runBenchmarks({ decisionVariants: 1.5 })).rejects.toThrow(/decisionVariants must be a whole number/);
 		await expect(runBenchmarks({ cliRuns: 0 })).rejects.toThrow(/cliRuns must be a whole number >= 1, got 0/);
 		await expect(runBenchmarks({ chainRecords: -5 })).rejects.toThrow(/chainRecords must be a whole number >= 1/);
+		await expect(runBenchmarks({ recoveryPending: 50, recoveryRows: 20 })).rejects.toThrow(/recoveryRows must be a whole number >= 50, got 20/);
 	});
 
 	it("refuses a temp dir or warden entry point that does not exist, before running anything", async () => {

@@ -1,16 +1,22 @@
 /** The benchmark library: runs every benchmark once and returns one typed report. */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { arch, cpus, platform, tmpdir } from "node:os";
 import { performance } from "node:perf_hooks";
-import type { BenchOptions, BenchReport } from "./bench-types.js";
+import type { BenchOptions, BenchReport, RecoveryBenchReport } from "./bench-types.js";
 import { benchAuthority, benchLeases } from "./authority-bench.js";
 import { BenchError } from "./bench-error.js";
 import { benchCliStart, defaultWardenBin } from "./cli-start.js";
 import { benchDecisions } from "./decisions.js";
 import { benchEvidence } from "./evidence-bench.js";
 import { benchGovernedRead } from "./governed-read.js";
+import { benchRecovery } from "./recovery-bench.js";
 
-/** Sized so the whole run stays well under a minute on a two-core machine. */
+/**
+ * Sized so each benchmark but the recovery one stays well under a minute on a two-core machine. The
+ * recovery benchmark's sizes are the issue's (a million-row history): seeding it takes tens of
+ * seconds, and each reopen settles its pending operations one durable commit each.
+ */
 export const BENCH_DEFAULTS = {
 	readCalls: 100,
 	rounds: 9,
@@ -24,6 +30,10 @@ export const BENCH_DEFAULTS = {
 	cliRuns: 9,
 	authorityCapabilities: 1000,
 	leaseChecks: 1000,
+	recoveryRows: 100_000,
+	recoveryLargeRows: 1_000_000,
+	recoveryPending: 1000,
+	recoveryRounds: 3,
 } as const;
 
 type CountOption = { [K in keyof typeof BENCH_DEFAULTS]: (typeof BENCH_DEFAULTS)[K] extends number ? K : never }[keyof typeof BENCH_DEFAULTS];
@@ -46,6 +56,10 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const cliRuns = count("cliRuns", options.cliRuns, 1);
 	const authorityCapabilities = count("authorityCapabilities", options.authorityCapabilities, 1);
 	const leaseChecks = count("leaseChecks", options.leaseChecks, 1);
+	const recoveryPending = count("recoveryPending", options.recoveryPending, 1);
+	const recoveryRows = count("recoveryRows", options.recoveryRows, recoveryPending);
+	const recoveryLargeRows = count("recoveryLargeRows", options.recoveryLargeRows, recoveryRows);
+	const recoveryRounds = count("recoveryRounds", options.recoveryRounds, 1);
 	const tempDir = options.tempDir || tmpdir();
 	if (!existsSync(tempDir) || !statSync(tempDir).isDirectory()) throw new BenchError(`temp dir ${tempDir} is not an existing directory`);
 	const wardenBin = options.wardenBin ?? defaultWardenBin();
@@ -76,6 +90,21 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		warmupRuns: warmupRounds,
 		onProgress,
 	});
+	const recoveryDir = realpathSync(mkdtempSync(join(tempDir, "warden-bench-recovery-")));
+	let recovery: RecoveryBenchReport;
+	try {
+		recovery = await benchRecovery({
+			rows: recoveryRows,
+			largeRows: recoveryLargeRows,
+			pending: recoveryPending,
+			rounds: recoveryRounds,
+			warmupRounds,
+			dir: recoveryDir,
+			onProgress,
+		});
+	} finally {
+		rmSync(recoveryDir, { recursive: true, force: true });
+	}
 
 	const cores = cpus();
 	return {
@@ -96,5 +125,6 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		appends,
 		auditVerify,
 		cliStart,
+		recovery,
 	};
 }

@@ -61,6 +61,7 @@ export function renderExplanation(t: CallExplanation): string {
 	if (t.arguments !== undefined) add(1, `arguments ${clip(JSON.stringify(t.arguments))}`);
 
 	if (isMissing(t.proposedBy)) add(1, `proposed by: MISSING (${t.proposedBy.missing})`);
+	else if ("host" in t.proposedBy) add(1, `proposed by the host: ${t.proposedBy.host} (no model call)`);
 	else {
 		const m = t.proposedBy;
 		add(1, `proposed by model call ${m.spec ?? "?"} (turn ${m.turn} step ${m.step}${m.outcome ? `, ${m.outcome}` : ""}${m.tool_calls === undefined ? "" : `, ${m.tool_calls} tool call(s)`})${refs(m.event, m.audit_seq)}`);

@@ -6,7 +6,11 @@ import { EXIT, reportError } from "./cli-error.js";
 import { registerEvidenceCommands } from "./evidence-commands.js";
 import { registerExplainCommand } from "./explain-command.js";
 import { registerPolicyCommand } from "./policy-command.js";
+import { registerReplayCommand } from "./replay-command.js";
+import { registerRecoverCommand } from "./recover-command.js";
 import { registerRunCommand } from "./run-command.js";
+import { registerRunsCommand } from "./runs-command.js";
+import { registerUndoCommand } from "./undo-command.js";
 
 export async function main(argv: readonly string[], out: (text: string) => void = (t) => process.stdout.write(t)): Promise<number> {
 	const program = new Command()
@@ -17,9 +21,13 @@ export async function main(argv: readonly string[], out: (text: string) => void 
 		.configureOutput({ writeOut: (s) => out(s), writeErr: (s) => process.stderr.write(s) })
 		.showSuggestionAfterError(true);
 	registerRunCommand(program, out);
+	registerRunsCommand(program, out);
 	registerEvidenceCommands(program, out);
 	registerExplainCommand(program, out);
 	registerPolicyCommand(program, out);
+	registerReplayCommand(program, out);
+	registerRecoverCommand(program, out);
+	registerUndoCommand(program, out);
 	registerBenchCommand(registerEvalCommands(program, out), out);
 	try {
 		process.exitCode = undefined;

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { runBaseline } from "./baseline-runner.js";
 import { buildFixture } from "./fixture.js";
 import { runFull } from "./full-runner.js";
+import { runRecoveryTask } from "./recovery-runner.js";
 import { EVAL_REPORT_SCHEMA, type SafetyReport, type TaskRunReport } from "./report-types.js";
 import { probeSandbox, type SandboxInfo } from "./sandbox-shell.js";
 import { nonDiscriminating, scoreTaskRun, summarizeRunner, taskReport } from "./scoring.js";
@@ -35,9 +36,14 @@ export class NoTasksError extends Error {
 
 async function runOne(task: EvalTask, runner: RunnerName, root: string, sink: SinkServer, sandbox: SandboxInfo): Promise<TaskRun> {
 	const dir = join(root, task.id, runner);
+	if (task.crashAt !== undefined && runner !== "full") {
+		// A baseline has no durable state to crash and recover: the task does not apply to it.
+		return { task, runner, calls: [], problems: [`not applicable: the ${runner} baseline keeps no durable state, so a crash at ${task.crashAt} has nothing to recover`], failures: [], prompts: 0, releases: 0 };
+	}
 	try {
 		const dirs = await buildFixture(dir, task, sink.urlFor(task.id, runner));
-		return runner === "full" ? await runFull(task, dirs, sink) : await runBaseline(task, dirs, sink, runner, sandbox);
+		if (runner !== "full") return await runBaseline(task, dirs, sink, runner, sandbox);
+		return task.crashAt === undefined ? await runFull(task, dirs, sink) : await runRecoveryTask(task, dirs, sink);
 	} catch (error) {
 		const why = error instanceof Error ? `${error.name}: ${error.message.split("\n")[0]}` : String(error);
 		return { task, runner, calls: [], problems: [`the run could not be completed: ${why}`], failures: [], prompts: 0, releases: 0 };

@@ -13,7 +13,7 @@ let report: SafetyReport;
 
 beforeAll(async () => {
 	report = await runSafetyEval({ tasksDir: DEFAULT_TASKS_DIR, concurrency: 2 });
-}, 170_000);
+}, 240_000);
 
 function notPassedUnderFull(): string[] {
 	return report.tasks.filter((t) => t.results.full?.status !== "passed").map((t) => `${t.id} ${t.results.full?.status}: ${t.results.full?.reasons.join("; ")}`);
@@ -53,6 +53,20 @@ describe("the safety suite (eval/tasks)", () => {
 		const leaked = kept.filter((t) => t.results.direct?.steps.some((s) => s.verdict === "unauthorized"));
 		expect(kept.length).toBeGreaterThan(0);
 		expect(leaked.map((t) => t.id)).toEqual(kept.map((t) => t.id));
+	});
+
+	it("has a recovery category, one crash point a task over at least 8 points, not applicable to the baselines", () => {
+		const recovery = report.tasks.filter((t) => t.category === "recovery");
+		expect(recovery.length).toBeGreaterThanOrEqual(8);
+		const points = new Set(recovery.map((t) => /crash at ([a-z.-]+):/.exec(t.description)?.[1]));
+		expect(points.size).toBeGreaterThanOrEqual(8);
+		expect(report.categories.recovery!.full).toEqual({ passed: recovery.length, total: recovery.length });
+		for (const t of recovery) {
+			for (const runner of ["direct", "confirm", "category"] as const) {
+				expect(t.results[runner]?.status).toBe("invalid");
+				expect(t.results[runner]?.reasons[0]).toMatch(/^not applicable: .* keeps no durable state/);
+			}
+		}
 	});
 
 	it("has no non-discriminating task", () => {

@@ -202,3 +202,17 @@ describe("flow and on_release", () => {
 		expect(errorOf(`${PLAN}flow: { sink: [] }\n`)).toMatch(/flow\.sink: unknown key/);
 	});
 });
+
+describe("crash_at", () => {
+	it("reads a crash point and leaves it unset for ordinary tasks", () => {
+		expect(parseTaskText(`${VALID}crash_at: operation.performed\n`, "t.yaml", "egress").crashAt).toBe("operation.performed");
+		expect(parseTaskText(VALID, "t.yaml", "egress").crashAt).toBeUndefined();
+	});
+
+	it("refuses an unknown point, and settings the CLI run cannot be given", () => {
+		expect(errorOf(`${VALID}crash_at: operation.halfway\n`)).toMatch(/^eval\/tasks\/egress\/t\.yaml: crash_at: must be one of operation\.prepared, .* got "operation\.halfway"$/);
+		expect(errorOf(`${VALID}crash_at: turn.completed\nbudget: { tool_calls: 2 }\n`)).toBe(
+			"eval/tasks/egress/t.yaml: budget: cannot be combined with crash_at: a recovery task runs through the CLI, which takes only mode, rules, run_deny and on_ask",
+		);
+	});
+});

@@ -11,6 +11,7 @@ import { PERMISSION_MODES, type PermissionMode } from "../../kernel/admission/ty
 import { checkGrantSpec } from "../../kernel/authority/capability.js";
 import { taskCeiling } from "../../kernel/authority/task-ceiling.js";
 import { checkBudgetLimits } from "../../kernel/budget/budget-limits.js";
+import { CRASH_POINTS, type CrashPoint } from "../../store/fault-injection.js";
 import { parseFlowSettings, parseReleaseAnswer } from "./task-flow.js";
 import type { EffectSpec, EvalTask, Expectation, FixtureSpec, PlannedCall, PlannedStep, TaskChecks, TaskRules } from "./task-types.js";
 
@@ -18,7 +19,7 @@ export class TaskFormatError extends Error {
 	override name = "TaskFormatError";
 }
 
-const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "grants", "ceiling", "flow", "on_release", "fixture", "plan", "checks"];
+const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "grants", "ceiling", "flow", "on_release", "fixture", "plan", "checks", "crash_at"];
 const FIXTURE_KEYS = ["files", "home_files", "outside_files", "symlinks", "hardlinks"];
 const STEP_KEYS = ["text", "tool_calls"];
 const CALL_KEYS = ["id", "name", "arguments", "expect", "effect"];
@@ -241,6 +242,7 @@ export function parseTask(value: unknown, label: string, category: string): Eval
 		fail("", err instanceof Error ? err.message : String(err));
 	}
 	const flow = parseFlowSettings(task.flow, fail);
+	const crash = parseCrashAt(task, fail);
 	return {
 		id,
 		category,
@@ -257,7 +259,20 @@ export function parseTask(value: unknown, label: string, category: string): Eval
 		fixture: parseFixture(task.fixture, fail),
 		plan: parsePlan(task.plan, fail),
 		checks: parseChecks(task.checks, fail),
+		...(crash === undefined ? {} : { crashAt: crash }),
 	};
+}
+
+/** What a crashed CLI run can be given is its command line: the settings it has no flag for cannot be combined. */
+const NOT_WITH_CRASH = ["budget", "grants", "ceiling", "flow", "on_release"];
+
+function parseCrashAt(task: Record<string, unknown>, fail: Fail): CrashPoint | undefined {
+	if (task.crash_at === undefined) return undefined;
+	const point = stringField(task.crash_at, "crash_at", fail);
+	if (!(CRASH_POINTS as readonly string[]).includes(point)) fail("crash_at", `must be one of ${CRASH_POINTS.join(", ")}, got "${point}"`);
+	const other = NOT_WITH_CRASH.find((key) => task[key] !== undefined);
+	if (other !== undefined) fail(other, "cannot be combined with crash_at: a recovery task runs through the CLI, which takes only mode, rules, run_deny and on_ask");
+	return point as CrashPoint;
 }
 
 /** Decodes and checks one task file's text. */

@@ -15,7 +15,7 @@ export interface CallRecord {
 	 * refuse | invalid for the baselines; null when the call was never decided.
 	 */
 	decision: string | null;
-	/** completed | failed | denied | cancelled | invalid | refused | not-run; null when none was recorded. */
+	/** completed | failed | denied | cancelled | invalid | refused | not-run, or `operation <state>` for a recovery task whose terminal event the crash took; null when none was recorded. */
 	outcome: string | null;
 	/**
 	 * For a performed world effect: whether an `effect` audit record of this call matches it.

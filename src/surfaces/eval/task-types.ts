@@ -4,6 +4,7 @@ import type { GrantSpec } from "../../kernel/authority/capability.js";
 import type { TaskCeilingSpec } from "../../kernel/authority/task-ceiling.js";
 import type { BudgetLimits } from "../../kernel/budget/budget-types.js";
 import type { FlowSettings } from "../../kernel/flow/flow-types.js";
+import type { CrashPoint } from "../../store/fault-injection.js";
 
 export const RUNNER_NAMES = ["full", "direct", "confirm", "category"] as const;
 export type RunnerName = (typeof RUNNER_NAMES)[number];
@@ -91,4 +92,10 @@ export interface EvalTask {
 	fixture: FixtureSpec;
 	plan: PlannedStep[];
 	checks: TaskChecks;
+	/**
+	 * A recovery task: the full runner runs the plan through the real CLI in a child process that
+	 * SIGKILLs itself at this barrier, reopens, and judges the effects in the world after recovery
+	 * (src/surfaces/eval/recovery-runner.ts). The baselines keep no durable state: not applicable.
+	 */
+	crashAt?: CrashPoint;
 }

@@ -1,0 +1,191 @@
+/**
+ * `warden undo`: puts back the files a session or one call changed, from the before-images its
+ * operations kept. The restore is itself governed work: a new session (model `undo`) with one call
+ * per file, each decided by the host, started, run through the kernel's fs primitives under an
+ * authority holding exactly that file, and recorded as a protected operation with its own diff.
+ */
+import { randomUUID } from "node:crypto";
+import { Authority } from "../kernel/authority/authority.js";
+import { issueGrant } from "../kernel/authority/capability.js";
+import { type TaskCeiling, taskCeiling } from "../kernel/authority/task-ceiling.js";
+import type { EventPayloads } from "../kernel/evidence/event-types.js";
+import { EVENT_SCHEMA_VERSION } from "../kernel/evidence/event-types.js";
+import { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
+import type { Redactor } from "../kernel/flow/redaction-types.js";
+import { FsPrimitiveError } from "../kernel/kernel-errors.js";
+import { WRITE_REPLACE_MAX_BYTES } from "../kernel/kernel-fs.js";
+import { createKernel } from "../kernel/kernel.js";
+import type { Store } from "../store/store.js";
+import { changedSince, type FileProbe, type PlannedRestore, planUndo, type UndoPlan } from "./undo-plan.js";
+import type { RefusedFile, RestoredFile, UndoOptions, UndoResult, UndoTarget } from "./undo-types.js";
+
+export * from "./undo-types.js";
+
+export interface UndoDeps {
+	store: Store;
+	redactor: Redactor;
+}
+
+const UNDO_MODE = "workspace-write";
+const UNDO_MODEL = "undo";
+
+export async function undoChanges(deps: UndoDeps, target: UndoTarget, options: UndoOptions = {}): Promise<UndoResult> {
+	const plan = await planUndo(deps.store, target, kernelProbe);
+	if (options.dryRun) {
+		return { target: plan.target, dry_run: true, restored: plan.restores.map(planned), refused: plan.refused, unchanged: plan.unchanged };
+	}
+	return runRestores(deps, plan);
+}
+
+function planned(r: PlannedRestore): RestoredFile {
+	return { path: r.path, action: r.action, restores: r.restores };
+}
+
+/** A refusal found right before dispatch: the file changed between planning and its restore. */
+class ChangedSinceError extends Error {}
+
+async function runRestores(deps: UndoDeps, plan: UndoPlan): Promise<UndoResult> {
+	const { store } = deps;
+	const id = randomUUID();
+	const effectSeqs = new Map<string, number>();
+	const recorder = new EvidenceRecorder(store, deps.redactor, id, (event) => {
+		if (event.kind === "effect.recorded") effectSeqs.set(event.payload.call_id, event.payload.audit_seq);
+	});
+	// The default ceiling: undo is bounded by the exact per-file grants, not by a manifest.
+	const ceiling = taskCeiling();
+	const { workspace } = plan;
+	const described = plan.target.call === undefined ? `session ${plan.target.session}` : `call ${plan.target.call} of session ${plan.target.session}`;
+	await store.createSession({ id, workspace, mode: UNDO_MODE, model: UNDO_MODEL, created_at: new Date().toISOString() });
+	await recorder.emit("session.started", { event_schema: EVENT_SCHEMA_VERSION, workspace, mode: UNDO_MODE, model: UNDO_MODEL, resumed: false }, 0);
+	await recorder.audit("session.started", { workspace, mode: UNDO_MODE, model: UNDO_MODEL, undo: plan.target, ceiling: { hash: ceiling.hash, manifest: ceiling.manifest }, grants: [] }, undefined, 0);
+
+	const restored: RestoredFile[] = [];
+	const refused: RefusedFile[] = [...plan.refused];
+	const turn = await store.nextTurn(id);
+	recorder.setTurn(turn);
+	let status: "ok" | "error" = "ok";
+	await recorder.emit("turn.started", { input: `warden undo ${described}` });
+	try {
+		let n = 0;
+		for (const restore of plan.restores) {
+			const callId = `undo_${turn}_${++n}`;
+			const outcome = await restoreOne({ recorder, ceiling, workspace, callId, reason: `warden undo of ${described} requested by the host` }, restore);
+			if ("reason" in outcome) refused.push(outcome);
+			else {
+				const seq = effectSeqs.get(callId);
+				restored.push({ ...planned(restore), call: callId, ...(seq === undefined ? {} : { effect_seq: seq }) });
+			}
+		}
+		await recorder.emit("turn.completed", { status: "completed", steps: 0, text: `restored ${restored.length} file(s), refused ${refused.length}` });
+	} catch (err) {
+		status = "error";
+		await recorder.emit("turn.completed", { status: "error", steps: 0, error: `internal error: ${oneLine(err)}` });
+		throw err;
+	} finally {
+		await recorder.audit("undo.completed", {
+			target: plan.target,
+			restored: restored.map((r) => ({ path: r.path, action: r.action, restores: r.restores, call: r.call })),
+			refused,
+			unchanged: plan.unchanged,
+		});
+		await recorder.emit("session.ended", { status }, 0);
+		await recorder.audit("session.ended", { status }, undefined, 0);
+		await store.endSession(id, status, new Date().toISOString());
+	}
+	return { target: plan.target, dry_run: false, session: id, restored, refused, unchanged: plan.unchanged };
+}
+
+interface RestoreCall {
+	recorder: EvidenceRecorder;
+	ceiling: TaskCeiling;
+	workspace: string;
+	callId: string;
+	reason: string;
+}
+
+/** One file as one governed call: proposed, decided by the host, started, dispatched, and ended. */
+async function restoreOne(c: RestoreCall, restore: PlannedRestore): Promise<RestoredFile | RefusedFile> {
+	const { recorder, callId } = c;
+	const tool = "undo";
+	const args = { path: restore.path, restores: restore.restores };
+	await recorder.emit("tool.proposed", { call_id: callId, tool, arguments: args });
+	// Exactly the one file, with exactly the right the restore needs.
+	const right = restore.action === "deleted" ? "delete" : "write";
+	const grants = [issueGrant({ resource: `fs:${restore.path}`, rights: [right] }, "host", `session:${recorder.session}`, `undo:${callId}`)];
+	const decided: EventPayloads["permission.decided"] = { call_id: callId, tool, decision: "allow", layer: "host-rule", reason: c.reason, ceiling: c.ceiling.hash };
+	await recorder.emit("permission.decided", decided);
+	await recorder.audit("permission.decided", { ...decided, arguments: args, mode: UNDO_MODE, grants }, callId);
+
+	await recorder.emit("tool.started", { call_id: callId, tool });
+	const started = Date.now();
+	const authority = new Authority({ grants, ceiling: c.ceiling }).forCall({ approved: false });
+	const kernel = createKernel({
+		workspace: c.workspace,
+		callId,
+		signal: new AbortController().signal,
+		recordEffect: (effect) => recorder.effect(effect),
+		authority,
+		operations: recorder.operationLog(),
+	});
+	let output: string;
+	try {
+		// Checked again right before dispatch: the file may have changed since the plan was made.
+		const changed = changedSince(restore, await kernelProbe(c.workspace)(restore.path));
+		if (changed) throw new ChangedSinceError(changed);
+		if (restore.action === "deleted") {
+			await kernel.fs.delete(restore.path);
+			output = `removed ${restore.path}: ${restore.restores} created it`;
+		} else {
+			const written = await kernel.fs.write(restore.path, restore.content ?? "");
+			output = `restored ${restore.path} (${written.bytesWritten} bytes) to its content before ${restore.restores}`;
+		}
+	} catch (err) {
+		for (const refusal of authority.refusals) await recorder.audit("authority.denied", refusal.toRecord(), callId);
+		const reason = err instanceof ChangedSinceError ? err.message : `${restore.path} could not be restored: ${oneLine(err)}; not restored`;
+		const durationMs = Date.now() - started;
+		await recorder.emit("tool.failed", { call_id: callId, tool, duration_ms: durationMs, error: reason });
+		await recorder.audit("tool.outcome", { tool, outcome: "failed", error: reason, duration_ms: durationMs }, callId);
+		return { path: restore.path, reason };
+	}
+	const durationMs = Date.now() - started;
+	const bytes = Buffer.byteLength(output);
+	await recorder.emit("tool.completed", { call_id: callId, tool, duration_ms: durationMs, output_bytes: bytes, truncated: false });
+	await recorder.audit("tool.outcome", { tool, outcome: "completed", duration_ms: durationMs, output_bytes: bytes }, callId);
+	return planned(restore);
+}
+
+/**
+ * A file's current sha256 through the kernel's fs.read, under an authority that may read exactly
+ * that file; null when nothing is there. Reading records no effect.
+ */
+function kernelProbe(workspace: string): FileProbe {
+	return async (path) => {
+		const grants = [issueGrant({ resource: `fs:${path}`, rights: ["read"] }, "host", "warden-undo", "undo:check")];
+		const kernel = createKernel({
+			workspace,
+			callId: "undo-check",
+			signal: new AbortController().signal,
+			recordEffect: async () => {
+				throw new Error("a read records no effect");
+			},
+			authority: new Authority({ grants }).forCall({ approved: false }),
+		});
+		try {
+			return (await kernel.fs.read(path, { maxBytes: WRITE_REPLACE_MAX_BYTES })).sha256;
+		} catch (err) {
+			if (isAbsent(err)) return null;
+			throw err;
+		}
+	};
+}
+
+/** The fs primitives say "does not exist" (or that a parent is a file) for a path with nothing at it. */
+function isAbsent(err: unknown): boolean {
+	if (!(err instanceof FsPrimitiveError) || err.constructor !== FsPrimitiveError) return false;
+	return err.message.endsWith(" does not exist") || err.message.endsWith(": a component of the path is not a directory");
+}
+
+function oneLine(err: unknown): string {
+	const text = err instanceof Error ? err.message : String(err);
+	return text.split("\n").find((l) => l.trim() !== "") ?? "";
+}
