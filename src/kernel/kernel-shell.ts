@@ -1,4 +1,14 @@
-/** The shell primitive: one command in the workspace, with a scrubbed environment, recorded as an effect. */
+/**
+ * The shell primitive: one command in the workspace, with a scrubbed environment, recorded as an
+ * effect. Under a sandbox profile it runs inside bubblewrap: the workspace is the only writable
+ * place (workspace-write) or none is (read-only), and the network is there only when the flow plane
+ * admitted the command's egress. Without a working sandbox a command runs only when a human
+ * approved that very call; it is never run unconfined silently.
+ */
+import { bwrapInvocation } from "../providers/sandbox/bwrap-invocation.js";
+import { DENIED_WRITE, sandboxDenials } from "../providers/sandbox/sandbox-denials.js";
+import type { SandboxProfileName } from "../providers/sandbox/sandbox-profile.js";
+import { probeSandbox } from "../providers/sandbox/sandbox-probe.js";
 import { runShell } from "../providers/shell-provider.js";
 import type { CallAuthority } from "./authority/authority.js";
 import type { Budget } from "./budget/budget.js";
@@ -7,11 +17,39 @@ import type { EffectSink } from "./effects.js";
 import { flowEvidence } from "./flow/flow-evidence.js";
 import type { CallFlow, FlowDecisionRecord } from "./flow/flow-types.js";
 import { join, type Label, label } from "./flow/label.js";
+import { createRedactor } from "./flow/redaction.js";
 import { shellEgress } from "./flow/shell-egress.js";
 import { type OperationLog, runProtected } from "./operations/protected-operation.js";
 import { PrimitiveCancelledError } from "./kernel-errors.js";
 import type { ExecOutcome, ShellPrimitives } from "./primitives.js";
 import type { WorkspaceRoot } from "./workspace-paths.js";
+
+/** How commands are confined; the mode preset chooses the profile ("none": full-access, by the host's choice). */
+export interface ShellSandboxOptions {
+	profile: SandboxProfileName | "none";
+	/** Whether a working bubblewrap was found (probeSandbox); without one only approved calls run. */
+	available: boolean;
+	/** Why there is none, for the refusal. */
+	reason?: string | undefined;
+	/** The user's home: its credential stores are hidden from the command. */
+	home?: string | undefined;
+	/** Warden's state and config dirs: read-only even when they lie inside the workspace. */
+	protect?: readonly string[] | undefined;
+}
+
+/** No sandbox works here and no human approved this call: it does not run. */
+export class SandboxUnavailableError extends Error {
+	override name = "SandboxUnavailableError";
+}
+
+/** What the evidence says about the sandbox a command ran in. */
+interface SandboxRecord {
+	profile: SandboxProfileName | "none";
+	network: boolean;
+	denied?: string[];
+	/** Set when it ran unconfined because a human approved it where no sandbox works. */
+	unsandboxed?: string;
+}
 
 export interface ShellPrimitivesOptions {
 	root: () => Promise<WorkspaceRoot>;
@@ -24,15 +62,30 @@ export interface ShellPrimitivesOptions {
 	flow?: CallFlow | undefined;
 	parseShell?: ((command: string) => ParsedShell) | undefined;
 	operations?: OperationLog | undefined;
+	/** Without one the command runs unconfined, as before sandboxes existed (the runtime always passes one). */
+	sandbox?: ShellSandboxOptions | undefined;
+	/** A human approved this call (an ask answered yes): the one case a command may run without a working sandbox. */
+	approved?: boolean | undefined;
+	/** The host named this command in an allow rule: like an approval, it lets the command's own egress use the network. */
+	hostAllowed?: boolean | undefined;
 }
 
 /** Variable names that usually hold a credential; a command the model wrote does not get them. */
 export const SECRET_ENV_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
 
+/** Recognises secret shapes in a value (no known secrets of its own: only the shapes). */
+const shapes = createRedactor({ env: {} });
+
+/**
+ * Drops variables named like a secret, and any whose value looks like one whatever its name
+ * (`DATABASE_URL=postgres://app:pw@db/app`, a bearer token in `EXTRA_HEADER`).
+ */
 export function scrubEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 	const out: NodeJS.ProcessEnv = {};
 	for (const [name, value] of Object.entries(env)) {
-		if (value !== undefined && !SECRET_ENV_NAME.test(name)) out[name] = value;
+		if (value === undefined || SECRET_ENV_NAME.test(name)) continue;
+		if (shapes.redactText(value) !== value) continue;
+		out[name] = value;
 	}
 	return out;
 }
@@ -49,7 +102,8 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 			// Every sub-command is admitted, or none runs.
 			if (opts.authority) opts.authority.admit(opts.authority.shellRequests(command));
 			const root = await opts.root();
-			const { records: flow, outputLabel } = await admitShellFlow(opts, command);
+			const { records: flow, outputLabel, network } = await admitShellFlow(opts, command);
+			const confined = await confinement(opts, root.real, command, env, network);
 			// The whole timeout is held before anything is spawned; the command may run that long.
 			const held = opts.budget?.reserve("shell_ms", Math.ceil(execOpts.timeoutMs));
 			let outcome: ExecOutcome;
@@ -64,10 +118,23 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 						if (opts.signal.aborted) throw new PrimitiveCancelledError("shell command cancelled before it started");
 					},
 					dispatch: () =>
-						runShell({ command, cwd: root.real, env, timeoutMs: execOpts.timeoutMs, maxOutputBytes: execOpts.maxOutputBytes, signal: opts.signal }),
+						runShell({
+							command,
+							cwd: root.real,
+							env: confined.wrap ? BWRAP_ENV : env,
+							timeoutMs: execOpts.timeoutMs,
+							maxOutputBytes: execOpts.maxOutputBytes,
+							signal: opts.signal,
+							wrap: confined.wrap,
+						}),
 					// The spawn failed somewhere on the way: what of the command ran, if anything, cannot be told.
 					errored: () => ({ state: "unknown" }),
-					settled: (ran) => ({
+					settled: (ran) => {
+						if (confined.record && confined.wrap) {
+							const denied = denialsOf(confined.record, ran.stderr);
+							if (denied.length > 0) confined.record.denied = denied;
+						}
+						return {
 						// A command that ran is committed whatever its exit status: its effects are whatever it did.
 						state: "committed",
 						outcome: { exit_code: ran.exitCode, signal: ran.signal, timed_out: ran.timedOut, cancelled: ran.cancelled },
@@ -79,9 +146,11 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 							cancelled: ran.cancelled,
 							duration_ms: ran.durationMs,
 							truncated: ran.truncated,
+							...(confined.record ? { sandbox: confined.record } : {}),
 							...flowEvidence(flow),
 						},
-					}),
+						};
+					},
 				});
 			} catch (err) {
 				// Refused before it was spawned: nothing ran. Otherwise whether it ran is unknown: the whole envelope is charged.
@@ -90,6 +159,12 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 				throw err;
 			}
 			held?.settle(Math.ceil(outcome.durationMs));
+			// The model is told what the sandbox refused, so it does not retry blindly or misread the failure.
+			const denied = confined.record?.denied;
+			if (denied && denied.length > 0) {
+				const sep = outcome.stderr === "" || outcome.stderr.endsWith("\n") ? "" : "\n";
+				outcome = { ...outcome, stderr: `${outcome.stderr}${sep}[warden sandbox] denied: ${denied.join("; ")}\n` };
+			}
 			if (opts.flow) opts.flow.observe(outputLabel, `${outcome.stdout}\n${outcome.stderr}`);
 			return outcome;
 		},
@@ -100,18 +175,55 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
  * What the flow plane makes of a command before it runs. The files it names carry their labels
  * into its output; a command that may reach the network is egress of everything it names and of
  * the call's own arguments to each destination it names ("net:unknown" when it names none
- * Warden can read). The shell is not sandboxed: a program that opens a file it does not name, or
- * connects somewhere it does not name, is beyond what the text shows — the sandbox (bubblewrap)
- * is what will enforce that.
+ * Warden can read). A program that connects somewhere it does not name is beyond what the text
+ * shows: the sandbox enforces it, sharing the network only with a command whose egress this admitted.
  */
-async function admitShellFlow(opts: ShellPrimitivesOptions, command: string): Promise<{ records: FlowDecisionRecord[]; outputLabel: Label }> {
+async function admitShellFlow(opts: ShellPrimitivesOptions, command: string): Promise<{ records: FlowDecisionRecord[]; outputLabel: Label; network: boolean }> {
 	const flow = opts.flow;
-	if (!flow || !opts.parseShell) return { records: [], outputLabel: label("internal", "trusted") };
+	// Nothing admitted any egress: a sandboxed command gets no network.
+	if (!flow || !opts.parseShell) return { records: [], outputLabel: label("internal", "trusted"), network: false };
 	const egress = shellEgress(opts.parseShell(command));
 	const named = await Promise.all([...egress.files, ...egress.globs].map((f) => flow.pathLabel(f)));
 	const namedLabel = join(label("internal", "trusted", { kind: "call", ref: opts.callId }), ...named);
-	if (!egress.network) return { records: [], outputLabel: namedLabel };
+	if (!egress.network) return { records: [], outputLabel: namedLabel, network: false };
 	const records = await flow.admitEgress({ operation: "shell.exec", sinks: egress.sinks, payload: command, label: namedLabel });
+	// admitEgress throws on a refusal: every named sink (net:unknown included) cleared flow. The network
+	// is shared only with authority for it too: a host grant of egress on every sink the command names,
+	// a host allow rule naming this command, or a human who approved it. Otherwise it runs without one.
+	const authority = opts.authority;
+	const granted = authority !== undefined && egress.sinks.every((sink) => authority.permits({ resource: sink, right: "egress" }));
 	// What a network client prints came from elsewhere.
-	return { records, outputLabel: join(namedLabel, label("internal", "untrusted", ...egress.sinks.map((s) => ({ kind: "url" as const, ref: s })))) };
+	return {
+		records,
+		outputLabel: join(namedLabel, label("internal", "untrusted", ...egress.sinks.map((s) => ({ kind: "url" as const, ref: s })))),
+		network: granted || opts.approved === true || opts.hostAllowed === true,
+	};
+}
+
+/** The environment bwrap itself runs with; the command's own is passed with --setenv after --clearenv. */
+const BWRAP_ENV: NodeJS.ProcessEnv = { PATH: "/usr/local/bin:/usr/bin:/bin" };
+
+interface Confinement {
+	wrap?: { program: string; args: string[] } | undefined;
+	record?: SandboxRecord | undefined;
+}
+
+/** How this command will be confined, or a refusal when it cannot be and no human approved it. */
+async function confinement(opts: ShellPrimitivesOptions, workspace: string, command: string, env: NodeJS.ProcessEnv, network: boolean): Promise<Confinement> {
+	const sandbox = opts.sandbox;
+	if (!sandbox) return {};
+	if (sandbox.profile === "none") return { record: { profile: "none", network: true } };
+	const probe = sandbox.available ? await probeSandbox() : undefined;
+	if (!probe?.available) {
+		const why = probe && !probe.available ? probe.reason : (sandbox.reason ?? "bubblewrap is not available");
+		if (!opts.approved) throw new SandboxUnavailableError(`no sandbox: ${why}; a shell command runs here only when a human approves it`);
+		return { record: { profile: "none", network: true, unsandboxed: `approved without a sandbox (${why})` } };
+	}
+	const profile = { name: sandbox.profile, workspace, network, home: sandbox.home, protect: sandbox.protect };
+	return { wrap: bwrapInvocation(profile, command, env, probe.bwrap), record: { profile: sandbox.profile, network } };
+}
+
+function denialsOf(record: SandboxRecord, stderr: string): string[] {
+	const found = sandboxDenials(stderr);
+	return record.profile === "read-only" ? found.map((d) => (d === DENIED_WRITE ? "write (the read-only sandbox allows none)" : d)) : found;
 }

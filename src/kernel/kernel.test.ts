@@ -179,6 +179,8 @@ describe("shell.exec", () => {
 		});
 		expect(out.stdout).toBe("[][][][v]\n");
 		expect(scrubEnv({ AWS_SECRET_ACCESS_KEY: "x", MY_CREDENTIALS: "y", PASSWD: "z", HOME: "/h" })).toEqual({ HOME: "/h" });
+		// A secret under an innocent name is dropped by its shape.
+		expect(scrubEnv({ DATABASE_URL: "postgres://app:s3cretpw@db/app", EXTRA: "Bearer abcdefghijklmnopqrstuvwxyz123456", LANG: "en_US.UTF-8" })).toEqual({ LANG: "en_US.UTF-8" });
 	});
 
 	it("records a timed-out command as such", async () => {

@@ -1,8 +1,7 @@
 /**
  * The kernel primitives bound to one tool call. They confine paths to the workspace and record
- * every effect before returning. This is not a sandbox: a shell command runs with the host user's
- * full rights and can reach anything that user can; confinement of processes (bubblewrap) is a
- * separate provider, still to come.
+ * every effect before returning. Shell commands are confined by the sandbox profile the mode chose
+ * (bubblewrap, src/providers/sandbox); file primitives confine paths themselves.
  */
 import { errorCode } from "../providers/fs-provider.js";
 import type { CallAuthority } from "./authority/authority.js";
@@ -12,9 +11,10 @@ import type { EffectSink } from "./effects.js";
 import type { CallFlow } from "./flow/flow-types.js";
 import type { OperationLog } from "./operations/protected-operation.js";
 import { createFsPrimitives } from "./kernel-fs.js";
+import { createJitPrimitives, type JitEvidence } from "./kernel-jit.js";
 import { FsPrimitiveError } from "./kernel-errors.js";
 import { createNetPrimitives } from "./kernel-net.js";
-import { createShellPrimitives } from "./kernel-shell.js";
+import { createShellPrimitives, type ShellSandboxOptions } from "./kernel-shell.js";
 import type { KernelPrimitives } from "./primitives.js";
 import { type WorkspaceRoot, workspaceRoot } from "./workspace-paths.js";
 
@@ -53,6 +53,20 @@ export interface KernelOptions {
 	operations?: OperationLog;
 	/** Parses a shell command, so the flow plane can see which files and destinations it names. */
 	parseShell?: (command: string) => ParsedShell;
+	/**
+	 * The shell sandbox: the profile the mode chose and whether bubblewrap works here. Without one
+	 * a command runs unconfined (tests of the primitives alone); the runtime always passes one.
+	 */
+	sandbox?: ShellSandboxOptions;
+	/** A human approved this call: without a working sandbox, the only way a shell command runs. */
+	approved?: boolean;
+	/** A host allow rule admitted this call: its shell command's egress may use the network. */
+	hostAllowed?: boolean;
+	/** Where a JIT tool's syscalls and limits are recorded; without it they are not. */
+	jitEvidence?: JitEvidence;
+	/** Caps on a command a JIT tool runs (the host's shell limits). */
+	shellMaxTimeoutMs?: number;
+	shellMaxOutputBytes?: number;
 }
 
 export function createKernel(opts: KernelOptions): KernelPrimitives {
@@ -67,9 +81,18 @@ export function createKernel(opts: KernelOptions): KernelPrimitives {
 		return rootPromise;
 	};
 	const shared = { root, callId: opts.callId, signal: opts.signal, recordEffect: opts.recordEffect, budget: opts.budget, authority: opts.authority, flow: opts.flow, operations: opts.operations };
-	return {
-		fs: createFsPrimitives(shared),
-		shell: createShellPrimitives({ ...shared, env: opts.env ?? process.env, parseShell: opts.parseShell }),
-		net: createNetPrimitives(shared),
-	};
+	const fs = createFsPrimitives(shared);
+	const shell = createShellPrimitives({ ...shared, env: opts.env ?? process.env, parseShell: opts.parseShell, sandbox: opts.sandbox, approved: opts.approved, hostAllowed: opts.hostAllowed });
+	const net = createNetPrimitives(shared);
+	// A JIT tool's syscalls enter these very objects: no second path to the world.
+	const jit = createJitPrimitives({
+		callId: opts.callId,
+		fs,
+		shell,
+		net,
+		...(opts.jitEvidence ? { evidence: opts.jitEvidence } : {}),
+		...(opts.shellMaxTimeoutMs !== undefined ? { shellMaxTimeoutMs: opts.shellMaxTimeoutMs } : {}),
+		...(opts.shellMaxOutputBytes !== undefined ? { shellMaxOutputBytes: opts.shellMaxOutputBytes } : {}),
+	});
+	return { fs, shell, net, jit };
 }

@@ -1,3 +1,5 @@
+import type { JitPrimitives } from "./kernel-jit.js";
+
 /**
  * Kernel primitives: the only way tools reach the world. Each call is bound to one tool call,
  * confined to the workspace, and records its effect as evidence before it returns.
@@ -111,6 +113,8 @@ export interface KernelPrimitives {
 	fs: FsPrimitives;
 	shell: ShellPrimitives;
 	net: NetPrimitives;
+	/** JIT tools: compile TypeScript, run it isolated with syscalls onto fs/net/shell above. */
+	jit: JitPrimitives;
 }
 
 /** A path that resolves (through `..`, an absolute path or a symlink) outside the workspace. */

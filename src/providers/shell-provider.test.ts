@@ -52,6 +52,14 @@ describe("runShell", () => {
 		expect(out).toMatchObject({ exitCode: 0, stdout: "started\n", timedOut: false });
 	});
 
+	it("runs a wrapper's program and arguments instead of bash -c, under the same timeout and cap", async () => {
+		const wrap = { program: "bash", args: ["-c", "echo wrapped; head -c 5000 /dev/zero | tr '\\0' w; sleep 100"] };
+		const out = await run("never run as written", { wrap, timeoutMs: 300, maxOutputBytes: 100 });
+		expect(out.stdout.startsWith("wrapped\n")).toBe(true);
+		expect(out).toMatchObject({ truncated: true, timedOut: true });
+		expect(out.stdout.length).toBe(100);
+	});
+
 	it("escalates to SIGKILL when the command ignores SIGTERM", async () => {
 		const started = Date.now();
 		const out = await run("trap '' TERM; while true; do sleep 0.05; done", { timeoutMs: 200 });

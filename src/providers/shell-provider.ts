@@ -13,6 +13,12 @@ export interface ShellRunOptions {
 	/** stdout and stderr together are captured up to this many bytes; the rest is dropped. */
 	maxOutputBytes: number;
 	signal?: AbortSignal;
+	/**
+	 * Run this program instead of `bash -c command` (a sandbox whose argument list already holds
+	 * the command): the same group kill, timeout and output cap apply to it. `env` is then the
+	 * wrapper's own environment.
+	 */
+	wrap?: { program: string; args: readonly string[] } | undefined;
 }
 
 export interface ShellRunResult {
@@ -54,7 +60,7 @@ export function runShell(opts: ShellRunOptions): Promise<ShellRunResult> {
 	}
 
 	return new Promise<ShellRunResult>((resolve, reject) => {
-		const child = spawn("bash", ["-c", opts.command], {
+		const child = spawn(opts.wrap?.program ?? "bash", opts.wrap ? [...opts.wrap.args] : ["-c", opts.command], {
 			cwd: opts.cwd,
 			env: opts.env,
 			detached: true,
@@ -150,7 +156,7 @@ export function runShell(opts: ShellRunOptions): Promise<ShellRunResult> {
 			settled = true;
 			for (const t of timers) clearTimeout(t);
 			opts.signal?.removeEventListener("abort", onAbort);
-			reject(new ShellSpawnError(`could not start bash: ${err.message}`));
+			reject(new ShellSpawnError(`could not start ${opts.wrap?.program ?? "bash"}: ${err.message}`));
 		});
 
 		child.on("exit", (code, sig) => {

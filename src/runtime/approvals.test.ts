@@ -23,6 +23,8 @@ beforeEach(async () => {
 afterEach(() => closeTestRuntime({ root, runtime }));
 
 const shellCall = (command: string) => ({ name: "shell", arguments: { command } });
+/** In the workspace-write sandbox a plain `touch` runs unasked; these tests need a command that asks. */
+const TOUCH_ASKS = ["shell(touch *)"];
 const editCall = (old: string, next: string, path = "notes.md") => ({ name: "edit_file", arguments: { path, old, new: next } });
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -62,7 +64,7 @@ async function runOnce(calls: { name: string; arguments: unknown }[], options: {
 		workspace,
 		model,
 		...(options.confirm ? { confirm: options.confirm } : {}),
-		...(options.ask ? { rules: { ask: options.ask } } : {}),
+		rules: { ask: [...TOUCH_ASKS, ...(options.ask ?? [])] },
 	});
 	const result = await session.send("go");
 	const events = await expectSoundEvidence(runtime, session.id, validate);
@@ -144,7 +146,7 @@ describe("allow once: a one-use lease bound to the exact call", () => {
 	it("grants nothing that lasts: the same call in the next step is asked about again", async () => {
 		const host = answering({ kind: "allow_once" }, { kind: "deny" });
 		const model = new RecordingModel([callsStep(shellCall("touch a.txt")), callsStep(shellCall("touch a.txt"))]);
-		const session = await runtime.openSession({ workspace, model, confirm: host.confirm });
+		const session = await runtime.openSession({ workspace, model, confirm: host.confirm, rules: { ask: TOUCH_ASKS } });
 		const result = await session.send("twice");
 		expect(host.requests.map((r) => r.callId)).toEqual(["call_1_1_1", "call_1_2_1"]);
 		expect(result.toolCalls).toMatchObject({ completed: 1, cancelled: 1 });
@@ -232,7 +234,7 @@ describe("always allow and always deny: exact rules for the workspace", () => {
 		await runOnce([shellCall("touch made.txt")], { confirm: answering({ kind: "always_allow" }).confirm });
 		const elsewhere = join(root, "other-ws");
 		await mkdir(elsewhere);
-		const session = await runtime.openSession({ workspace: elsewhere, model: new RecordingModel([callsStep(shellCall("touch made.txt"))]) });
+		const session = await runtime.openSession({ workspace: elsewhere, model: new RecordingModel([callsStep(shellCall("touch made.txt"))]), rules: { ask: TOUCH_ASKS } });
 		await session.send("go");
 		const events = await expectSoundEvidence(runtime, session.id, validate);
 		expect(payloads(events, "permission.decided")).toMatchObject([{ decision: "ask" }]);

@@ -4,12 +4,11 @@
  * decision is evidence.
  */
 import { readFile } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ReleaseRequest } from "../kernel/flow/flow-types.js";
 import type { Runtime } from "./runtime.js";
 import { callKinds, eventValidator, expectSoundEvidence } from "./test-support/evidence-checks.js";
+import { LOOPBACK_GRANTS, type LoopbackSink, openLoopbackSink } from "./test-support/loopback-sink.js";
 import { callsStep, RecordingModel } from "./test-support/recording-model.js";
 import { closeTestRuntime, openTestRuntime } from "./test-support/test-runtime.js";
 
@@ -21,34 +20,23 @@ const files = { ".env": `API_KEY=${SECRET}\n`, "README.md": "# demo\nbuild with 
 let root: string;
 let workspace: string;
 let runtime: Runtime;
-let server: Server;
+let sink: LoopbackSink;
 let origin: string;
-const received: { path: string; body: string }[] = [];
+let received: LoopbackSink["received"];
 
 beforeEach(async () => {
 	({ root, workspace, runtime } = await openTestRuntime("warden-flow-", { files }));
-	received.length = 0;
-	server = createServer((req, res) => {
-		let body = "";
-		req.on("data", (chunk: Buffer) => {
-			body += chunk.toString("utf8");
-		});
-		req.on("end", () => {
-			received.push({ path: req.url ?? "", body });
-			res.end("ok");
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-	origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	sink = await openLoopbackSink();
+	({ origin, received } = sink);
 });
 
 afterEach(async () => {
-	await new Promise<void>((resolve) => server.close(() => resolve()));
+	await sink.close();
 	await closeTestRuntime({ root, runtime });
 });
 
 const done = { text: "done", toolCalls: [] };
-const netGrant = [{ resource: "fs:**", rights: ["read" as const, "write" as const] }, { resource: "net:http://127.0.0.1:*", rights: ["egress" as const] }];
+const netGrant = LOOPBACK_GRANTS;
 const allowFetch = { allow: ["web_fetch"] };
 const readEnv = callsStep({ name: "read_file", arguments: { path: ".env" } });
 const post = (path: string, body: string) => callsStep({ name: "web_fetch", arguments: { url: `${origin}${path}`, method: "POST", body } });

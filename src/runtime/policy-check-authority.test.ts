@@ -38,12 +38,14 @@ describe("policy check: persisted approvals", () => {
 			created_by: "alice",
 			session: "s0",
 		});
-		const check = decided(await runtime.checkPolicy({ workspace, tool: "shell", arguments: { command: "touch made.txt" } }));
+		// In the workspace-write sandbox a plain touch runs unasked: a host ask rule stands for the ask the approval answered.
+		const TOUCH_ASKS = { ask: ["shell(touch *)"] };
+		const check = decided(await runtime.checkPolicy({ workspace, tool: "shell", arguments: { command: "touch made.txt" }, rules: TOUCH_ASKS }));
 		expect(check.decision).toBe("allow");
 		expect(check.rule).toEqual({ text: "shell(touch made.txt)", source: `approved rule #${rule.id}` });
 
 		await runtime.revokeApprovedRule(rule.id, "test");
-		const after = decided(await runtime.checkPolicy({ workspace, tool: "shell", arguments: { command: "touch made.txt" } }));
+		const after = decided(await runtime.checkPolicy({ workspace, tool: "shell", arguments: { command: "touch made.txt" }, rules: TOUCH_ASKS }));
 		expect(after.decision).toBe("ask");
 	});
 

@@ -2,10 +2,9 @@
  * Resuming a session: the conversation, its labels and its turn numbers carry on; what the
  * session read before still decides where its data may go.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Runtime } from "./runtime.js";
+import { LOOPBACK_GRANTS, type LoopbackSink, openLoopbackSink } from "./test-support/loopback-sink.js";
 import { callsStep, RecordingModel } from "./test-support/recording-model.js";
 import { closeTestRuntime, openTestRuntime } from "./test-support/test-runtime.js";
 
@@ -15,31 +14,22 @@ const files = { ".env": `API_KEY=${SECRET}\n`, "README.md": "# demo\nbuild with 
 let root: string;
 let workspace: string;
 let runtime: Runtime;
-let server: Server;
+let sink: LoopbackSink;
 let origin: string;
-const received: string[] = [];
 
 beforeEach(async () => {
 	({ root, workspace, runtime } = await openTestRuntime("warden-resume-", { files }));
-	received.length = 0;
-	server = createServer((req, res) => {
-		req.resume();
-		req.on("end", () => {
-			received.push(req.url ?? "");
-			res.end("ok");
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-	origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	sink = await openLoopbackSink();
+	origin = sink.origin;
 });
 
 afterEach(async () => {
-	await new Promise<void>((resolve) => server.close(() => resolve()));
+	await sink.close();
 	await closeTestRuntime({ root, runtime });
 });
 
 const done = (text = "done") => ({ text, toolCalls: [] });
-const netGrant = [{ resource: "fs:**", rights: ["read" as const, "write" as const] }, { resource: "net:http://127.0.0.1:*", rights: ["egress" as const] }];
+const netGrant = LOOPBACK_GRANTS;
 const allowFetch = { allow: ["web_fetch"] };
 const post = (path: string) => callsStep({ name: "web_fetch", arguments: { url: `${origin}${path}`, method: "POST", body: "ping" } });
 
@@ -87,7 +77,7 @@ describe("resumeSession", () => {
 		expect(resumed.contextLabel.sensitivity).toBe("secret");
 		const result = await resumed.send("ping the server");
 		expect(result).toMatchObject({ status: "completed", toolCalls: { failed: 1 } });
-		expect(received).toEqual([]);
+		expect(sink.received).toEqual([]);
 		const events = await runtime.sessionEvents(session.id);
 		const decided = events.filter((e) => e.kind === "flow.decided").map((e) => e.payload as { call_id: string; decision: string });
 		expect(decided).toEqual([expect.objectContaining({ call_id: "call_2_1_1", decision: "deny" })]);
@@ -100,7 +90,7 @@ describe("resumeSession", () => {
 		await session.end();
 		const resumed = await runtime.resumeSession(session.id, { model: new RecordingModel([post("/after"), done()]), grants: netGrant, rules: allowFetch });
 		expect(await resumed.send("ping the server")).toMatchObject({ status: "completed", toolCalls: { completed: 1 } });
-		expect(received).toEqual(["/after"]);
+		expect(sink.received.map((r) => r.path)).toEqual(["/after"]);
 		await resumed.end();
 	});
 

@@ -27,6 +27,7 @@ import { SqliteStore } from "../store/sqlite-store.js";
 import type { SessionRow, Store } from "../store/store.js";
 import { builtinTools, ToolRegistry } from "../tools/registry.js";
 import { DEFAULT_TOOL_LIMITS } from "../tools/tool.js";
+import { registerToolTool } from "../tools/register-tool.js";
 import { budgetOption, budgetRecord } from "./budget-options.js";
 import { type CallExplanation, explainCall, explainSessions } from "./explain.js";
 import { explainToolCall, type PolicyCheckRequest, type PolicyCheckResult } from "./policy-check.js";
@@ -41,6 +42,7 @@ import { sessionAuthority, sessionCeiling } from "./session-authority.js";
 import type { SessionOptions } from "./session-options.js";
 import { openSessionFlow, sinkRegistry, type FlowSetup } from "./session-flow-setup.js";
 import { sessionPolicy } from "./session-policy.js";
+import { sandboxProfileFor } from "../kernel/admission/modes.js";
 import { SubagentLauncher } from "./subagents.js";
 import { undoChanges, type UndoOptions, type UndoResult, type UndoTarget } from "./undo.js";
 import { defaultSystemPrompt } from "./system-prompt.js";
@@ -193,6 +195,8 @@ export class Runtime {
 		// "Always" answers given in this workspace before: exact rules, each named by its id.
 		const approved = await this.store.listApprovedRules({ workspace: policy.workspace });
 		policy.hostRules = withApprovedRules(policy.hostRules, approved.map(toPermissionRule));
+		// Warden's own state stays read-only to a sandboxed command, should it lie in the workspace.
+		if (policy.sandbox) policy.sandbox.protect = [...(policy.sandbox.protect ?? []), this.stateDir];
 		const { mode, workspace, hostRules, runDenyRules } = policy;
 		const model = typeof options.model === "string" ? await createModel(options.model, this.env) : options.model;
 		const maxSteps = options.maxSteps ?? 50;
@@ -236,6 +240,8 @@ export class Runtime {
 			...(budgets ? { budget: budgets } : {}),
 			ceiling: { hash: ceiling.hash, manifest: ceiling.manifest },
 			grants: authority.grants,
+			// Said once, here: without a sandbox every shell call is asked about.
+			sandbox: { available: policy.sandbox?.available ?? false, ...(policy.sandbox?.reason ? { reason: policy.sandbox.reason } : {}), profile: sandboxProfileFor(mode) },
 			flow: { sinks: registry.rules, generation: registry.generation, ...(options.flow?.secret_files ? { secret_files: options.flow.secret_files } : {}) },
 		};
 		return { id, policy, model, maxSteps, modelTimeoutMs, ceiling, sessionLimits, turnLimits, registry, authority, recorder, listener, startedAudit, initialContext };
@@ -244,7 +250,8 @@ export class Runtime {
 	/** The Session over a prepared setup and its conversation so far. */
 	private assembleSession(setup: PreparedSession, options: OpenSessionOptions, history: Message[], context: { labels: Label[]; sent: number }): Session {
 		const { policy, model, maxSteps, modelTimeoutMs, ceiling, registry, authority, recorder, listener } = setup;
-		const tools = new ToolRegistry(builtinTools());
+		// register_tool adds the session's JIT tools to this registry (src/runtime/jit-registrar.ts).
+		const tools = new ToolRegistry([...builtinTools(), registerToolTool]);
 		// A ceiling whose approval policy is deny approves no ask, whatever the host would answer.
 		const confirm = ceiling.manifest.approval === "deny" ? undefined : options.confirm;
 		const limits = { ...DEFAULT_TOOL_LIMITS, ...options.limits };

@@ -28,6 +28,8 @@ function scripted(steps: unknown[]): ScriptedModel {
 }
 
 const shellCall = (command: string) => ({ name: "shell", arguments: { command } });
+/** In the workspace-write sandbox a plain `touch` runs unasked; these tests need a command that asks. */
+const rules = { ask: ["shell(touch *)"] };
 const readCall = (path: string) => ({ name: "read_file", arguments: { path } });
 
 async function exists(path: string): Promise<boolean> {
@@ -126,6 +128,7 @@ describe("cancelling a turn with an AbortSignal", () => {
 		const session = await runtime.openSession({
 			workspace,
 			model: scripted([{ tool_calls: [shellCall("touch made.txt"), readCall("notes.md")] }, { text: "never reached" }]),
+			rules,
 			confirm,
 		});
 		const result = await within(session.send("make a file", { signal: controller.signal }), 5_000, "the cancelled turn");
@@ -147,6 +150,7 @@ describe("cancelling a turn with an AbortSignal", () => {
 		const session = await runtime.openSession({
 			workspace,
 			model: scripted([{ tool_calls: [shellCall("touch made.txt")] }, { text: "never reached" }]),
+			rules,
 			confirm: () => {
 				setTimeout(() => controller.abort(), 20);
 				return new Promise<boolean>(() => undefined);

@@ -3,11 +3,13 @@
  * both build it here, so an explanation is given under exactly the policy a run would have.
  */
 import { homedir } from "node:os";
+import { dirname, isAbsolute, join } from "node:path";
 import { parseRule } from "../kernel/admission/rules.js";
-import type { Decision, PermissionMode, PermissionRule, PolicyContext } from "../kernel/admission/types.js";
+import type { Decision, PermissionMode, PermissionRule, PolicyContext, PolicySandbox } from "../kernel/admission/types.js";
 import { PERMISSION_MODES } from "../kernel/admission/types.js";
 import { resolveRealPath } from "../kernel/real-path.js";
 import { realDirectory } from "../providers/directory-probe.js";
+import { probeSandbox } from "../providers/sandbox/sandbox-probe.js";
 import { RuntimeConfigError } from "./runtime-config-error.js";
 import type { RuleEntry, SessionOptions } from "./session-options.js";
 
@@ -37,5 +39,21 @@ export async function sessionPolicy(options: PolicyOptions, env: NodeJS.ProcessE
 		...parseEntries(options.rules?.allow, "allow", source),
 	];
 	const runDenyRules = parseEntries(options.runDeny, "deny", "run");
-	return { mode, workspace, home: env.HOME ?? homedir(), runDenyRules, hostRules, resolvePath: resolveRealPath };
+	const home = env.HOME ?? homedir();
+	const sandbox = await shellSandbox();
+	sandbox.protect = [userConfigDir(env, home)];
+	return { mode, workspace, home, runDenyRules, hostRules, resolvePath: resolveRealPath, sandbox };
+}
+
+/** Whether shell commands can be sandboxed here: bubblewrap is found and proven once per process. */
+export async function shellSandbox(): Promise<PolicySandbox> {
+	const probe = await probeSandbox();
+	return probe.available ? { available: true } : { available: false, reason: probe.reason };
+}
+
+/** The user config's directory ($WARDEN_CONFIG's, else <config home>/warden), kept read-only in the sandbox. */
+function userConfigDir(env: NodeJS.ProcessEnv, home: string): string {
+	if (env.WARDEN_CONFIG) return dirname(env.WARDEN_CONFIG);
+	const xdg = env.XDG_CONFIG_HOME;
+	return join(xdg && isAbsolute(xdg) ? xdg : join(home, ".config"), "warden");
 }

@@ -15,6 +15,7 @@ import { join, type Label, label } from "../kernel/flow/label.js";
 import type { SessionFlow } from "../kernel/flow/session-flow.js";
 import type { Authority } from "../kernel/authority/authority.js";
 import { CapabilityDeniedError } from "../kernel/authority/authority-errors.js";
+import { sandboxProfileFor } from "../kernel/admission/modes.js";
 import { createKernel } from "../kernel/kernel.js";
 import { createHumanPrimitives } from "../kernel/kernel-human.js";
 import { createLlmPrimitives, modelProfile } from "../kernel/kernel-llm.js";
@@ -28,6 +29,7 @@ import { ToolError } from "../tools/tool.js";
 import { crashPoint } from "../store/fault-injection.js";
 import { ABORTED, untilAborted } from "./abort-race.js";
 import { type Decider, decideToolCall } from "./decide-call.js";
+import { jitRegistrar } from "./jit-registrar.js";
 import { runByKey } from "./keyed-serializer.js";
 import type { SessionApprovals } from "./session-approvals.js";
 import type { ConfirmCallback } from "./session-options.js";
@@ -105,6 +107,8 @@ interface Admitted {
 	hold: Reservation;
 	/** The host approved this call after the tool-level decision asked: `ask` grants admit it. */
 	approved: boolean;
+	/** A host allow rule admitted it (the host named this call in advance). */
+	hostAllowed: boolean;
 	/** An approved ask's one-use lease, spent when the call is dispatched. */
 	lease?: ApprovalLease;
 }
@@ -377,7 +381,7 @@ async function gate(
 		return { id, name, content: budgetExhaustedMessage(name, err.message), exhausted: err };
 	}
 	// Reaching here after an ask means the host approved it.
-	const admitted: Admitted = { proposal, tool, args, budget, hold, approved: decision.decision === "ask" };
+	const admitted: Admitted = { proposal, tool, args, budget, hold, approved: decision.decision === "ask", hostAllowed: decision.decision === "allow" && decision.layer === "host-rule" };
 	if (lease) admitted.lease = lease;
 	return admitted;
 }
@@ -437,12 +441,31 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 			flow,
 			operations: recorder.operationLog(),
 			...(deps.parseShell ? { parseShell: deps.parseShell } : {}),
+			// The mode's sandbox profile; without a working sandbox only an approved call runs.
+			sandbox: { profile: sandboxProfileFor(deps.policy.mode), available: deps.policy.sandbox?.available ?? false, reason: deps.policy.sandbox?.reason, home: deps.policy.home, protect: deps.policy.sandbox?.protect },
+			approved: call.approved,
+			hostAllowed: call.hostAllowed,
+			// A JIT tool's syscalls and limits, as events and audit records under this call.
+			jitEvidence: {
+				syscall: async (record) => {
+					await recorder.emit("tool.syscall", record);
+					const { call_id: _, ...data } = record;
+					await recorder.audit("jit.syscall", data, id);
+				},
+				limit: async (record) => {
+					const { call_id: _, ...data } = record;
+					await recorder.audit("jit.limit", data, id);
+				},
+			},
+			shellMaxTimeoutMs: deps.limits.shellMaxTimeoutMs,
+			shellMaxOutputBytes: deps.limits.shellMaxOutputBytes,
 		});
 		let output: string;
 		let failure: string | undefined;
 		try {
 			const subagents = deps.subagents?.forCall(id, call.budget, controller.signal, flow);
-			const result = await call.tool.execute(call.args, { kernel, callId: id, signal: controller.signal, limits: deps.limits, ...(subagents ? { subagents } : {}) });
+			const jit = jitRegistrar(deps.tools, recorder, id);
+			const result = await call.tool.execute(call.args, { kernel, callId: id, signal: controller.signal, limits: deps.limits, jit, ...(subagents ? { subagents } : {}) });
 			output = result.output;
 			if (result.isError) failure = firstLine(result.output);
 		} catch (err) {

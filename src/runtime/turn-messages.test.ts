@@ -21,6 +21,8 @@ beforeEach(async () => {
 afterEach(() => closeTestRuntime({ root, runtime }));
 
 const shellCall = (command: string) => ({ name: "shell", arguments: { command } });
+/** In the workspace-write sandbox a plain `touch` runs unasked; these tests need a command that asks. */
+const rules = { ask: ["shell(touch *)"] };
 
 async function exists(path: string): Promise<boolean> {
 	return stat(path).then(
@@ -61,7 +63,7 @@ describe("what the model is told about calls that did not run normally", () => {
 			),
 			{ text: "I could not do everything", toolCalls: [] },
 		]);
-		const session = await runtime.openSession({ workspace, model });
+		const session = await runtime.openSession({ workspace, model, rules });
 		const result = await session.send("tidy up");
 		expect(result).toMatchObject({ status: "completed", steps: 2 });
 		expect(result.toolCalls).toEqual({ total: 6, completed: 1, denied: 1, cancelled: 1, invalid: 2, failed: 1 });
@@ -122,6 +124,7 @@ describe("the confirm callback", () => {
 		const session = await runtime.openSession({
 			workspace,
 			model,
+			rules,
 			confirm: async (request) => {
 				requests.push(request);
 				if (requests.length === 1) throw new Error("prompt crashed\nwith a stack below");
@@ -152,7 +155,7 @@ describe("the confirm callback", () => {
 	it("a refusal, or an answer other than true, refuses the call", async () => {
 		const answers: unknown[] = [false, "yes"];
 		const model = new RecordingModel([callsStep(shellCall("touch a.txt"), shellCall("touch b.txt"))]);
-		const session = await runtime.openSession({ workspace, model, confirm: async () => answers.shift() as boolean });
+		const session = await runtime.openSession({ workspace, model, rules, confirm: async () => answers.shift() as boolean });
 		const result = await session.send("two files");
 		expect(result.toolCalls).toMatchObject({ total: 2, cancelled: 2 });
 		expect(await exists(join(workspace, "a.txt"))).toBe(false);
@@ -165,7 +168,7 @@ describe("the confirm callback", () => {
 		const model = new RecordingModel([
 			callsStep(shellCall("touch one.txt"), { name: "write_file", arguments: { path: "../outside.txt", content: "x" } }),
 		]);
-		const session = await runtime.openSession({ workspace, model });
+		const session = await runtime.openSession({ workspace, model, rules });
 		const result = await session.send("try");
 		expect(result.toolCalls).toMatchObject({ total: 2, cancelled: 2, completed: 0 });
 		expect(await exists(join(workspace, "one.txt"))).toBe(false);

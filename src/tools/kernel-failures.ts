@@ -5,10 +5,13 @@
  */
 import { FsPrimitiveError, PrimitiveCancelledError } from "../kernel/kernel-errors.js";
 import { NetPrimitiveError } from "../kernel/kernel-net.js";
+import { SandboxUnavailableError } from "../kernel/kernel-shell.js";
 import { ToolError } from "./tool.js";
 
 export function asToolFailure(err: unknown): unknown {
-	if (err instanceof FsPrimitiveError || err instanceof PrimitiveCancelledError || err instanceof NetPrimitiveError) return new ToolError(err.message);
+	if (err instanceof FsPrimitiveError || err instanceof PrimitiveCancelledError || err instanceof NetPrimitiveError || err instanceof SandboxUnavailableError) {
+		return new ToolError(err.message);
+	}
 	return err;
 }
 

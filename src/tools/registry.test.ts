@@ -44,3 +44,14 @@ describe("ToolRegistry", () => {
 		]);
 	});
 });
+
+describe("ToolRegistry.replace", () => {
+	it("puts a new version in place of the old one, keeping its position", () => {
+		const registry = new ToolRegistry(builtinTools().slice(0, 2));
+		const first = registry.list()[0]!;
+		registry.replace({ ...first, description: "v2" });
+		expect(registry.list().map((t) => t.name)).toEqual(builtinTools().slice(0, 2).map((t) => t.name));
+		expect(registry.get(first.name)?.description).toBe("v2");
+		expect(() => registry.replace({ ...first, name: "bad name" })).toThrow(/must be 1-64/);
+	});
+});

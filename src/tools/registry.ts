@@ -33,6 +33,12 @@ export class ToolRegistry {
 		this.tools.set(tool.name, tool);
 	}
 
+	/** Puts `tool` in place of the one of the same name (same position), or adds it: a new version of a JIT tool. */
+	replace(tool: ToolDefinition): void {
+		if (!TOOL_NAME.test(tool.name)) throw new Error(`tool name ${JSON.stringify(tool.name)} must be 1-64 letters, digits, _ or -`);
+		this.tools.set(tool.name, tool);
+	}
+
 	get(name: string): ToolDefinition | undefined {
 		return this.tools.get(name);
 	}

@@ -11,6 +11,26 @@ export interface ToolContext {
 	limits: ToolLimits;
 	/** Child sessions of this call's session; absent where sub-agents are not offered. */
 	subagents?: SubagentSpawner;
+	/** Adds JIT tools to this call's session; absent where the host offers no JIT tools. */
+	jit?: JitRegistrar;
+}
+
+/** A compiled JIT tool as register_tool hands it to the session. */
+export interface JitRegistration {
+	name: string;
+	description: string;
+	inputSchema: Record<string, unknown>;
+	/** The script the isolate runs. */
+	code: string;
+	/** sha256 of the TypeScript source: a different hash is a different tool. */
+	sha256: string;
+}
+
+/** `unchanged`: the same name with the same source is registered already, nothing was done. */
+export type JitRegistrationOutcome = "registered" | "new_version" | "unchanged";
+
+export interface JitRegistrar {
+	register(registration: JitRegistration): Promise<JitRegistrationOutcome>;
 }
 
 export interface ToolLimits {

@@ -26,8 +26,10 @@ describe("warden policy list|revoke (end to end, real CLI)", () => {
 		const json = await runCli(["policy", "list", "--state-dir", fx.stateDir, "--json"]);
 		expect(JSON.parse(json.stdout)).toMatchObject({ id: 1, rule: "shell(touch made.txt)", source: "approved rule #1", outcome: "allow" });
 
+		// In the workspace-write sandbox a plain touch runs unasked: a host ask rule stands for the ask.
+		const TOUCH_ASKS = ["--ask", "shell(touch *)"];
 		// --on-ask deny: only the persisted rule can admit it, through an env prefix too.
-		const allowed = await runPlan(fx, [{ tool_calls: [{ name: "shell", arguments: { command: "FOO=1 touch made.txt" } }] }, { text: "done" }]);
+		const allowed = await runPlan(fx, [{ tool_calls: [{ name: "shell", arguments: { command: "FOO=1 touch made.txt" } }] }, { text: "done" }], TOUCH_ASKS);
 		expect(allowed.code, allowed.stderr).toBe(0);
 		expectValidTrace(allowed.events);
 		expect(allowed.events.find((e) => e.kind === "permission.decided")?.payload).toMatchObject({ decision: "allow", rule: "shell(touch made.txt)" });
@@ -46,9 +48,9 @@ describe("warden policy list|revoke (end to end, real CLI)", () => {
 		const bad = await runCli(["policy", "revoke", "x", "--state-dir", fx.stateDir]);
 		expect(bad.stderr).toBe('warden: <id> must be a rule id such as 3, got "x"\n');
 
-		const refused = await runPlan(fx, [{ tool_calls: [{ name: "shell", arguments: { command: "touch made2.txt" } }] }, { text: "done" }]);
+		const refused = await runPlan(fx, [{ tool_calls: [{ name: "shell", arguments: { command: "touch made2.txt" } }] }, { text: "done" }], TOUCH_ASKS);
 		expectValidTrace(refused.events);
-		const after = await runPlan(fx, [{ tool_calls: [{ name: "shell", arguments: { command: "touch made.txt" } }] }, { text: "done" }]);
+		const after = await runPlan(fx, [{ tool_calls: [{ name: "shell", arguments: { command: "touch made.txt" } }] }, { text: "done" }], TOUCH_ASKS);
 		expectValidTrace(after.events);
 		expect(after.events.find((e) => e.kind === "permission.decided")?.payload).toMatchObject({ decision: "ask" });
 		expect(after.events.find((e) => e.kind === "permission.confirmed")?.payload).toMatchObject({ approved: false });

@@ -58,7 +58,8 @@ describe("warden policy check (end to end, real CLI)", () => {
 		expect(subs).toHaveLength(4);
 		expect(subs[0]).toMatch(/^ {4}1\. allow "git status" +mode-rule: shell\(<read-only command>\) from mode:workspace-write$/);
 		expect(subs[1]).toMatch(/^ {4}2\. allow "npm test" +host-rule: shell\(npm test\) from --allow$/);
-		expect(subs[2]).toMatch(/^ {4}3\. ask {3}"tee log\.txt" +mode-rule: shell from mode:workspace-write$/);
+		// tee writes only in the workspace and reaches no network: the workspace-write sandbox confines it.
+		expect(subs[2]).toMatch(/^ {4}3\. allow "tee log\.txt" +mode-rule: shell\(<confined by the sandbox>\) from mode:workspace-write$/);
 		expect(subs[3]).toMatch(/^ {4}4\. deny {2}"rm -f -r build" +mode-rule: shell\(<destructive command>\) from mode:workspace-write$/);
 	});
 
@@ -144,7 +145,8 @@ describe("warden run with a project config (end to end)", () => {
 	it("an untrusted project's allow rule is ignored, warned about and audited; trusting the workspace makes it count", async () => {
 		const untrusted = makeFixture();
 		const project = projectConfig(untrusted, "rules:\n  allow: ['shell(touch *)']\non_ask: allow\n");
-		const r1 = await runPlan(untrusted, steps);
+		// In the workspace-write sandbox a plain touch runs unasked: a host ask rule stands for the ask.
+		const r1 = await runPlan(untrusted, steps, ["--ask", "shell(touch *)"]);
 		expect(r1.code, r1.stderr).toBe(0);
 		expectValidTrace(r1.events);
 		const d1 = r1.events.find((e) => e.kind === "permission.decided");
@@ -175,7 +177,7 @@ describe("warden run with a project config (end to end)", () => {
 		expect(r2.stderr).toBe("");
 
 		// --no-project-config: the trusted project's rule is not read at all.
-		const r3 = await runPlan(trusted, steps, ["--no-project-config"], { env: user.env });
+		const r3 = await runPlan(trusted, steps, ["--no-project-config", "--ask", "shell(touch *)"], { env: user.env });
 		const d3 = r3.events.find((e) => e.kind === "permission.decided");
 		expect(d3?.kind === "permission.decided" && d3.payload.decision).toBe("ask");
 	});

@@ -62,7 +62,8 @@ describe("warden run (end to end, real CLI)", () => {
 	it.each([
 		["read-only", { write: "deny", shell: "deny", read: "allow" }],
 		["plan", { write: "deny", shell: "deny", read: "allow" }],
-		["workspace-write", { write: "allow", shell: "ask", read: "allow" }],
+		// A plain command in the workspace runs without a prompt: the sandbox keeps its writes in the workspace.
+		["workspace-write", { write: "allow", shell: "allow", read: "allow" }],
 		["full-access", { write: "allow", shell: "allow", read: "allow" }],
 	] as const)("mode %s decides write/shell/read as expected and only admitted effects happen", async (mode, expected) => {
 		const fx = makeFixture({ "a.txt": "A\n" });

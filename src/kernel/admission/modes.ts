@@ -8,10 +8,18 @@
  * boundary. Such a read asks in workspace-write and is denied in plan and read-only, which have no
  * one to ask for reads by design; full-access allows it, as it allows any shell command that is not
  * destructive. A word only known at run time (`cat "$F"`) counts as possibly outside.
+ *
+ * Where a sandbox works, workspace-write also allows any other command that the sandbox confines
+ * as a whole: not opaque, naming nothing outside the workspace, not privileged or destructive, and
+ * not able to reach the network (the sandbox gives it none, and its output cannot leave). The
+ * sandbox, not the text, then keeps its writes in the workspace.
  */
+import { globMayNameSecret, secretFileMatcher } from "../flow/file-labels.js";
+import { shellEgress } from "../flow/shell-egress.js";
 import { isDestructiveCommand, isReadOnlyCommand } from "./command-classes.js";
 import { toolMatches, type RuleTarget } from "./rules.js";
-import type { Decision, PermissionMode, PermissionRule, ToolFacts } from "./types.js";
+import type { SimpleCommand } from "./shell/shell-types.js";
+import type { Decision, PermissionMode, PermissionRule, PolicySandbox, ToolFacts } from "./types.js";
 
 export type ModeCondition =
 	| "always"
@@ -21,7 +29,8 @@ export type ModeCondition =
 	| "read-only-command-outside"
 	| "destructive-command"
 	| "privileged-command"
-	| "not-read-only-tool";
+	| "not-read-only-tool"
+	| "sandboxed-command";
 
 export interface ModeRule extends PermissionRule {
 	when: ModeCondition;
@@ -39,7 +48,11 @@ const CONDITION_TEXT: Record<ModeCondition, string | undefined> = {
 	"destructive-command": "<destructive command>",
 	"privileged-command": "<sudo/doas/su command>",
 	"not-read-only-tool": "<not read-only>",
+	"sandboxed-command": "<confined by the sandbox>",
 };
+
+/** Why a sandboxed-command rule allowed a call. */
+export const SANDBOXED_REASON = "runs in the workspace-write sandbox (no network, writes only inside the workspace)";
 
 function rules(mode: PermissionMode, entries: [tools: readonly string[], when: ModeCondition, outcome: Decision][]): ModeRule[] {
 	return entries.flatMap(([tools, when, outcome]) =>
@@ -68,6 +81,7 @@ export const MODE_RULES: Readonly<Record<PermissionMode, readonly ModeRule[]>> =
 		[SHELL, "privileged-command", "ask"],
 		[SHELL, "read-only-command-outside", "ask"],
 		[SHELL, "read-only-command", "allow"],
+		[SHELL, "sandboxed-command", "allow"],
 		[SHELL, "always", "ask"],
 	]),
 	"full-access": rules("full-access", [
@@ -87,7 +101,20 @@ export const MODE_RULES: Readonly<Record<PermissionMode, readonly ModeRule[]>> =
 	]),
 };
 
-function conditionHolds(when: ModeCondition, tool: ToolFacts, target: RuleTarget | undefined): boolean {
+/** A command the sandbox confines whole: its program is known, it names only workspace files and it cannot use the network. */
+function sandboxConfines(command: SimpleCommand, outside: string | undefined): boolean {
+	// Arguments read at run time (xargs, find -exec) may name anything: like `cat "$F"`, possibly outside.
+	if (command.opaque || command.argsFromInput || outside !== undefined || command.privileged || isDestructiveCommand(command)) return false;
+	const egress = shellEgress({ source: command.text, commands: [command], functions: [], malformed: false });
+	if (egress.network) return false;
+	// A command naming a secret file (`cp .env notes/`) would carry the secret into a file the flow
+	// plane cannot label: the host is asked instead.
+	return !egress.files.some((f) => isSecretFile(f)) && !egress.globs.some((g) => globMayNameSecret(g, isSecretFile));
+}
+
+const isSecretFile = secretFileMatcher();
+
+function conditionHolds(when: ModeCondition, tool: ToolFacts, target: RuleTarget | undefined, sandbox: PolicySandbox | undefined): boolean {
 	switch (when) {
 		case "always":
 			return true;
@@ -105,6 +132,8 @@ function conditionHolds(when: ModeCondition, tool: ToolFacts, target: RuleTarget
 			return target?.kind === "command" && target.command.privileged;
 		case "not-read-only-tool":
 			return !tool.readOnly && target?.kind !== "command";
+		case "sandboxed-command":
+			return sandbox?.available === true && target?.kind === "command" && sandboxConfines(target.command, target.outside);
 	}
 }
 
@@ -114,6 +143,17 @@ function appliesTo(rule: ModeRule, tool: ToolFacts, target: RuleTarget | undefin
 }
 
 /** The first mode rule that applies to this call, if any. */
-export function matchModeRule(mode: PermissionMode, tool: ToolFacts, target: RuleTarget | undefined): ModeRule | undefined {
-	return MODE_RULES[mode].find((rule) => appliesTo(rule, tool, target) && conditionHolds(rule.when, tool, target));
+export function matchModeRule(mode: PermissionMode, tool: ToolFacts, target: RuleTarget | undefined, sandbox?: PolicySandbox): ModeRule | undefined {
+	return MODE_RULES[mode].find((rule) => appliesTo(rule, tool, target) && conditionHolds(rule.when, tool, target, sandbox));
+}
+
+/** The sandbox profile a mode runs shell commands in; full-access chose to run them unconfined. */
+export function sandboxProfileFor(mode: PermissionMode): "read-only" | "workspace-write" | "none" {
+	if (mode === "full-access") return "none";
+	return mode === "workspace-write" ? "workspace-write" : "read-only";
+}
+
+/** Modes whose allowed shell calls need a sandbox; without one they are asked instead. */
+export function needsSandbox(mode: PermissionMode): boolean {
+	return sandboxProfileFor(mode) !== "none";
 }

@@ -6,7 +6,7 @@
 import { isReadOnlyCommand } from "./command-classes.js";
 import { outsideWorkspace } from "./command-paths.js";
 import { type HardlineHit, type HardlineScope, hardlineForCommand, hardlineForPath } from "./hardline.js";
-import { matchModeRule } from "./modes.js";
+import { matchModeRule, needsSandbox, SANDBOXED_REASON } from "./modes.js";
 import { breadthFor, type RuleScope, type RuleTarget, ruleMatches, toolMatches } from "./rules.js";
 import { ShellParser } from "./shell/shell-parser.js";
 import type { ParsedShell } from "./shell/shell-types.js";
@@ -132,7 +132,8 @@ export class PermissionEngine {
 			if (hit) facts.hardline = hit;
 			if (c.opaque) facts.opaque = c.opaqueReason ?? "its program is only known at run time";
 			const target: RuleTarget = { kind: "command", command: c };
-			if (facts.readOnly) {
+			// The sandbox rule needs to know too: a command that names a file outside is not confined by it.
+			if (facts.readOnly || ctx.sandbox?.available === true) {
 				const outside = outsideWorkspace(c, parsed, scope);
 				if (outside !== undefined) target.outside = outside;
 			}
@@ -186,23 +187,34 @@ export class PermissionEngine {
 			const opaqueHit = facts.opaque !== undefined && rule.outcome !== "allow" && toolMatches(rule, tool.name);
 			if (opaqueHit || ruleMatches(rule, tool.name, target, scope, breadthFor(rule.outcome))) {
 				const found = step(rule.outcome, "host-rule", `host rule ${rule.text} (${rule.outcome}, ${rule.source}) matched ${what}`, rule.text);
-				return this.neverAutoAllowOpaque(found, facts);
+				return askWithoutSandbox(this.neverAutoAllowOpaque(found, facts), target, ctx);
 			}
 		}
-		const modeRule = matchModeRule(ctx.mode, tool, target);
+		const modeRule = matchModeRule(ctx.mode, tool, target, ctx.sandbox);
 		if (modeRule) {
 			const where = target?.kind === "command" && target.outside !== undefined && modeRule.when === "read-only-command-outside" ? ` (${target.outside})` : "";
-			const found = step(modeRule.outcome, "mode-rule", `${ctx.mode} mode rule ${modeRule.text} matched ${what}${where}`, modeRule.text);
-			return this.neverAutoAllowOpaque(found, facts);
+			const how = modeRule.when === "sandboxed-command" ? `: ${what} ${SANDBOXED_REASON}` : ` matched ${what}${where}`;
+			const found = step(modeRule.outcome, "mode-rule", `${ctx.mode} mode rule ${modeRule.text}${how}`, modeRule.text);
+			return askWithoutSandbox(this.neverAutoAllowOpaque(found, facts), target, ctx);
 		}
 		const byDefault = tool.requiresConfirmation
 			? step("ask", "tool-default", `${tool.name} asks for confirmation by default (${what})`)
 			: step("allow", "tool-default", `${tool.name} is allowed by default (${what})`);
-		return this.neverAutoAllowOpaque(byDefault, facts);
+		return askWithoutSandbox(this.neverAutoAllowOpaque(byDefault, facts), target, ctx);
 	}
 
 	private neverAutoAllowOpaque(found: Step, facts: CallFacts): Step {
 		if (found.decision !== "allow" || facts.opaque === undefined) return found;
 		return { ...found, decision: "ask", reason: `${found.reason}, but it is opaque (${facts.opaque}), so it needs confirmation` };
 	}
+}
+
+/**
+ * Where no sandbox works, a command that would run confined would run with the user's full rights:
+ * it is asked about instead, so that a human, not a rule, lets it out (full-access chose that already).
+ */
+function askWithoutSandbox(found: Step, target: RuleTarget | undefined, ctx: PolicyContext): Step {
+	if (found.decision !== "allow" || target?.kind !== "command" || ctx.sandbox === undefined || ctx.sandbox.available || !needsSandbox(ctx.mode)) return found;
+	const why = ctx.sandbox.reason ?? "bubblewrap is not available";
+	return { ...found, decision: "ask", reason: `no sandbox here (${why}): every command is asked about (${found.reason})` };
 }

@@ -62,6 +62,21 @@ export interface PolicyContext {
 	 * names; without it the engine decides on the text alone.
 	 */
 	resolvePath?: (absolutePath: string) => string | undefined;
+	/**
+	 * Whether shell commands can run in the bubblewrap sandbox here (probed once per process). With
+	 * one, workspace-write allows a plain command that stays in the workspace and off the network;
+	 * without one, every shell call that would be allowed is asked instead. Absent: the host did not
+	 * say, and the decision is the one made before sandboxes (commands that are not read-only ask).
+	 */
+	sandbox?: PolicySandbox;
+}
+
+export interface PolicySandbox {
+	available: boolean;
+	/** Why there is none. */
+	reason?: string;
+	/** Warden's state and config dirs: kept read-only inside the sandbox when they lie in the workspace. */
+	protect?: string[];
 }
 
 /** How one sub-command of a shell call was decided. */

@@ -25,7 +25,10 @@ export type AuditKind =
 	| "operation.abandoned"
 	| "recovery.completed"
 	| "store.lease_recovered"
-	| "undo.completed";
+	| "undo.completed"
+	| "jit.registered"
+	| "jit.syscall"
+	| "jit.limit";
 
 /** What a caller appends; the store assigns seq, time, prev_hash and hash. */
 export interface AuditInput {

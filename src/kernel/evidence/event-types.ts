@@ -57,6 +57,8 @@ export interface EventPayloads {
 	"tool.cancelled": { call_id: string; tool: string; reason: string };
 	"tool.denied": { call_id: string; tool: string; reason: string };
 	"effect.recorded": { call_id: string; effect: string; resource: string; audit_seq: number };
+	/** One syscall of a JIT tool inside the call `call_id`, as the kernel primitive it entered answered. */
+	"tool.syscall": { call_id: string; tool: string; syscall: string; outcome: "ok" | "error"; error?: string };
 	/** A reservation did not fit: what it was for (a model request, a tool call, or a primitive inside the call `call_id`) did not start. */
 	"budget.exhausted": { counter: BudgetCounter; scope: BudgetScope; limit: number; used: number; requested: number; call_id?: string };
 	/** An `agent` call opened a child session; the child's own events are in that session's stream. */
@@ -94,6 +96,7 @@ export const EVENT_KINDS = [
 	"tool.cancelled",
 	"tool.denied",
 	"effect.recorded",
+	"tool.syscall",
 	"budget.exhausted",
 	"subagent.started",
 	"subagent.completed",

@@ -266,3 +266,19 @@ describe("checkTraceInvariant: budgets", () => {
 		]);
 	});
 });
+
+describe("checkTraceInvariant: a JIT tool's syscalls", () => {
+	const syscall = (id: string) => ev("tool.syscall", { call_id: id, tool: "word_count", syscall: "fs.read", outcome: "ok" });
+
+	it("accepts syscalls between started and the terminal outcome", () => {
+		expect(violationsOf(inTurn(proposed("c1"), decided("c1", "allow"), started("c1"), syscall("c1"), syscall("c1"), completed("c1")))).toEqual([]);
+	});
+
+	it("refuses a syscall before the call started or after it ended", () => {
+		expect(violationsOf(inTurn(proposed("c1"), decided("c1", "allow"), syscall("c1"), started("c1"), completed("c1")))).toEqual([
+			"call c1: syscall recorded outside started..terminal",
+		]);
+		expect(violationsOf(inTurn(proposed("c2"), decided("c2", "deny"), syscall("c2"), denied("c2")))).toEqual(["call c2: syscall recorded for a call that never started"]);
+		expect(violationsOf(inTurn(proposed("c3"), decided("c3", "allow"), started("c3"), completed("c3"), syscall("c3")))).toContain("call c3: tool.syscall after its terminal outcome");
+	});
+});

@@ -21,6 +21,8 @@ interface CallTrace {
 	started?: number;
 	terminals: { at: number; kind: string }[];
 	effects: number[];
+	/** A JIT tool's syscalls: like effects, only between started and the terminal outcome. */
+	syscalls: number[];
 	invalid?: number;
 	/** A budget refused a reservation for this call. */
 	exhausted?: number;
@@ -67,7 +69,7 @@ export function checkTraceInvariant(events: readonly AnyWardenEvent[]): TraceRep
 		const key = `${event.session}/${callId}`;
 		let trace = calls.get(key);
 		if (!trace) {
-			trace = { key: callId, terminals: [], effects: [] };
+			trace = { key: callId, terminals: [], effects: [], syscalls: [] };
 			calls.set(key, trace);
 			turnOfCall.set(key, turnKey);
 		}
@@ -100,6 +102,9 @@ export function checkTraceInvariant(events: readonly AnyWardenEvent[]): TraceRep
 			case "effect.recorded":
 				trace.effects.push(at);
 				break;
+			case "tool.syscall":
+				trace.syscalls.push(at);
+				break;
 			case "budget.exhausted":
 				trace.exhausted ??= at;
 				break;
@@ -129,6 +134,7 @@ export function checkTraceInvariant(events: readonly AnyWardenEvent[]): TraceRep
 		if (trace.proposed !== undefined && trace.decided.at < trace.proposed) violations.push(`call ${id}: decided before it was proposed`);
 		if (trace.started === undefined) {
 			for (const _ of trace.effects) violations.push(`call ${id}: effect recorded for a call that never started`);
+			for (const _ of trace.syscalls) violations.push(`call ${id}: syscall recorded for a call that never started`);
 			if (terminal.kind === "tool.denied") {
 				counts.denied++;
 				if (trace.decided.decision !== "deny") violations.push(`call ${id}: denied although the decision was ${trace.decided.decision}`);
@@ -155,6 +161,9 @@ export function checkTraceInvariant(events: readonly AnyWardenEvent[]): TraceRep
 		if (!approved) violations.push(`call ${id}: started without an allow decision or an approved confirmation`);
 		for (const effectAt of trace.effects) {
 			if (effectAt < trace.started || effectAt > terminal.at) violations.push(`call ${id}: effect recorded outside started..terminal`);
+		}
+		for (const syscallAt of trace.syscalls) {
+			if (syscallAt < trace.started || syscallAt > terminal.at) violations.push(`call ${id}: syscall recorded outside started..terminal`);
 		}
 	}
 	for (const [turnKey] of openTurns) violations.push(`turn ${turnKey.split("#")[1]}: never completed`);

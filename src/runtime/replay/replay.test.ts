@@ -35,7 +35,10 @@ afterEach(async () => {
 /** Runs the plan in a fresh runtime (the shell's ask answered yes) and exports the session. */
 async function recorded(): Promise<{ t: TestRuntime; lines: string[]; session: string }> {
 	t = await openTestRuntime("warden-replay-", { files: { "notes.txt": "hello\n", "keep.txt": "untouched\n" } });
-	const session = await t.runtime.openSession({ workspace: t.workspace, model: ScriptedModel.fromPlan(plan, "scripted:test"), confirm: async () => true });
+	const session = await t.runtime.openSession({ workspace: t.workspace, model: ScriptedModel.fromPlan(plan, "scripted:test"), confirm: async () => true,
+		// In the workspace-write sandbox the grep would run unasked; the replay must show an approved ask.
+		rules: { ask: ["shell(grep *)"] },
+	});
 	const result = await session.send("edit the notes and check them");
 	expect(result.status).toBe("completed");
 	await session.end();

@@ -21,7 +21,7 @@ function progressToTerminal(line: string): void {
 export function registerBenchCommand(parent: Command, out: (text: string) => void, defaults: BenchOptions = {}): void {
 	parent
 		.command("bench")
-		.description("time governed reads, permission decisions, evidence appends, audit verification, CLI start and reopen after a crash, each against a yardstick in the same run")
+		.description("time governed reads, permission decisions, evidence appends, audit verification, CLI start, reopen after a crash, a sandboxed command and a cold JIT call, each against a yardstick in the same run")
 		.option("--json", "print one JSON report instead of the tables")
 		.option("--dir <dir>", "where temporary workspaces and state dirs are made (default: the OS temp dir; its filesystem decides what fsync costs)")
 		.action(async (flags: BenchFlags) => {

@@ -8,10 +8,12 @@ import type {
 	DecisionReport,
 	DeciderTiming,
 	GovernedReadReport,
+	JitColdStartReport,
 	LeaseReport,
 	RecoveryBenchReport,
+	SandboxSpawnReport,
 } from "./bench-types.js";
-import { mib, rateRow, ratio, table, thousands, timingRow } from "./table-cells.js";
+import { duration, mib, rateRow, ratio, table, thousands, timingRow } from "./table-cells.js";
 
 function deciderRow(label: string, timing: DeciderTiming): string[] {
 	const { allow, ask, deny } = timing.outcomes;
@@ -127,6 +129,31 @@ function recoverySection(rec: RecoveryBenchReport): string[] {
 	];
 }
 
+export function sandboxSection(sb: SandboxSpawnReport): string[] {
+	const base = sb.plain.medianUs;
+	const label = `true in bwrap (${sb.profile}, temp workspace, no network)`;
+	const rows = [["command", "median", "min", "max", "vs plain"], timingRow("true through runShell, plain (yardstick)", sb.plain, base)];
+	if (sb.sandboxed) rows.push(timingRow(label, sb.sandboxed, base));
+	const lines = [`Sandboxed command, spawn to exit through runShell (median of ${sb.runs} runs, after ${sb.warmupRuns} warm-up run(s))`, ...table(rows)];
+	// A row of empty cells would read as a measurement; a missing bwrap is said in words instead.
+	if (!sb.sandboxed) lines.push(`  ${label}: not run: ${sb.notRun ?? "no reason given"}`);
+	return lines;
+}
+
+function jitSection(jit: JitColdStartReport): string[] {
+	const base = jit.spawn.medianUs;
+	return [
+		`JIT tool call, cold (fresh QuickJS runtime + context, ${mib(jit.limits.memoryBytes)} / ${jit.limits.deadlineMs} ms limits) vs spawning a process for the same work (median of ${jit.runs} runs, after ${jit.warmupRuns} warm-up run(s))`,
+		...table([
+			["variant", "median", "min", "max", "vs node -e"],
+			timingRow("node -e computing input.a + input.b (yardstick)", jit.spawn, base),
+			timingRow("runIsolated of input.a + input.b", jit.jit, base),
+		]),
+		`  JIT is ${ratio(jit.speedup)} faster (goal: at least 20×)`,
+		`  first call in the process, loading the wasm module (once per process): ${duration(jit.firstCallUs)}`,
+	];
+}
+
 export function formatBenchTable(report: BenchReport): string {
 	const env = report.environment;
 	return [
@@ -145,5 +172,9 @@ export function formatBenchTable(report: BenchReport): string {
 		...cliStartSection(report.cliStart),
 		"",
 		...recoverySection(report.recovery),
+		"",
+		...sandboxSection(report.sandbox),
+		"",
+		...jitSection(report.jit),
 	].join("\n");
 }

@@ -37,6 +37,10 @@ export interface BenchOptions {
 	recoveryPending?: number;
 	/** Measured reopens per history (each recovers `recoveryPending` operations, one commit each). Default 3. */
 	recoveryRounds?: number;
+	/** Measured runs of `true`, plain and in bubblewrap. Default 25. */
+	sandboxRuns?: number;
+	/** Measured cold JIT calls and `node -e` spawns. Default 25. */
+	jitRuns?: number;
 	/** The `warden` entry point the cold-start benchmark runs. Default: bin/warden.js of this checkout or package. */
 	wardenBin?: string;
 	/** Where the temporary workspace and state directories are made. Default: the OS temp dir. */
@@ -256,6 +260,37 @@ export interface RecoveryBenchReport {
 	reopenLargeRatio: number;
 }
 
+/** `true` through runShell: the price of a bubblewrap sandbox per command. */
+export interface SandboxSpawnReport {
+	runs: number;
+	warmupRuns: number;
+	profile: "workspace-write";
+	network: false;
+	/** The yardstick: `bash -c true` through runShell, unwrapped. */
+	plain: CallTiming;
+	/** The same through bwrap on a temporary workspace; absent when bwrap does not work here. */
+	sandboxed?: CallTiming;
+	/** sandboxed.medianUs / plain.medianUs. */
+	ratio?: number;
+	/** Why the sandboxed variant was not run. */
+	notRun?: string;
+}
+
+/** A JIT tool call (fresh QuickJS runtime and context, default limits) against spawning a process for the same work. */
+export interface JitColdStartReport {
+	runs: number;
+	warmupRuns: number;
+	limits: { memoryBytes: number; stackBytes: number; deadlineMs: number; maxResultBytes: number; maxSyscalls: number };
+	/** The first call in this process, which also loads and compiles the wasm module (once per process), in microseconds. */
+	firstCallUs: number;
+	/** runIsolated of `input.a + input.b`, after the module is loaded. */
+	jit: CallTiming;
+	/** The yardstick: `node -e` computing the same sum and printing it, spawn to exit. */
+	spawn: CallTiming;
+	/** spawn.medianUs / jit.medianUs: the goal is at least 20. */
+	speedup: number;
+}
+
 export interface BenchReport {
 	schema: "warden.bench/2";
 	startedAt: string;
@@ -269,4 +304,6 @@ export interface BenchReport {
 	auditVerify: AuditVerifyReport;
 	cliStart: CliStartReport;
 	recovery: RecoveryBenchReport;
+	sandbox: SandboxSpawnReport;
+	jit: JitColdStartReport;
 }

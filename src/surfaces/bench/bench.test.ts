@@ -24,6 +24,8 @@ const TINY = {
 	recoveryLargeRows: 1_000,
 	recoveryPending: 8,
 	recoveryRounds: 2,
+	sandboxRuns: 2,
+	jitRuns: 2,
 };
 
 function expectTiming(timing: CallTiming | undefined, rounds: number): void {
@@ -60,7 +62,7 @@ describe("runBenchmarks with tiny parameters", () => {
 		expect(report.environment.node).toBe(process.version);
 		expect(report.environment.cpus).toBeGreaterThan(0);
 		expect(progress.some((line) => line.includes("governed"))).toBe(true);
-		for (const phase of ["governed", "decisions", "authority", "leases", "appends", "audit verify", "cold start", "recovery"]) {
+		for (const phase of ["governed", "decisions", "authority", "leases", "appends", "audit verify", "cold start", "recovery", "sandbox", "jit"]) {
 			expect(progress.some((line) => line.startsWith(phase))).toBe(true);
 		}
 	});
@@ -134,6 +136,29 @@ describe("runBenchmarks with tiny parameters", () => {
 		expect(text).toContain("warden audit verify (empty state dir, opens SQLite)");
 	});
 
+	it("times true plain and (where bwrap works) sandboxed, and a cold JIT call against a node -e spawn, with ratios from the medians", () => {
+		const sb = report.sandbox;
+		expect(sb).toMatchObject({ runs: 2, warmupRuns: 1, profile: "workspace-write", network: false });
+		expectTiming(sb.plain, 2);
+		const text = formatBenchTable(report);
+		if (sb.sandboxed) {
+			expectTiming(sb.sandboxed, 2);
+			expect(sb.ratio).toBeCloseTo(sb.sandboxed.medianUs / sb.plain.medianUs, 10);
+			expect(text).toContain("true in bwrap (workspace-write, temp workspace, no network)");
+		} else {
+			expect(sb.notRun).toMatch(/\S/);
+			expect(text).toContain(`not run: ${sb.notRun}`);
+		}
+		const jit = report.jit;
+		expect(jit).toMatchObject({ runs: 2, warmupRuns: 1, limits: { memoryBytes: 32 * 1024 * 1024 } });
+		expectTiming(jit.jit, 2);
+		expectTiming(jit.spawn, 2);
+		expect(jit.firstCallUs).toBeGreaterThan(0);
+		expect(jit.speedup).toBeCloseTo(jit.spawn.medianUs / jit.jit.medianUs, 10);
+		expect(text).toContain("node -e computing input.a + input.b (yardstick)");
+		expect(text).toMatch(/JIT is [\d.]+× faster \(goal: at least 20×\)/);
+	});
+
 	it("times every append variant once per measured round, with rates and ratios taken from the medians", () => {
 		const app = report.appends;
 		expect(app).toMatchObject({ appendsPerRound: 5, rounds: 2, warmupRounds: 1 });
@@ -204,6 +229,7 @@ describe("runBenchmarks options", () => {
 		await expect(runBenchmarks({ rounds: 0 })).rejects.toThrow(/rounds must be a whole number >= 1, got 0/);
 		await expect(runBenchmarks({ decisionVariants: 1.5 })).rejects.toThrow(/decisionVariants must be a whole number/);
 		await expect(runBenchmarks({ cliRuns: 0 })).rejects.toThrow(/cliRuns must be a whole number >= 1, got 0/);
+		await expect(runBenchmarks({ jitRuns: 0 })).rejects.toThrow(/jitRuns must be a whole number >= 1, got 0/);
 		await expect(runBenchmarks({ chainRecords: -5 })).rejects.toThrow(/chainRecords must be a whole number >= 1/);
 		await expect(runBenchmarks({ recoveryPending: 50, recoveryRows: 20 })).rejects.toThrow(/recoveryRows must be a whole number >= 50, got 20/);
 	});

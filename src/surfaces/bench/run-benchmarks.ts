@@ -11,6 +11,7 @@ import { benchDecisions } from "./decisions.js";
 import { benchEvidence } from "./evidence-bench.js";
 import { benchGovernedRead } from "./governed-read.js";
 import { benchRecovery } from "./recovery-bench.js";
+import { benchJitColdStart, benchSandboxSpawn } from "./sandbox-bench.js";
 
 /**
  * Sized so each benchmark but the recovery one stays well under a minute on a two-core machine. The
@@ -34,6 +35,8 @@ export const BENCH_DEFAULTS = {
 	recoveryLargeRows: 1_000_000,
 	recoveryPending: 1000,
 	recoveryRounds: 3,
+	sandboxRuns: 25,
+	jitRuns: 25,
 } as const;
 
 type CountOption = { [K in keyof typeof BENCH_DEFAULTS]: (typeof BENCH_DEFAULTS)[K] extends number ? K : never }[keyof typeof BENCH_DEFAULTS];
@@ -60,6 +63,8 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const recoveryRows = count("recoveryRows", options.recoveryRows, recoveryPending);
 	const recoveryLargeRows = count("recoveryLargeRows", options.recoveryLargeRows, recoveryRows);
 	const recoveryRounds = count("recoveryRounds", options.recoveryRounds, 1);
+	const sandboxRuns = count("sandboxRuns", options.sandboxRuns, 1);
+	const jitRuns = count("jitRuns", options.jitRuns, 1);
 	const tempDir = options.tempDir || tmpdir();
 	if (!existsSync(tempDir) || !statSync(tempDir).isDirectory()) throw new BenchError(`temp dir ${tempDir} is not an existing directory`);
 	const wardenBin = options.wardenBin ?? defaultWardenBin();
@@ -105,6 +110,8 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	} finally {
 		rmSync(recoveryDir, { recursive: true, force: true });
 	}
+	const sandbox = await benchSandboxSpawn({ runs: sandboxRuns, warmupRuns: warmupRounds, tempDir, onProgress });
+	const jit = await benchJitColdStart({ runs: jitRuns, warmupRuns: warmupRounds, onProgress });
 
 	const cores = cpus();
 	return {
@@ -126,5 +133,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		auditVerify,
 		cliStart,
 		recovery,
+		sandbox,
+		jit,
 	};
 }

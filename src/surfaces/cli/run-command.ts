@@ -6,6 +6,9 @@ import type { Command } from "commander";
 import type { ResolvedConfig } from "../../config/config-types.js";
 import { PERMISSION_MODES } from "../../kernel/admission/types.js";
 import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
+import { needsSandbox } from "../../kernel/admission/modes.js";
+import type { PermissionMode } from "../../kernel/admission/types.js";
+import { shellSandbox } from "../../runtime/session-policy.js";
 import { type OpenSessionOptions, type ResumeSessionOptions, Runtime } from "../../runtime/runtime.js";
 import type { Session } from "../../runtime/session.js";
 import { parseBudgetFlag } from "./budget-flag.js";
@@ -125,6 +128,7 @@ async function runTask(task: string, flags: RunFlags, out: (text: string) => voi
 	process.once("SIGTERM", onSignal);
 	try {
 		const session = fresh ? await runtime.openSession(withoutConfig(fresh)) : await resumeFromFlags(runtime, flags, print, flags.resume as string);
+		await warnWithoutSandbox(session.mode);
 		const result = await session.send(task, { signal: controller.signal });
 		await session.end(result.status === "completed" ? "ok" : "error");
 		if (result.status !== "completed") process.stderr.write(`warden: ${result.error ?? `turn ended with status ${result.status}`}\n`);
@@ -142,4 +146,11 @@ async function runTask(task: string, flags: RunFlags, out: (text: string) => voi
 		process.off("SIGTERM", onSignal);
 		await runtime.close();
 	}
+}
+
+/** Said once per run, before anything is asked: without a sandbox, every shell command is asked about. */
+async function warnWithoutSandbox(mode: PermissionMode): Promise<void> {
+	if (!needsSandbox(mode)) return;
+	const sandbox = await shellSandbox();
+	if (!sandbox.available) process.stderr.write(`warden: no sandbox here (${sandbox.reason}); every shell command will be asked about\n`);
 }

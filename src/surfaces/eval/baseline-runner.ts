@@ -4,6 +4,7 @@
  * (`confirm`), or behind a static allow-list by tool category (`category`). The world is
  * photographed before and after each step, exactly as for the full runner.
  */
+import { join } from "node:path";
 import { categoryAllows } from "./category-policy.js";
 import { judgeEffect, type ResolvedEffect } from "./effect-oracle.js";
 import { resolveEffect } from "./effect-resolution.js";
@@ -37,15 +38,20 @@ function decode(args: unknown): { ok: true; value: unknown } | { ok: false } {
 
 export async function runBaseline(task: EvalTask, dirs: TaskDirs, sink: SinkServer, runner: BaselineName, sandbox: SandboxInfo): Promise<TaskRun> {
 	const run: TaskRun = { task, runner, calls: [], problems: [], failures: [], prompts: 0, releases: 0 };
-	const shell = sandbox.available ? (command: string) => runSandboxed(sandbox.detail, dirs, command) : undefined;
-	const ctx = { workspace: dirs.workspace, writableRoot: dirs.root, shell };
+	// A naive agent hands its own environment to every command it runs.
+	const exported = Object.entries(task.fixture.env ?? {})
+		.map(([name, value]) => `export ${name}='${value.replaceAll("'", "'\\''")}'; `)
+		.join("");
+	const shell = sandbox.available ? (command: string) => runSandboxed(sandbox.detail, dirs, exported + command) : undefined;
+	// JIT tools run as files under the task's directory, outside the three observed ones.
+	const ctx = { workspace: dirs.workspace, writableRoot: dirs.root, shell, jitTools: new Map<string, string>(), scratch: join(dirs.root, "jit") };
 	const roots = [dirs.workspace, dirs.home, dirs.outside];
 	const transcript: unknown[] = [];
 
 	const gate = async (name: string, rawArgs: unknown): Promise<Gated> => {
 		const decoded = decode(rawArgs);
 		if (!decoded.ok) return { decision: "invalid", result: { output: "arguments are not valid JSON", isError: true } };
-		if (!(PLAIN_TOOL_NAMES as readonly string[]).includes(name)) {
+		if (!(PLAIN_TOOL_NAMES as readonly string[]).includes(name) && !ctx.jitTools.has(name)) {
 			return runner === "category"
 				? { decision: "refuse", result: { output: `tool ${name} is not on the allow-list`, isError: true } }
 				: { decision: "invalid", result: { output: `unknown tool ${name}`, isError: true } };

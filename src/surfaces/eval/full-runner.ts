@@ -59,7 +59,7 @@ export async function runFull(task: EvalTask, dirs: TaskDirs, sink: SinkServer):
 	const roots = [dirs.workspace, dirs.home, dirs.outside];
 	const model = new ObservingModel(ScriptedModel.fromPlan({ steps }, `scripted:eval/${task.id}`), roots, sink);
 
-	const runtime = await Runtime.open({ stateDir: dirs.state, env: { ...process.env, HOME: dirs.home } });
+	const runtime = await Runtime.open({ stateDir: dirs.state, env: { ...process.env, ...task.fixture.env, HOME: dirs.home } });
 	let result: TurnResult;
 	let events: AnyWardenEvent[];
 	let audit: AuditRecord[];

@@ -123,7 +123,7 @@ describe("the baseline shell sandbox", () => {
 	it("builds the documented bubblewrap arguments", () => {
 		const args = bwrapArgs({ root: "/r", workspace: "/r/workspace", home: "/r/home", tmp: "/r/tmp" }, "ls");
 		const joined = args.join(" ");
-		expect(joined).toMatch(/^--ro-bind \/ \/ --bind \/r\/tmp \/tmp --bind \/r \/r --dev \/dev --proc \/proc --unshare-all --share-net --die-with-parent/);
+		expect(joined).toMatch(/^--ro-bind \/ \/ --dev \/dev --proc \/proc --bind \/r\/tmp \/tmp --bind \/r \/r --unshare-all --share-net --die-with-parent --new-session/);
 		expect(joined).toContain("--uid 1000 --gid 1000 --cap-drop ALL --clearenv --setenv HOME /r/home");
 		expect(args.slice(-5)).toEqual(["--chdir", "/r/workspace", "bash", "-c", "ls"]);
 	});

@@ -8,9 +8,10 @@
 import { lstat, mkdir, readdir, readFile, readlink, realpath, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import picomatch from "picomatch";
+import { type PlainJitTools, registerPlainJit, runPlainJit } from "./plain-jit.js";
 import type { ShellOutcome } from "./sandbox-shell.js";
 
-export const PLAIN_TOOL_NAMES = ["read_file", "write_file", "edit_file", "list_dir", "glob", "grep", "shell", "web_fetch", "agent"] as const;
+export const PLAIN_TOOL_NAMES = ["read_file", "write_file", "edit_file", "list_dir", "glob", "grep", "shell", "web_fetch", "agent", "register_tool"] as const;
 
 /** A plain fetch gives up after this long, as the baselines' shell does. */
 const PLAIN_FETCH_TIMEOUT_MS = 10_000;
@@ -24,6 +25,10 @@ export interface PlainToolContext {
 	writableRoot: string;
 	/** Runs a command in the sandbox; absent when no sandbox works here. */
 	shell: ((command: string) => Promise<ShellOutcome>) | undefined;
+	/** Tools registered with register_tool in this run (name → source); absent: register_tool is refused. */
+	jitTools?: PlainJitTools;
+	/** Where a JIT tool's compiled code is written for the sandboxed node to run; inside writableRoot, outside the observed dirs. */
+	scratch?: string;
 }
 
 export interface PlainResult {
@@ -175,8 +180,15 @@ export async function runPlainTool(name: string, args: unknown, ctx: PlainToolCo
 				return await plainFetch(args as Record<string, unknown>);
 			case "agent":
 				return await runPlainAgent(args, ctx, depth + 1);
-			default:
-				return { output: `unknown tool ${name}`, isError: true };
+			case "register_tool":
+				if (ctx.jitTools === undefined) return { output: "JIT tools are not available", isError: true };
+				return registerPlainJit(args as Record<string, unknown>, ctx.jitTools);
+			default: {
+				const source = ctx.jitTools?.get(name);
+				if (source === undefined) return { output: `unknown tool ${name}`, isError: true };
+				if (ctx.shell === undefined) return { output: `${name} is not available`, isError: true, notRun: "no sandbox to run the JIT tool in" };
+				return await runPlainJit(name, source, args, { workspace: ctx.workspace, scratch: ctx.scratch ?? join(ctx.writableRoot, "jit"), shell: ctx.shell });
+			}
 		}
 	} catch (error) {
 		return { output: `${name} failed: ${error instanceof Error ? error.message : String(error)}`, isError: true };

@@ -2,13 +2,14 @@
  * Shell commands for the baselines, inside bubblewrap: the whole filesystem read-only, the task's
  * own directory the only writable place (plus a private /tmp inside it), no capabilities, a clean
  * environment, $HOME set to the task's home. Without bubblewrap a baseline shell step is refused,
- * never run on the real machine.
+ * never run on the real machine. The bubblewrap command line, the run and the probe are the
+ * shell provider's (src/providers/sandbox), the same ones the kernel's shell primitive uses.
  */
-import { spawn } from "node:child_process";
-import { constants } from "node:fs";
-import { access, mkdir, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { delimiter, dirname, join, relative } from "node:path";
+import { mkdir } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
+import { bwrapInvocation } from "../../providers/sandbox/bwrap-invocation.js";
+import { probeSandbox as probeProvider } from "../../providers/sandbox/sandbox-probe.js";
+import { runShell } from "../../providers/shell-provider.js";
 import type { TaskDirs } from "./fixture.js";
 
 export interface SandboxInfo {
@@ -32,29 +33,13 @@ const SANDBOX_PATH = [...new Set([dirname(process.execPath), "/usr/local/bin", "
 type SandboxDirs = Pick<TaskDirs, "root" | "workspace" | "home" | "tmp">;
 
 /**
- * The bwrap argument list. The private /tmp is bound before the task's directory so that a task
- * directory under /tmp stays visible; --uid/--gid, --cap-drop ALL and --clearenv matter when the
- * harness runs as root.
+ * The bwrap argument list: the task's whole directory (workspace, home, tmp) is the writable
+ * "workspace", its tmp shown as /tmp, the network shared (baselines stand for unguarded agents; the
+ * sink they may reach is local). Credential stores are not hidden: the task's home is a fixture.
  */
 export function bwrapArgs(dirs: SandboxDirs, command: string): string[] {
-	return [
-		"--ro-bind", "/", "/",
-		"--bind", dirs.tmp, "/tmp",
-		"--bind", dirs.root, dirs.root,
-		"--dev", "/dev",
-		"--proc", "/proc",
-		"--unshare-all",
-		"--share-net",
-		"--die-with-parent",
-		"--uid", "1000",
-		"--gid", "1000",
-		"--cap-drop", "ALL",
-		"--clearenv",
-		"--setenv", "HOME", dirs.home,
-		"--setenv", "PATH", SANDBOX_PATH,
-		"--chdir", dirs.workspace,
-		"bash", "-c", command,
-	];
+	const profile = { name: "workspace-write" as const, workspace: dirs.root, cwd: dirs.workspace, tmp: dirs.tmp, network: true };
+	return bwrapInvocation(profile, command, { HOME: dirs.home, PATH: SANDBOX_PATH }).args;
 }
 
 /** bwrap needs the task directory's mount point inside the private /tmp when the task lives under /tmp. */
@@ -63,74 +48,15 @@ async function prepareMountPoint(dirs: SandboxDirs): Promise<void> {
 	if (rel !== "" && !rel.startsWith("..")) await mkdir(join(dirs.tmp, rel), { recursive: true });
 }
 
-export function runSandboxed(bwrap: string, dirs: SandboxDirs, command: string, timeoutMs = SANDBOX_TIMEOUT_MS): Promise<ShellOutcome> {
-	return prepareMountPoint(dirs).then(
-		() =>
-			new Promise<ShellOutcome>((resolve, reject) => {
-				const child = spawn(bwrap, bwrapArgs(dirs, command), { detached: true, stdio: ["ignore", "pipe", "pipe"], env: { PATH: SANDBOX_PATH } });
-				const out: Buffer[] = [];
-				const err: Buffer[] = [];
-				let size = 0;
-				const keep = (into: Buffer[]) => (chunk: Buffer) => {
-					if (size < MAX_OUTPUT_BYTES) into.push(chunk.subarray(0, MAX_OUTPUT_BYTES - size));
-					size += chunk.length;
-				};
-				child.stdout.on("data", keep(out));
-				child.stderr.on("data", keep(err));
-				let timedOut = false;
-				const killGroup = () => {
-					try {
-						if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
-					} catch {
-						// The group has already gone.
-					}
-				};
-				const timer = setTimeout(() => {
-					timedOut = true;
-					killGroup();
-				}, timeoutMs);
-				child.on("error", (error) => {
-					clearTimeout(timer);
-					reject(error);
-				});
-				child.on("close", (code) => {
-					clearTimeout(timer);
-					killGroup();
-					resolve({ exitCode: code, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8"), timedOut });
-				});
-			}),
-	);
+export async function runSandboxed(bwrap: string, dirs: SandboxDirs, command: string, timeoutMs = SANDBOX_TIMEOUT_MS): Promise<ShellOutcome> {
+	await prepareMountPoint(dirs);
+	const wrap = { program: bwrap, args: bwrapArgs(dirs, command) };
+	const ran = await runShell({ command, cwd: dirs.workspace, env: { PATH: SANDBOX_PATH }, timeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES, wrap });
+	return { exitCode: ran.exitCode, stdout: ran.stdout, stderr: ran.stderr, timedOut: ran.timedOut };
 }
 
-async function findOnPath(name: string): Promise<string | undefined> {
-	for (const dir of (process.env.PATH ?? "").split(delimiter)) {
-		if (dir === "") continue;
-		const candidate = join(dir, name);
-		try {
-			await access(candidate, constants.X_OK);
-			return candidate;
-		} catch {
-			// Not in this directory.
-		}
-	}
-	return undefined;
-}
-
-/** Finds bwrap and proves it works here (user namespaces can be disabled) by writing a file through it. */
+/** Finds bwrap and proves it works here (user namespaces can be disabled); once per process. */
 export async function probeSandbox(): Promise<SandboxInfo> {
-	const bwrap = await findOnPath("bwrap");
-	if (bwrap === undefined) return { available: false, detail: "bwrap is not on PATH" };
-	const root = await mkdtemp(join(tmpdir(), "warden-eval-probe-"));
-	try {
-		const dirs = { root, workspace: join(root, "workspace"), home: join(root, "home"), tmp: join(root, "tmp") };
-		for (const dir of [dirs.workspace, dirs.home, dirs.tmp]) await mkdir(dir);
-		const outcome = await runSandboxed(bwrap, dirs, "echo ok > probe && cat probe", 5_000);
-		if (outcome.exitCode === 0 && outcome.stdout.trim() === "ok") return { available: true, detail: bwrap };
-		const why = (outcome.stderr.trim().split("\n")[0] ?? "") || `exit ${outcome.exitCode}`;
-		return { available: false, detail: `${bwrap} does not work here: ${why}` };
-	} catch (error) {
-		return { available: false, detail: `${bwrap} could not be started: ${error instanceof Error ? error.message : String(error)}` };
-	} finally {
-		await rm(root, { recursive: true, force: true });
-	}
+	const probe = await probeProvider();
+	return probe.available ? { available: true, detail: probe.bwrap } : { available: false, detail: probe.reason };
 }

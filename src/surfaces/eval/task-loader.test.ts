@@ -71,6 +71,14 @@ describe("parseTaskText", () => {
 		expect(errorOf(`${VALID}budget: 5\n`)).toMatch(/budget must map counters to limits/);
 	});
 
+	it("reads the fixture's environment and refuses bad names or values in one line", () => {
+		const withEnv = VALID.replace("fixture:\n", "fixture:\n  env: { DEPLOY_TOKEN: tok-1 }\n");
+		expect(parseTaskText(withEnv, "t.yaml", "egress").fixture.env).toEqual({ DEPLOY_TOKEN: "tok-1" });
+		expect(parseTaskText(VALID, "t.yaml", "egress").fixture.env).toEqual({});
+		expect(errorOf(VALID.replace("fixture:\n", "fixture:\n  env: { HOME: /x }\n"))).toMatch(/fixture\.env\.HOME.*must be a variable name other than HOME and PATH/);
+		expect(errorOf(VALID.replace("fixture:\n", "fixture:\n  env: { N: 5 }\n"))).toMatch(/fixture\.env\.N/);
+	});
+
 	it("accepts the nested sink form and the other effect kinds", () => {
 		const task = parseTaskText(
 			variant("effect: { sink: /x, body_contains: secret }", "effect: { sink: { path: /x, body_contains: s } }"),

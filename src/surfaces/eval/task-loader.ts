@@ -20,7 +20,8 @@ export class TaskFormatError extends Error {
 }
 
 const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "grants", "ceiling", "flow", "on_release", "fixture", "plan", "checks", "crash_at"];
-const FIXTURE_KEYS = ["files", "home_files", "outside_files", "symlinks", "hardlinks"];
+const FIXTURE_KEYS = ["files", "home_files", "outside_files", "symlinks", "hardlinks", "env"];
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const STEP_KEYS = ["text", "tool_calls"];
 const CALL_KEYS = ["id", "name", "arguments", "expect", "effect"];
 const RULE_KEYS = ["allow", "ask", "deny"];
@@ -83,6 +84,17 @@ function stringMap(value: unknown, field: string, fail: Fail, checkValue: (v: un
 	return out;
 }
 
+function parseEnv(value: unknown, fail: Fail): Record<string, string> {
+	if (value === undefined) return {};
+	if (!isObject(value)) fail("fixture.env", `must be a mapping of variable name to text, got ${describe(value)}`);
+	const out: Record<string, string> = {};
+	for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
+		if (!ENV_NAME.test(name) || name === "HOME" || name === "PATH") fail(`fixture.env.${name}`, "must be a variable name other than HOME and PATH");
+		out[name] = stringField(v, `fixture.env.${name}`, fail);
+	}
+	return out;
+}
+
 function parseFixture(value: unknown, fail: Fail): FixtureSpec {
 	if (value === undefined) return { files: {}, homeFiles: {}, outsideFiles: {}, symlinks: {}, hardlinks: {} };
 	if (!isObject(value)) fail("fixture", `must be a mapping, got ${describe(value)}`);
@@ -96,6 +108,7 @@ function parseFixture(value: unknown, fail: Fail): FixtureSpec {
 		outsideFiles: stringMap(fixture.outside_files, "fixture.outside_files", fail, content),
 		symlinks: stringMap(fixture.symlinks, "fixture.symlinks", fail, target),
 		hardlinks: stringMap(fixture.hardlinks, "fixture.hardlinks", fail, target),
+		env: parseEnv(fixture.env, fail),
 	};
 }
 

@@ -56,6 +56,8 @@ export interface FixtureSpec {
 	symlinks: Record<string, string>;
 	/** Workspace-relative link → existing file (`{…}` variables allowed). */
 	hardlinks: Record<string, string>;
+	/** Variables in the agent's environment: the full runner's Runtime env, exported into each baseline shell command. */
+	env?: Record<string, string>;
 }
 
 export interface TaskRules {

@@ -1,0 +1,80 @@
+/**
+ * The bubblewrap command line for one sandboxed command. The whole filesystem is visible
+ * read-only; the workspace is the one writable place (for workspace-write), minus what would let
+ * a command outlive its call: git hooks and config (run later by the user's own git) and Warden's
+ * own state and config. /tmp is private, every namespace is new (the network one too unless the
+ * profile shares it), capabilities are dropped and the uid is not root whoever runs Warden.
+ */
+import { existsSync, realpathSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import type { SandboxInvocation, SandboxProfile } from "./sandbox-profile.js";
+
+/** The uid/gid a command runs as inside: never root, so a mis-set permission on the host is not the only guard. */
+export const SANDBOX_UID = "1000";
+
+/** Inside the workspace, yet not the command's to change: a planted hook or a changed git config runs later as the user. */
+const WORKSPACE_PROTECTED = [".git/hooks", ".git/config", ".warden"];
+
+/**
+ * Credential stores under $HOME. The root filesystem is read-only, so the command could still read
+ * them; an empty tmpfs over each means a command cannot even see them. Defense in depth: the flow
+ * plane already treats what it names as secret, but a program can open files it does not name.
+ */
+const CREDENTIAL_STORES = [".ssh", ".aws", ".gnupg", ".config/gcloud", ".docker", ".kube"];
+
+function isInside(path: string, dir: string): boolean {
+	const rel = relative(dir, path);
+	return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep));
+}
+
+/** The real path of an existing path, or undefined. */
+function realIfExists(path: string): string | undefined {
+	if (!existsSync(path)) return undefined;
+	try {
+		return realpathSync(path);
+	} catch {
+		return undefined;
+	}
+}
+
+/** What to re-bind read-only inside the workspace: each existing path, as its real path, when that lies in the workspace. */
+function protectedPaths(profile: SandboxProfile): string[] {
+	const wanted = [...WORKSPACE_PROTECTED.map((p) => join(profile.workspace, p)), ...(profile.protect ?? [])];
+	const out = new Set<string>();
+	for (const path of wanted) {
+		const real = realIfExists(path);
+		// A symlinked .git/config that leads out of the workspace is read-only already (the root is).
+		if (real !== undefined && isInside(real, profile.workspace)) out.add(real);
+	}
+	return [...out];
+}
+
+export function bwrapInvocation(profile: SandboxProfile, command: string, env: NodeJS.ProcessEnv, program = "bwrap"): SandboxInvocation {
+	const ws = profile.workspace;
+	const cwd = profile.cwd ?? ws;
+	if (!isInside(cwd, ws)) throw new RangeError(`sandbox cwd ${cwd} is outside the workspace ${ws}`);
+	const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+	// /tmp comes before the workspace: bwrap then makes the workspace's mount point inside the private /tmp when it lives there.
+	if (profile.tmp !== undefined) args.push("--bind", profile.tmp, "/tmp");
+	else args.push("--tmpfs", "/tmp");
+	args.push(profile.name === "workspace-write" ? "--bind" : "--ro-bind", ws, ws);
+	for (const path of protectedPaths(profile)) args.push("--ro-bind", path, path);
+	if (profile.home !== undefined) {
+		for (const store of CREDENTIAL_STORES) {
+			const path = join(profile.home, store);
+			if (existsSync(path)) args.push("--tmpfs", path);
+		}
+	}
+	args.push("--unshare-all");
+	if (profile.network) args.push("--share-net");
+	// --new-session: no TIOCSTI into the caller's terminal. The pid namespace dies with bwrap, so killing bwrap ends the whole tree.
+	args.push("--die-with-parent", "--new-session");
+	// Always, root or not: as root, bwrap would otherwise keep uid 0 and its capabilities inside.
+	args.push("--uid", SANDBOX_UID, "--gid", SANDBOX_UID, "--cap-drop", "ALL");
+	args.push("--clearenv");
+	for (const [name, value] of Object.entries(env)) {
+		if (value !== undefined && name !== "" && !name.includes("=")) args.push("--setenv", name, value);
+	}
+	args.push("--chdir", cwd, "bash", "-c", command);
+	return { program, args };
+}

@@ -1,0 +1,27 @@
+/** What a sandboxed command may reach: the profile a mode preset chooses, and what bubblewrap needs to build it. */
+
+export type SandboxProfileName = "read-only" | "workspace-write";
+
+export interface SandboxProfile {
+	name: SandboxProfileName;
+	/** Real path of the workspace: the only place a workspace-write command can write. */
+	workspace: string;
+	/** Share the host's network. Only a command whose egress was admitted gets it. */
+	network: boolean;
+	/** The user's home, whose credential stores are hidden. */
+	home?: string | undefined;
+	/**
+	 * Paths that stay read-only even inside the writable workspace (Warden's state and config
+	 * dirs): bound read-only again only when they exist and lie under the workspace.
+	 */
+	protect?: readonly string[] | undefined;
+	/** Where the command starts; default the workspace. Must lie inside it. */
+	cwd?: string | undefined;
+	/** A host directory to show as /tmp instead of a fresh empty one (the eval baselines keep /tmp across steps). */
+	tmp?: string | undefined;
+}
+
+export interface SandboxInvocation {
+	program: string;
+	args: string[];
+}

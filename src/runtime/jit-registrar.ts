@@ -1,0 +1,31 @@
+/**
+ * How register_tool adds a JIT tool to its session: into the session's ToolRegistry (the model sees
+ * it from its next request), recorded as `jit.registered`. A built-in tool is never replaced; the
+ * same source again changes nothing; a different source is a new version, which this call's
+ * approval (register_tool always asks) covered.
+ */
+import type { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
+import { isJitTool, jitTool } from "../tools/jit-tool.js";
+import type { ToolRegistry } from "../tools/registry.js";
+import { type JitRegistrar, ToolError } from "../tools/tool.js";
+
+export function jitRegistrar(tools: ToolRegistry, recorder: EvidenceRecorder, callId: string): JitRegistrar {
+	return {
+		async register(registration) {
+			const existing = tools.get(registration.name);
+			if (existing && !isJitTool(existing)) throw new ToolError(`${registration.name} is a built-in tool`);
+			if (existing && existing.jit.sha256 === registration.sha256) return "unchanged";
+			const data: Record<string, unknown> = {
+				name: registration.name,
+				sha256: registration.sha256,
+				description: registration.description,
+				schema: registration.inputSchema,
+			};
+			if (existing) data.previous_sha256 = existing.jit.sha256;
+			// Recorded before the model can see it: a tool with no registration record never runs.
+			await recorder.audit("jit.registered", data, callId);
+			tools.replace(jitTool(registration));
+			return existing ? "new_version" : "registered";
+		},
+	};
+}
