@@ -84,6 +84,12 @@ export interface SessionOptions {
 	grants?: readonly GrantSpec[];
 	/** The task ceiling: what this task may ever do, whatever its grants. Default: unrestricted. */
 	ceiling?: TaskCeilingSpec;
+	/**
+	 * `mode` (default): the mode chooses the shell sandbox (none in full-access). `required`: shell
+	 * commands always run in the workspace-write sandbox, full-access included, and without a working
+	 * bubblewrap every one is asked about.
+	 */
+	sandbox?: "mode" | "required";
 	/** The flow plane: sink rules, more secret files, and whether the model's context is redacted. */
 	flow?: FlowSettings;
 	/**

@@ -13,7 +13,7 @@ import { probeSandbox } from "../providers/sandbox/sandbox-probe.js";
 import { RuntimeConfigError } from "./runtime-config-error.js";
 import type { RuleEntry, SessionOptions } from "./session-options.js";
 
-export type PolicyOptions = Pick<SessionOptions, "workspace" | "mode" | "rules" | "rulesSource" | "runDeny">;
+export type PolicyOptions = Pick<SessionOptions, "workspace" | "mode" | "rules" | "rulesSource" | "runDeny" | "sandbox">;
 
 function parseEntries(entries: readonly RuleEntry[] | undefined, outcome: Decision, defaultSource: string): PermissionRule[] {
 	return (entries ?? []).map((entry) =>
@@ -42,6 +42,10 @@ export async function sessionPolicy(options: PolicyOptions, env: NodeJS.ProcessE
 	const home = env.HOME ?? homedir();
 	const sandbox = await shellSandbox();
 	sandbox.protect = [userConfigDir(env, home)];
+	if (options.sandbox !== undefined && options.sandbox !== "mode" && options.sandbox !== "required") {
+		throw new RuntimeConfigError(`sandbox must be "mode" or "required", got ${JSON.stringify(options.sandbox)}`);
+	}
+	if (options.sandbox === "required") sandbox.required = true;
 	return { mode, workspace, home, runDenyRules, hostRules, resolvePath: resolveRealPath, sandbox };
 }
 

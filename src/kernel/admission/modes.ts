@@ -148,12 +148,13 @@ export function matchModeRule(mode: PermissionMode, tool: ToolFacts, target: Rul
 }
 
 /** The sandbox profile a mode runs shell commands in; full-access chose to run them unconfined. */
-export function sandboxProfileFor(mode: PermissionMode): "read-only" | "workspace-write" | "none" {
-	if (mode === "full-access") return "none";
+export function sandboxProfileFor(mode: PermissionMode, required = false): "read-only" | "workspace-write" | "none" {
+	// Required by the host, full-access still writes where it likes inside the workspace, and only there.
+	if (mode === "full-access") return required ? "workspace-write" : "none";
 	return mode === "workspace-write" ? "workspace-write" : "read-only";
 }
 
 /** Modes whose allowed shell calls need a sandbox; without one they are asked instead. */
-export function needsSandbox(mode: PermissionMode): boolean {
-	return sandboxProfileFor(mode) !== "none";
+export function needsSandbox(mode: PermissionMode, required = false): boolean {
+	return sandboxProfileFor(mode, required) !== "none";
 }

@@ -214,7 +214,7 @@ export class PermissionEngine {
  * it is asked about instead, so that a human, not a rule, lets it out (full-access chose that already).
  */
 function askWithoutSandbox(found: Step, target: RuleTarget | undefined, ctx: PolicyContext): Step {
-	if (found.decision !== "allow" || target?.kind !== "command" || ctx.sandbox === undefined || ctx.sandbox.available || !needsSandbox(ctx.mode)) return found;
+	if (found.decision !== "allow" || target?.kind !== "command" || ctx.sandbox === undefined || ctx.sandbox.available || !needsSandbox(ctx.mode, ctx.sandbox.required)) return found;
 	const why = ctx.sandbox.reason ?? "bubblewrap is not available";
 	return { ...found, decision: "ask", reason: `no sandbox here (${why}): every command is asked about (${found.reason})` };
 }

@@ -77,6 +77,8 @@ export interface PolicySandbox {
 	reason?: string;
 	/** Warden's state and config dirs: kept read-only inside the sandbox when they lie in the workspace. */
 	protect?: string[];
+	/** The host requires the sandbox even where the mode would run commands unconfined (full-access). */
+	required?: boolean;
 }
 
 /** How one sub-command of a shell call was decided. */

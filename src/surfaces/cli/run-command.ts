@@ -20,6 +20,7 @@ import { renderEvent } from "./render-event.js";
 export interface SessionCliFlags extends ConfigCliFlags {
 	modelTimeout: string;
 	stateDir?: string;
+	sandbox?: string;
 }
 
 interface RunFlags extends SessionCliFlags {
@@ -38,6 +39,7 @@ export function sessionFlags(command: Command): Command {
 		.option("--on-ask <answer>", "answer to calls that need confirmation: deny | allow (default from the config, else deny)")
 		.option("--max-steps <n>", "model calls allowed in the turn (default from the config, else 50)")
 		.option("--model-timeout <seconds>", "how long one model call may take", "600")
+		.option("--sandbox <policy>", "mode (the mode chooses: none in full-access) | required (shell commands always run in the workspace-write sandbox)", "mode")
 		.option("--state-dir <dir>", "where sessions and the audit chain live (default $WARDEN_HOME)")
 		.option("--allow <rule>", "host rule that allows, e.g. 'shell(npm test)' (repeatable)", collect, [])
 		.option("--ask <rule>", "host rule that asks, e.g. 'write_file(src/**)' (repeatable)", collect, [])
@@ -73,6 +75,7 @@ export async function sessionOptionsFromFlags(
 ): Promise<OpenSessionOptions & { config: ResolvedConfig }> {
 	const modelTimeout = Number(flags.modelTimeout);
 	if (!Number.isFinite(modelTimeout) || modelTimeout <= 0) throw new UsageError(`--model-timeout must be a positive number of seconds, got "${flags.modelTimeout}"`);
+	if (flags.sandbox !== undefined && flags.sandbox !== "mode" && flags.sandbox !== "required") throw new UsageError(`--sandbox must be mode or required, got "${flags.sandbox}"`);
 	const config = await resolveCliConfig(resumed ? { ...flags, workspace: resumed.workspace } : flags, process.env);
 	return {
 		config,
@@ -88,6 +91,7 @@ export async function sessionOptionsFromFlags(
 		...(config.grants ? { grants: config.grants.value } : {}),
 		...(config.ceiling ? { ceiling: config.ceiling.value } : {}),
 		flow: config.flow,
+		...(flags.sandbox === "required" ? { sandbox: "required" as const } : {}),
 		modelTimeoutMs: Math.ceil(modelTimeout * 1000),
 		onEvent,
 	};
@@ -128,7 +132,7 @@ async function runTask(task: string, flags: RunFlags, out: (text: string) => voi
 	process.once("SIGTERM", onSignal);
 	try {
 		const session = fresh ? await runtime.openSession(withoutConfig(fresh)) : await resumeFromFlags(runtime, flags, print, flags.resume as string);
-		await warnWithoutSandbox(session.mode);
+		await warnWithoutSandbox(session.mode, flags.sandbox === "required");
 		const result = await session.send(task, { signal: controller.signal });
 		await session.end(result.status === "completed" ? "ok" : "error");
 		if (result.status !== "completed") process.stderr.write(`warden: ${result.error ?? `turn ended with status ${result.status}`}\n`);
@@ -149,8 +153,8 @@ async function runTask(task: string, flags: RunFlags, out: (text: string) => voi
 }
 
 /** Said once per run, before anything is asked: without a sandbox, every shell command is asked about. */
-async function warnWithoutSandbox(mode: PermissionMode): Promise<void> {
-	if (!needsSandbox(mode)) return;
+async function warnWithoutSandbox(mode: PermissionMode, required: boolean): Promise<void> {
+	if (!needsSandbox(mode, required)) return;
 	const sandbox = await shellSandbox();
 	if (!sandbox.available) process.stderr.write(`warden: no sandbox here (${sandbox.reason}); every shell command will be asked about\n`);
 }
