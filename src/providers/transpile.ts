@@ -4,7 +4,14 @@
  * Imports are refused here: a JIT tool's only way out is `syscall`.
  */
 import { createHash } from "node:crypto";
-import { transformSync } from "esbuild";
+import { createRequire } from "node:module";
+
+/** esbuild is loaded on the first compile, not at start-up (it is large, and most runs compile nothing). */
+let esbuild: typeof import("esbuild") | undefined;
+function transformSync(...args: Parameters<typeof import("esbuild").transformSync>): ReturnType<typeof import("esbuild").transformSync> {
+	esbuild ??= createRequire(import.meta.url)("esbuild") as typeof import("esbuild");
+	return esbuild.transformSync(...args);
+}
 
 export interface TranspiledTool {
 	code: string;

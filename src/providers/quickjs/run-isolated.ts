@@ -7,7 +7,7 @@
  * The code is a classic script that leaves the tool's entry function in `globalThis.__warden_tool.default`
  * (what transpileTool's iife output does): `async function (input, syscall)` returning JSON data.
  */
-import { getQuickJS, type QuickJSContext, type QuickJSDeferredPromise, type QuickJSHandle, type QuickJSWASMModule } from "quickjs-emscripten";
+import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSWASMModule } from "quickjs-emscripten";
 
 export type IsolationLimit = "memory" | "deadline" | "stack" | "result" | "syscalls";
 
@@ -67,7 +67,8 @@ let quickjs: Promise<QuickJSWASMModule> | undefined;
 
 export async function runIsolated(run: IsolatedRun): Promise<IsolatedOutcome> {
 	if (run.stackBytes <= 0 || run.stackBytes > MAX_STACK_BYTES) return { ok: false, error: `stack limit must be 1..${MAX_STACK_BYTES} bytes, got ${run.stackBytes}` };
-	quickjs ??= getQuickJS();
+	// Loaded on the first JIT call, not at start-up: most runs never need the WebAssembly module.
+	quickjs ??= import("quickjs-emscripten").then((m) => m.getQuickJS());
 	const module = await quickjs;
 	const runtime = module.newRuntime();
 	runtime.setMemoryLimit(run.memoryBytes);
