@@ -18,6 +18,15 @@ export interface Missing {
 }
 
 /** The model call whose answer proposed the call: `model.responded` event and `llm.complete` record of the same turn and step. */
+/** One syscall of a JIT tool, with its event and audit record. */
+export interface SyscallLink {
+	syscall: string;
+	outcome: string;
+	error?: string;
+	event?: number;
+	audit_seq?: number;
+}
+
 /** A call the host itself made (`warden undo`): no model proposed it, and none is missing. */
 export interface HostLink {
 	host: string;
@@ -150,6 +159,8 @@ export interface CallExplanation {
 	started?: { event: number };
 	effects: EffectLink[];
 	flow: FlowLink[];
+	/** A JIT tool's syscalls, in order: each one entered this call's own primitives. */
+	syscalls: SyscallLink[];
 	budget: BudgetLink[];
 	outcome: OutcomeLink | Missing;
 	child?: ChildLink;

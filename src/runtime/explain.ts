@@ -17,6 +17,7 @@ import {
 	ExplainError,
 	type FlowLink,
 	type HostLink,
+	type SyscallLink,
 	type Missing,
 	type ModelLink,
 	type OutcomeLink,
@@ -159,6 +160,7 @@ class CallReader {
 		const started = this.events("tool.started")[0];
 		const effects = this.effects(started !== undefined);
 		const flow = this.flow();
+		const syscalls = this.syscalls();
 		this.releases(effects, flow, admittedBy);
 		const budget = this.budget();
 		const child = this.child();
@@ -172,6 +174,7 @@ class CallReader {
 			admittedBy,
 			effects,
 			flow,
+			syscalls,
 			budget,
 			outcome,
 			complete: this.missing.length === 0,
@@ -323,6 +326,26 @@ class CallReader {
 			links.push(effectOf(record));
 		}
 		if (links.length > 0 && !started) this.missing.push("effects recorded without a tool.started event");
+		return links;
+	}
+
+	/** Syscalls pair event and audit record in order: the runtime writes both, one after the other. */
+	private syscalls(): SyscallLink[] {
+		const events = this.events("tool.syscall");
+		const records = this.audit("jit.syscall");
+		const links: SyscallLink[] = events.map((event, i) => {
+			const p = event.e.payload;
+			const link: SyscallLink = { syscall: p.syscall, outcome: p.outcome, event: event.n };
+			if (p.error !== undefined) link.error = p.error;
+			const record = records[i];
+			if (record && record.data.syscall === p.syscall) link.audit_seq = record.seq;
+			else this.missing.push(`tool.syscall event #${event.n} has no jit.syscall audit record`);
+			return link;
+		});
+		for (const record of records.slice(events.length)) {
+			this.missing.push(`jit.syscall audit record #${record.seq} has no event`);
+			links.push({ syscall: str(record.data.syscall) ?? "?", outcome: str(record.data.outcome) ?? "?", audit_seq: record.seq });
+		}
 		return links;
 	}
 

@@ -94,6 +94,10 @@ describe("register_tool and JIT tools in a session", () => {
 		expect(registered[0]!.data).toMatchObject({ name: "word_count", description: "Counts the words of a workspace file." });
 		expect(registered[0]!.data.sha256).toMatch(/^[0-9a-f]{64}$/);
 		expect(audit.filter((r) => r.kind === "jit.syscall").map((r) => [r.call_id, r.data])).toEqual([[runCall, { tool: "word_count", syscall: "fs.read", outcome: "ok" }]]);
+		// The operation tree shows the syscall under the calling tool, with both its records.
+		const tree = await runtime.explain(runCall, { session: session.id });
+		expect(tree.syscalls).toEqual([{ syscall: "fs.read", outcome: "ok", event: expect.any(Number), audit_seq: expect.any(Number) }]);
+		expect(tree.complete).toBe(true);
 		await session.end();
 	});
 

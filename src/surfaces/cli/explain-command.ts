@@ -107,6 +107,8 @@ export function renderExplanation(t: CallExplanation): string {
 		}
 	}
 
+	if (t.syscalls.length > 0) add(1, "syscalls (a JIT tool's, each through this call's own primitives)");
+	for (const c of t.syscalls) add(2, `${c.syscall}: ${c.outcome}${c.error ? ` — ${clip(c.error, 120)}` : ""}${refs(c.event, c.audit_seq)}`);
 	if (t.flow.length > 0) add(1, "flow decisions");
 	for (const f of t.flow) add(2, `${f.operation} to ${f.sink}: ${f.decision}${f.release_id ? ` (release ${f.release_id})` : ""} — ${clip(f.reason, 120)}${refs(f.event, f.audit_seq)}`);
 
