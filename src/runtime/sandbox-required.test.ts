@@ -20,11 +20,11 @@ afterEach(() => closeTestRuntime({ root, runtime }));
 const sandboxed = (await probeSandbox()).available;
 
 describe.skipIf(!sandboxed)("sandbox: required", () => {
-	const escape = (target: string) => callsStep({ name: "shell", arguments: { command: `echo escaped > ${target}; echo inside > inside.txt` } });
+	const writeOutside = (target: string) => callsStep({ name: "shell", arguments: { command: `echo escaped > ${target}; echo inside > inside.txt` } });
 
 	it("confines full-access's shell to the workspace when the host requires it", async () => {
 		const outside = join(root, "outside-required.txt");
-		const session = await runtime.openSession({ workspace, model: new RecordingModel([escape(outside), { text: "done", toolCalls: [] }]), mode: "full-access", sandbox: "required" });
+		const session = await runtime.openSession({ workspace, model: new RecordingModel([writeOutside(outside), { text: "done", toolCalls: [] }]), mode: "full-access", sandbox: "required" });
 		expect(await session.send("go")).toMatchObject({ status: "completed" });
 		expect(existsSync(outside)).toBe(false);
 		expect(existsSync(join(workspace, "inside.txt"))).toBe(true);
@@ -34,7 +34,7 @@ describe.skipIf(!sandboxed)("sandbox: required", () => {
 
 	it("leaves full-access unconfined by default, as its mode says", async () => {
 		const outside = join(root, "outside-default.txt");
-		const session = await runtime.openSession({ workspace, model: new RecordingModel([escape(outside), { text: "done", toolCalls: [] }]), mode: "full-access" });
+		const session = await runtime.openSession({ workspace, model: new RecordingModel([writeOutside(outside), { text: "done", toolCalls: [] }]), mode: "full-access" });
 		expect(await session.send("go")).toMatchObject({ status: "completed" });
 		expect(existsSync(outside)).toBe(true);
 	});
