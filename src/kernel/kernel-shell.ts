@@ -17,7 +17,7 @@ import type { EffectSink } from "./effects.js";
 import { flowEvidence } from "./flow/flow-evidence.js";
 import type { CallFlow, FlowDecisionRecord } from "./flow/flow-types.js";
 import { join, type Label, label } from "./flow/label.js";
-import { createRedactor } from "./flow/redaction.js";
+import { createRedactor, SECRET_ENV_NAME } from "./flow/redaction.js";
 import { shellEgress } from "./flow/shell-egress.js";
 import { type OperationLog, runProtected } from "./operations/protected-operation.js";
 import { PrimitiveCancelledError } from "./kernel-errors.js";
@@ -70,14 +70,12 @@ export interface ShellPrimitivesOptions {
 	hostAllowed?: boolean | undefined;
 }
 
-/** Variable names that usually hold a credential; a command the model wrote does not get them. */
-export const SECRET_ENV_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
-
 /** Recognises secret shapes in a value (no known secrets of its own: only the shapes). */
 const shapes = createRedactor({ env: {} });
 
 /**
- * Drops variables named like a secret, and any whose value looks like one whatever its name
+ * Drops variables named like a secret (the names whose values the redactor masks), and any whose
+ * value looks like one whatever its name
  * (`DATABASE_URL=postgres://app:pw@db/app`, a bearer token in `EXTRA_HEADER`).
  */
 export function scrubEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

@@ -3,7 +3,7 @@
  * looked up, never inferred from what usually happens; what is expected and absent is named.
  */
 import type { AuditKind, AuditRecord } from "../kernel/evidence/audit-types.js";
-import type { AnyWardenEvent, EventKind, WardenEvent } from "../kernel/evidence/event-types.js";
+import type { AnyWardenEvent, EventKind, EventPayloads, WardenEvent } from "../kernel/evidence/event-types.js";
 import {
 	type AdmissionLink,
 	type ApprovalLink,
@@ -329,46 +329,59 @@ class CallReader {
 		return links;
 	}
 
-	/** Syscalls pair event and audit record in order: the runtime writes both, one after the other. */
+	/**
+	 * Pairs each event with the first unused audit record it matches; an event without a record and
+	 * a record without an event are each named as missing, never filled in.
+	 */
+	private paired<K extends EventKind>(
+		kind: K,
+		auditKind: AuditKind,
+		matches: (payload: EventPayloads[K], record: AuditRecord) => boolean,
+	): { pairs: { event: Numbered<WardenEvent<K>>; record?: AuditRecord }[]; orphans: AuditRecord[] } {
+		const records = this.audit(auditKind);
+		const used = new Set<number>();
+		const pairs = this.events(kind).map((event) => {
+			const record = records.find((r) => !used.has(r.seq) && matches(event.e.payload, r));
+			if (!record) {
+				this.missing.push(`${kind} event #${event.n} has no ${auditKind === kind ? "" : `${auditKind} `}audit record`);
+				return { event };
+			}
+			used.add(record.seq);
+			return { event, record };
+		});
+		const orphans = records.filter((r) => !used.has(r.seq));
+		for (const record of orphans) this.missing.push(`${auditKind} audit record #${record.seq} has no event`);
+		return { pairs, orphans };
+	}
+
+	/** A JIT tool's syscalls, in the order the tool made them. */
 	private syscalls(): SyscallLink[] {
-		const events = this.events("tool.syscall");
-		const records = this.audit("jit.syscall");
-		const links: SyscallLink[] = events.map((event, i) => {
+		const { pairs, orphans } = this.paired("tool.syscall", "jit.syscall", (p, r) => r.data.syscall === p.syscall);
+		const links: SyscallLink[] = pairs.map(({ event, record }) => {
 			const p = event.e.payload;
 			const link: SyscallLink = { syscall: p.syscall, outcome: p.outcome, event: event.n };
 			if (p.error !== undefined) link.error = p.error;
-			const record = records[i];
-			if (record && record.data.syscall === p.syscall) link.audit_seq = record.seq;
-			else this.missing.push(`tool.syscall event #${event.n} has no jit.syscall audit record`);
+			if (record) link.audit_seq = record.seq;
 			return link;
 		});
-		for (const record of records.slice(events.length)) {
-			this.missing.push(`jit.syscall audit record #${record.seq} has no event`);
-			links.push({ syscall: str(record.data.syscall) ?? "?", outcome: str(record.data.outcome) ?? "?", audit_seq: record.seq });
-		}
+		for (const record of orphans) links.push({ syscall: str(record.data.syscall) ?? "?", outcome: str(record.data.outcome) ?? "?", audit_seq: record.seq });
 		return links;
 	}
 
 	private flow(): FlowLink[] {
-		const links: FlowLink[] = [];
-		const records = this.audit("flow.decided");
-		const used = new Set<number>();
-		for (const event of this.events("flow.decided")) {
+		const { pairs, orphans } = this.paired(
+			"flow.decided",
+			"flow.decided",
+			(p, r) => r.data.operation === p.operation && r.data.sink === p.sink && r.data.decision === p.decision && r.data.payload_sha256 === p.payload_sha256,
+		);
+		const links: FlowLink[] = pairs.map(({ event, record }) => {
 			const p = event.e.payload;
-			const record = records.find(
-				(r) => !used.has(r.seq) && r.data.operation === p.operation && r.data.sink === p.sink && r.data.decision === p.decision && r.data.payload_sha256 === p.payload_sha256,
-			);
 			const link: FlowLink = { operation: p.operation, sink: p.sink, decision: p.decision, reason: p.reason, event: event.n };
 			if (p.release_id !== undefined) link.release_id = p.release_id;
-			if (record) {
-				used.add(record.seq);
-				link.audit_seq = record.seq;
-			} else this.missing.push(`flow.decided event #${event.n} has no audit record`);
-			links.push(link);
-		}
-		for (const record of records) {
-			if (used.has(record.seq)) continue;
-			this.missing.push(`flow.decided audit record #${record.seq} has no event`);
+			if (record) link.audit_seq = record.seq;
+			return link;
+		});
+		for (const record of orphans) {
 			const link: FlowLink = {
 				operation: str(record.data.operation) ?? "?",
 				sink: str(record.data.sink) ?? "?",
@@ -404,22 +417,14 @@ class CallReader {
 	}
 
 	private budget(): BudgetLink[] {
-		const links: BudgetLink[] = [];
-		const records = this.audit("budget.exhausted");
-		const used = new Set<number>();
-		for (const event of this.events("budget.exhausted")) {
+		const { pairs, orphans } = this.paired("budget.exhausted", "budget.exhausted", (p, r) => r.data.counter === p.counter && r.data.scope === p.scope);
+		const links: BudgetLink[] = pairs.map(({ event, record }) => {
 			const p = event.e.payload;
-			const record = records.find((r) => !used.has(r.seq) && r.data.counter === p.counter && r.data.scope === p.scope);
 			const link: BudgetLink = { counter: p.counter, scope: p.scope, limit: p.limit, used: p.used, requested: p.requested, event: event.n };
-			if (record) {
-				used.add(record.seq);
-				link.audit_seq = record.seq;
-			} else this.missing.push(`budget.exhausted event #${event.n} has no audit record`);
-			links.push(link);
-		}
-		for (const record of records) {
-			if (used.has(record.seq)) continue;
-			this.missing.push(`budget.exhausted audit record #${record.seq} has no event`);
+			if (record) link.audit_seq = record.seq;
+			return link;
+		});
+		for (const record of orphans) {
 			links.push({
 				counter: str(record.data.counter) ?? "?",
 				scope: str(record.data.scope) ?? "?",
