@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { checkProtectedPattern, DEFAULT_PROTECTED_PATHS, ProtectedPathError, ProtectedPaths, SANDBOX_PROTECTED_ROOTS } from "./protected-paths.js";
+
+const registry = new ProtectedPaths();
+
+describe("the default protected paths", () => {
+	// One row per default: a path it must cover.
+	const rows: [pattern: string, path: string][] = [
+		["**/.warden", ".warden"],
+		["**/.warden/**", ".warden/config.yaml"],
+		["**/.git", ".git"],
+		["**/.git/hooks", ".git/hooks"],
+		["**/.git/hooks/**", ".git/hooks/pre-commit"],
+		["**/.git/config", ".git/config"],
+		["**/.git/config.worktree", ".git/config.worktree"],
+		["**/.git/worktrees/*/config.worktree", ".git/worktrees/feature/config.worktree"],
+		["**/.git/modules/**/hooks/**", ".git/modules/vendor/lib/hooks/post-checkout"],
+		["**/.git/modules/**/config", ".git/modules/vendor/config"],
+		["**/.envrc", "services/api/.envrc"],
+		[".husky/**", ".husky/pre-commit"],
+		[".pre-commit-config.yaml", ".pre-commit-config.yaml"],
+		[".vscode/tasks.json", ".vscode/tasks.json"],
+		[".vscode/settings.json", ".vscode/settings.json"],
+		[".devcontainer/**", ".devcontainer/devcontainer.json"],
+		[".devcontainer.json", ".devcontainer.json"],
+		[".mcp.json", ".mcp.json"],
+		[".claude/settings.json", ".claude/settings.json"],
+		[".claude/settings.local.json", ".claude/settings.local.json"],
+		[".gemini/settings.json", ".gemini/settings.json"],
+		[".cursor/mcp.json", ".cursor/mcp.json"],
+	];
+	it("has a row here for every default", () => {
+		expect(rows.map(([p]) => p).sort()).toEqual(DEFAULT_PROTECTED_PATHS.map((d) => d.pattern).sort());
+	});
+	it.each(rows)("%s covers %s", (pattern, path) => {
+		const hit = registry.match(path);
+		expect(hit?.rule.pattern).toBe(pattern);
+		expect(hit?.rule.source).toBe("default");
+	});
+	it.each(["src/a.ts", "README.md", ".gitignore", ".github/workflows/ci.yml", "notes/.warden-notes.md", ".env", "package.json", "."])("leaves %s alone", (path) => {
+		expect(registry.match(path)).toBeUndefined();
+	});
+	it("covers nested repositories and direnv files", () => {
+		expect(registry.covers("vendor/lib/.git/hooks/pre-push")).toBe(true);
+		expect(registry.covers("vendor/lib/.git/config")).toBe(true);
+		expect(registry.covers("sub/.warden/config.yaml")).toBe(true);
+	});
+	it("covers a directory that holds protected paths", () => {
+		expect(registry.match(".husky")?.rule.pattern).toBe(".husky/**");
+		expect(registry.match(".devcontainer")?.rule.pattern).toBe(".devcontainer/**");
+		expect(registry.match(".git/modules/x/hooks")?.rule.pattern).toBe("**/.git/modules/**/hooks/**");
+	});
+	it("ignores case and ./ prefixes, so another spelling is no way around it", () => {
+		expect(registry.covers(".GIT/HOOKS/pre-commit")).toBe(true);
+		expect(registry.covers("./.git//config")).toBe(true);
+		expect(registry.covers(".Envrc")).toBe(true);
+	});
+	it("gives every default a reason and a sandbox root for the top-level ones", () => {
+		for (const d of DEFAULT_PROTECTED_PATHS) expect(d.reason.length).toBeGreaterThan(10);
+		for (const root of SANDBOX_PROTECTED_ROOTS) expect(registry.covers(root)).toBe(true);
+	});
+});
+
+describe("extending the registry", () => {
+	it("adds rules with their source and never loses a default", () => {
+		const extended = new ProtectedPaths([{ pattern: "deploy/hooks/**", reason: "runs on deploy", source: "user config ~/.config/warden/config.yaml" }]);
+		expect(extended.match("deploy/hooks/post")?.rule.source).toBe("user config ~/.config/warden/config.yaml");
+		expect(extended.covers(".git/hooks/pre-commit")).toBe(true);
+		expect(extended.rules().length).toBe(DEFAULT_PROTECTED_PATHS.length + 1);
+	});
+	it("lists extra literal roots for the sandbox", () => {
+		const extended = new ProtectedPaths([
+			{ pattern: "ops/run.sh", reason: "cron runs it", source: "host" },
+			{ pattern: "ops/**/*.sh", reason: "cron runs them", source: "host" },
+		]);
+		expect(extended.extraLiteralRoots()).toEqual(["ops/run.sh"]);
+	});
+	it.each([
+		["", "non-empty"],
+		["/etc/passwd", "workspace-relative"],
+		["../x", "climb out"],
+		["a\0b", "NUL"],
+	])("refuses the pattern %j", (pattern, words) => {
+		expect(checkProtectedPattern(pattern)).toContain(words);
+		expect(() => new ProtectedPaths([{ pattern, reason: "r", source: "host" }])).toThrow(ProtectedPathError);
+	});
+});
