@@ -22,6 +22,7 @@ import type { EffectSink } from "./effects.js";
 import type { CallFlow, FlowDecisionRecord } from "./flow/flow-types.js";
 import { flowEvidence } from "./flow/flow-evidence.js";
 import { type OperationLog, runProtected } from "./operations/protected-operation.js";
+import { ProtectedGuard } from "./protected/protected-guard.js";
 import { BinaryFileError, FileTooLargeError, FsPrimitiveError, InvalidPathError, PrimitiveCancelledError } from "./kernel-errors.js";
 import type { DeleteOutcome, DirEntry, FileContent, FsPrimitives, WalkOptions, WriteOutcome } from "./primitives.js";
 import { displayPath, resolveWorkspacePath, type WorkspaceRoot } from "./workspace-paths.js";
@@ -36,6 +37,8 @@ export interface FsPrimitivesOptions {
 	flow?: CallFlow | undefined;
 	/** Durable intents and settlements; without it, effects are recorded through recordEffect only. */
 	operations?: OperationLog | undefined;
+	/** Protected paths and this call's clearance; without one, the default registry with no clearance. */
+	protect?: ProtectedGuard | undefined;
 }
 
 /** fs.read's limit when the caller gives none. */
@@ -47,6 +50,7 @@ const DIFF_TIMEOUT_MS = 2_000;
 
 export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 	const resolve = async (p: string) => resolveWorkspacePath(await opts.root(), p);
+	const protect = opts.protect ?? new ProtectedGuard();
 
 	return {
 		async read(p, readOpts): Promise<FileContent> {
@@ -76,6 +80,8 @@ export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 			if (opts.signal.aborted) throw new PrimitiveCancelledError(`write to ${p} cancelled before it started`);
 			const { rel, abs } = await resolve(p);
 			if (rel === ".") throw new FsPrimitiveError("the workspace root is a directory, not a file");
+			// On the real target: a workspace symlink into .git/hooks is the hook it leads to.
+			protect.check(rel, "write");
 			opts.authority?.admit([{ resource: fsResource(rel), right: "write", bytes: Buffer.byteLength(content, "utf8") }]);
 			const existing = await guard(rel, () => lstatIfExists(abs));
 			if (existing && existing.type !== "file") throw new FsPrimitiveError(`${rel} is ${describeType(existing.type)}, not a regular file`);
@@ -153,6 +159,7 @@ export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 			if (st.type === "file" && st.links > 1) {
 				throw new FsPrimitiveError(`${rel} has ${st.links} hard links; Warden cannot tell where the others are, so it refuses to record and delete it`);
 			}
+			protect.check(rel, "delete");
 			opts.authority?.admit([{ resource: fsResource(rel), right: "delete", bytes: st.size }]);
 
 			let before: Buffer;

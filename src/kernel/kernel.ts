@@ -16,6 +16,7 @@ import { FsPrimitiveError } from "./kernel-errors.js";
 import { createNetPrimitives } from "./kernel-net.js";
 import { createShellPrimitives, type ShellSandboxOptions } from "./kernel-shell.js";
 import type { KernelPrimitives } from "./primitives.js";
+import type { ProtectedGuard } from "./protected/protected-guard.js";
 import { type WorkspaceRoot, workspaceRoot } from "./workspace-paths.js";
 
 export interface KernelOptions {
@@ -62,6 +63,11 @@ export interface KernelOptions {
 	approved?: boolean;
 	/** A host allow rule admitted this call: its shell command's egress may use the network. */
 	hostAllowed?: boolean;
+	/**
+	 * Protected paths and the exact paths this call is cleared for: fs.write and fs.delete refuse a
+	 * protected path without clearance. Without one, the default registry holds and nothing is cleared.
+	 */
+	protect?: ProtectedGuard;
 	/** Where a JIT tool's syscalls and limits are recorded; without it they are not. */
 	jitEvidence?: JitEvidence;
 	/** Caps on a command a JIT tool runs (the host's shell limits). */
@@ -81,7 +87,7 @@ export function createKernel(opts: KernelOptions): KernelPrimitives {
 		return rootPromise;
 	};
 	const shared = { root, callId: opts.callId, signal: opts.signal, recordEffect: opts.recordEffect, budget: opts.budget, authority: opts.authority, flow: opts.flow, operations: opts.operations };
-	const fs = createFsPrimitives(shared);
+	const fs = createFsPrimitives({ ...shared, protect: opts.protect });
 	const shell = createShellPrimitives({ ...shared, env: opts.env ?? process.env, parseShell: opts.parseShell, sandbox: opts.sandbox, approved: opts.approved, hostAllowed: opts.hostAllowed });
 	const net = createNetPrimitives(shared);
 	// A JIT tool's syscalls enter these very objects: no second path to the world.

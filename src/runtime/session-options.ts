@@ -5,6 +5,7 @@ import type { GrantSpec } from "../kernel/authority/capability.js";
 import type { TaskCeilingSpec } from "../kernel/authority/task-ceiling.js";
 import type { BudgetLimits } from "../kernel/budget/budget-types.js";
 import type { FlowSettings, ReleaseCallback } from "../kernel/flow/flow-types.js";
+import type { ProtectedPathRule, ProtectedPathSpec } from "../kernel/protected/protected-paths.js";
 import type { ModelProvider } from "../models/provider.js";
 import type { ToolLimits } from "../tools/tool.js";
 
@@ -90,6 +91,12 @@ export interface SessionOptions {
 	 * bubblewrap every one is asked about.
 	 */
 	sandbox?: "mode" | "required";
+	/**
+	 * More protected paths on top of the built-in ones (never fewer): a write there is never
+	 * auto-allowed and the kernel refuses it without a clearance. A spec without a source is named
+	 * `host`; the CLI passes the user config's and project config's entries with their files.
+	 */
+	protectedPaths?: readonly (ProtectedPathSpec | ProtectedPathRule)[];
 	/** The flow plane: sink rules, more secret files, and whether the model's context is redacted. */
 	flow?: FlowSettings;
 	/**

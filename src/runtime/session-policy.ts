@@ -7,13 +7,14 @@ import { dirname, isAbsolute, join } from "node:path";
 import { parseRule } from "../kernel/admission/rules.js";
 import type { Decision, PermissionMode, PermissionRule, PolicyContext, PolicySandbox } from "../kernel/admission/types.js";
 import { PERMISSION_MODES } from "../kernel/admission/types.js";
+import { ProtectedPathError, type ProtectedPathRule, ProtectedPaths } from "../kernel/protected/protected-paths.js";
 import { resolveRealPath } from "../kernel/real-path.js";
 import { realDirectory } from "../providers/directory-probe.js";
 import { probeSandbox } from "../providers/sandbox/sandbox-probe.js";
 import { RuntimeConfigError } from "./runtime-config-error.js";
 import type { RuleEntry, SessionOptions } from "./session-options.js";
 
-export type PolicyOptions = Pick<SessionOptions, "workspace" | "mode" | "rules" | "rulesSource" | "runDeny" | "sandbox">;
+export type PolicyOptions = Pick<SessionOptions, "workspace" | "mode" | "rules" | "rulesSource" | "runDeny" | "sandbox" | "protectedPaths">;
 
 function parseEntries(entries: readonly RuleEntry[] | undefined, outcome: Decision, defaultSource: string): PermissionRule[] {
 	return (entries ?? []).map((entry) =>
@@ -46,7 +47,25 @@ export async function sessionPolicy(options: PolicyOptions, env: NodeJS.ProcessE
 		throw new RuntimeConfigError(`sandbox must be "mode" or "required", got ${JSON.stringify(options.sandbox)}`);
 	}
 	if (options.sandbox === "required") sandbox.required = true;
-	return { mode, workspace, home, runDenyRules, hostRules, resolvePath: resolveRealPath, sandbox };
+	const protectedPaths = hostProtectedPaths(options.protectedPaths);
+	return { mode, workspace, home, runDenyRules, hostRules, resolvePath: resolveRealPath, sandbox, protectedPaths };
+}
+
+/** The built-in registry plus the host's entries; a bad entry is a one-line config error naming it. */
+function hostProtectedPaths(entries: PolicyOptions["protectedPaths"]): ProtectedPaths {
+	if (entries !== undefined && !Array.isArray(entries)) throw new RuntimeConfigError("protectedPaths must be a list of { pattern, reason }");
+	const rules = (entries ?? []).map((e, i): ProtectedPathRule => {
+		if (typeof e !== "object" || e === null || typeof e.reason !== "string" || e.reason.trim() === "") {
+			throw new RuntimeConfigError(`protectedPaths[${i}] must be { pattern, reason } with a non-empty reason`);
+		}
+		return { pattern: e.pattern, reason: e.reason, source: "source" in e && typeof e.source === "string" ? e.source : "host" };
+	});
+	try {
+		return new ProtectedPaths(rules);
+	} catch (err) {
+		if (err instanceof ProtectedPathError) throw new RuntimeConfigError(`protectedPaths: ${err.message}`);
+		throw err;
+	}
 }
 
 /** Whether shell commands can be sandboxed here: bubblewrap is found and proven once per process. */

@@ -20,6 +20,7 @@ import { createKernel } from "../kernel/kernel.js";
 import { createHumanPrimitives } from "../kernel/kernel-human.js";
 import { createLlmPrimitives, modelProfile } from "../kernel/kernel-llm.js";
 import { WorkspaceEscapeError } from "../kernel/primitives.js";
+import { ProtectedGuard, ProtectedPathDeniedError } from "../kernel/protected/protected-guard.js";
 import type { Message, ModelProvider, ModelResponse } from "../models/provider.js";
 import { ModelError } from "../models/provider.js";
 import { validateArguments } from "../tools/argument-validator.js";
@@ -111,6 +112,8 @@ interface Admitted {
 	hostAllowed: boolean;
 	/** An approved ask's one-use lease, spent when the call is dispatched. */
 	lease?: ApprovalLease;
+	/** The protected paths this call was approved or exactly allowed for: the only ones its primitives may write. */
+	clears: readonly string[];
 }
 
 interface CallOutcome {
@@ -326,6 +329,7 @@ async function gate(
 	};
 	if (decision.rule) decided.rule = decision.rule;
 	if (decision.subcommands) decided.subcommands = decision.subcommands;
+	if (decision.protected) decided.protected = decision.protected;
 	decided.ceiling = deps.authority.ceiling.hash;
 	await recorder.emit("permission.decided", decided);
 	await recorder.audit("permission.decided", { ...decided, arguments: args, mode: deps.policy.mode }, id);
@@ -381,7 +385,7 @@ async function gate(
 		return { id, name, content: budgetExhaustedMessage(name, err.message), exhausted: err };
 	}
 	// Reaching here after an ask means the host approved it.
-	const admitted: Admitted = { proposal, tool, args, budget, hold, approved: decision.decision === "ask", hostAllowed: decision.decision === "allow" && decision.layer === "host-rule" };
+	const admitted: Admitted = { proposal, tool, args, budget, hold, approved: decision.decision === "ask", hostAllowed: decision.decision === "allow" && decision.layer === "host-rule", clears: decision.protected?.clears ?? [] };
 	if (lease) admitted.lease = lease;
 	return admitted;
 }
@@ -430,6 +434,8 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 		await recorder.emit("tool.started", { call_id: id, tool: name });
 		const authority = deps.authority.forCall({ approved: call.approved });
 		const flow = deps.flow.forCall(id, controller.signal);
+		// Only what this call's approval or exact host rule named: a JIT tool's syscalls get nothing more.
+		const protect = new ProtectedGuard({ ...(deps.policy.protectedPaths ? { registry: deps.policy.protectedPaths } : {}), clearance: call.clears });
 		const kernel = createKernel({
 			workspace: deps.policy.workspace,
 			callId: id,
@@ -445,6 +451,7 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 			sandbox: { profile: sandboxProfileFor(deps.policy.mode, deps.policy.sandbox?.required), available: deps.policy.sandbox?.available ?? false, reason: deps.policy.sandbox?.reason, home: deps.policy.home, protect: deps.policy.sandbox?.protect },
 			approved: call.approved,
 			hostAllowed: call.hostAllowed,
+			protect,
 			// A JIT tool's syscalls and limits, as events and audit records under this call.
 			jitEvidence: {
 				syscall: async (record) => {
@@ -470,7 +477,7 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 			if (result.isError) failure = firstLine(result.output);
 		} catch (err) {
 			const known =
-				err instanceof ToolError || err instanceof WorkspaceEscapeError || err instanceof BudgetExhaustedError || err instanceof CapabilityDeniedError || err instanceof FlowDeniedError;
+				err instanceof ToolError || err instanceof WorkspaceEscapeError || err instanceof BudgetExhaustedError || err instanceof CapabilityDeniedError || err instanceof FlowDeniedError || err instanceof ProtectedPathDeniedError;
 			failure = known ? oneLine(err) : `internal error: ${oneLine(err)}`;
 			output = failedMessage(name, failure);
 		}
@@ -478,7 +485,8 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 		// A primitive refused inside the call: whatever the tool made of that, the call did not do all it was asked.
 		// Likewise a capability refusal: it is evidence of its own, linked to the call, and the call failed.
 		for (const refused of authority.refusals) await recorder.audit("authority.denied", refused.toRecord(), id);
-		const refused = authority.refusals[0] ?? flow.refusals[0];
+		for (const refused of protect.refusals) await recorder.audit("protected.denied", refused.toRecord(), id);
+		const refused = protect.refusals[0] ?? authority.refusals[0] ?? flow.refusals[0];
 		if (refused && failure === undefined) {
 			failure = refused.message;
 			output = `${output}\n${failedMessage(name, failure)}`;

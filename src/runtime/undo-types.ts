@@ -1,4 +1,5 @@
 /** What `warden undo` is asked to put back, and what it reports. */
+import type { ProtectedPaths } from "../kernel/protected/protected-paths.js";
 
 /** A whole session (with the sessions its sub-agents ran), or one call of it. */
 export type UndoTarget = { session: string } | { call: string; session?: string };
@@ -6,6 +7,8 @@ export type UndoTarget = { session: string } | { call: string; session?: string 
 export interface UndoOptions {
 	/** Only say what would be restored or refused; nothing is changed and no session is recorded. */
 	dryRun?: boolean;
+	/** The host's protected paths (default: the built-in registry): never restored by undo on its own. */
+	protectedPaths?: ProtectedPaths;
 }
 
 /** A file put back (or, in a dry run, that would be). */

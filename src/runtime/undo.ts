@@ -15,6 +15,8 @@ import type { Redactor } from "../kernel/flow/redaction-types.js";
 import { FsPrimitiveError } from "../kernel/kernel-errors.js";
 import { WRITE_REPLACE_MAX_BYTES } from "../kernel/kernel-fs.js";
 import { createKernel } from "../kernel/kernel.js";
+import { ProtectedGuard } from "../kernel/protected/protected-guard.js";
+import { defaultProtectedPaths, type ProtectedPaths } from "../kernel/protected/protected-paths.js";
 import type { Store } from "../store/store.js";
 import { changedSince, type FileProbe, type PlannedRestore, planUndo, type UndoPlan } from "./undo-plan.js";
 import type { RefusedFile, RestoredFile, UndoOptions, UndoResult, UndoTarget } from "./undo-types.js";
@@ -30,11 +32,27 @@ const UNDO_MODE = "workspace-write";
 const UNDO_MODEL = "undo";
 
 export async function undoChanges(deps: UndoDeps, target: UndoTarget, options: UndoOptions = {}): Promise<UndoResult> {
-	const plan = await planUndo(deps.store, target, kernelProbe);
+	const plan = withoutProtected(await planUndo(deps.store, target, kernelProbe), options.protectedPaths ?? defaultProtectedPaths());
 	if (options.dryRun) {
 		return { target: plan.target, dry_run: true, restored: plan.restores.map(planned), refused: plan.refused, unchanged: plan.unchanged };
 	}
-	return runRestores(deps, plan);
+	return runRestores(deps, plan, options.protectedPaths);
+}
+
+/**
+ * A protected path (a git hook, .warden/, .envrc …) is never put back silently: what was there
+ * before, or the removal of what the session created, runs later outside Warden either way, so the
+ * person restores it by hand after looking at it. The fs primitives refuse it anyway.
+ */
+function withoutProtected(plan: UndoPlan, registry: ProtectedPaths): UndoPlan {
+	const restores: PlannedRestore[] = [];
+	const refused: RefusedFile[] = [...plan.refused];
+	for (const r of plan.restores) {
+		const hit = registry.match(r.path);
+		if (hit === undefined) restores.push(r);
+		else refused.push({ path: r.path, reason: `${r.path} is a protected path (${hit.rule.reason}; rule ${hit.rule.pattern} from ${hit.rule.source}): undo does not restore it on its own; check it and put it back by hand` });
+	}
+	return { ...plan, restores, refused };
 }
 
 function planned(r: PlannedRestore): RestoredFile {
@@ -44,7 +62,7 @@ function planned(r: PlannedRestore): RestoredFile {
 /** A refusal found right before dispatch: the file changed between planning and its restore. */
 class ChangedSinceError extends Error {}
 
-async function runRestores(deps: UndoDeps, plan: UndoPlan): Promise<UndoResult> {
+async function runRestores(deps: UndoDeps, plan: UndoPlan, registry: ProtectedPaths | undefined): Promise<UndoResult> {
 	const { store } = deps;
 	const id = randomUUID();
 	const effectSeqs = new Map<string, number>();
@@ -69,7 +87,7 @@ async function runRestores(deps: UndoDeps, plan: UndoPlan): Promise<UndoResult> 
 		let n = 0;
 		for (const restore of plan.restores) {
 			const callId = `undo_${turn}_${++n}`;
-			const outcome = await restoreOne({ recorder, ceiling, workspace, callId, reason: `warden undo of ${described} requested by the host` }, restore);
+			const outcome = await restoreOne({ recorder, ceiling, workspace, callId, reason: `warden undo of ${described} requested by the host`, registry }, restore);
 			if ("reason" in outcome) refused.push(outcome);
 			else {
 				const seq = effectSeqs.get(callId);
@@ -101,6 +119,8 @@ interface RestoreCall {
 	workspace: string;
 	callId: string;
 	reason: string;
+	/** Protected paths: the restore holds no clearance for any of them. */
+	registry: ProtectedPaths | undefined;
 }
 
 /** One file as one governed call: proposed, decided by the host, started, dispatched, and ended. */
@@ -119,12 +139,14 @@ async function restoreOne(c: RestoreCall, restore: PlannedRestore): Promise<Rest
 	await recorder.emit("tool.started", { call_id: callId, tool });
 	const started = Date.now();
 	const authority = new Authority({ grants, ceiling: c.ceiling }).forCall({ approved: false });
+	const protect = new ProtectedGuard(c.registry ? { registry: c.registry } : {});
 	const kernel = createKernel({
 		workspace: c.workspace,
 		callId,
 		signal: new AbortController().signal,
 		recordEffect: (effect) => recorder.effect(effect),
 		authority,
+		protect,
 		operations: recorder.operationLog(),
 	});
 	let output: string;
@@ -141,6 +163,7 @@ async function restoreOne(c: RestoreCall, restore: PlannedRestore): Promise<Rest
 		}
 	} catch (err) {
 		for (const refusal of authority.refusals) await recorder.audit("authority.denied", refusal.toRecord(), callId);
+		for (const refusal of protect.refusals) await recorder.audit("protected.denied", refusal.toRecord(), callId);
 		const reason = err instanceof ChangedSinceError ? err.message : `${restore.path} could not be restored: ${oneLine(err)}; not restored`;
 		const durationMs = Date.now() - started;
 		await recorder.emit("tool.failed", { call_id: callId, tool, duration_ms: durationMs, error: reason });

@@ -4,6 +4,8 @@
  * is decided per sub-command and takes the most severe outcome.
  */
 import { isReadOnlyCommand } from "./command-classes.js";
+import { gitExecConfigChange } from "./git-exec-config.js";
+import { gitConfigTarget, guardProtected, protectedTargetOf } from "./protected-decision.js";
 import { outsideWorkspace } from "./command-paths.js";
 import { type HardlineHit, type HardlineScope, hardlineForCommand, hardlineForPath } from "./hardline.js";
 import { matchModeRule, needsSandbox, SANDBOXED_REASON } from "./modes.js";
@@ -117,7 +119,10 @@ export class PermissionEngine {
 			const hit = hardlineForPath(subject.value, pathScope(ctx));
 			if (hit) facts.hardline = hit;
 		}
-		return this.chain(tool, target, ctx, facts);
+		const found = this.chain(tool, target, ctx, facts);
+		// A write there is never auto-allowed: protected-decision.ts.
+		const guarded = subject?.kind === "path" && !tool.readOnly ? protectedTargetOf(subject.value, ctx) : undefined;
+		return guarded ? { ...guardProtected(found, guarded, tool, target, ctx, facts.display), protected: guarded } : found;
 	}
 
 	private decideShell(tool: ToolFacts, command: string, ctx: PolicyContext): DecisionResult {
@@ -137,10 +142,15 @@ export class PermissionEngine {
 				const outside = outsideWorkspace(c, parsed, scope);
 				if (outside !== undefined) target.outside = outside;
 			}
-			const s = this.chain(tool, target, ctx, facts);
+			const found = this.chain(tool, target, ctx, facts);
+			// Changing git's executable config is a protected write: protected-decision.ts.
+			const gitHit = gitExecConfigChange(c);
+			const guarded = gitHit ? gitConfigTarget(gitHit) : undefined;
+			const s = guarded ? guardProtected(found, guarded, tool, target, ctx, facts.display) : found;
 			const sub: SubcommandDecision = { command: c.text, decision: s.decision, layer: s.layer, reason: s.reason };
 			if (s.rule !== undefined) sub.rule = s.rule;
 			if (c.opaque) sub.opaque = true;
+			if (guarded) sub.protected = guarded;
 			return sub;
 		});
 		let decisive = 0;
@@ -155,6 +165,7 @@ export class PermissionEngine {
 		const reason = count === 1 ? chosen.reason : `${chosen.reason} (sub-command ${decisive + 1} of ${count})`;
 		const result: DecisionResult = { decision: chosen.decision, layer: chosen.layer, reason, subcommands };
 		if (chosen.rule !== undefined) result.rule = chosen.rule;
+		if (chosen.protected !== undefined) result.protected = chosen.protected;
 		return result;
 	}
 

@@ -1,4 +1,5 @@
 /** Types of the tool-level permission decision (the Agentao paper's Algorithm 2). */
+import type { ProtectedPaths } from "../protected/protected-paths.js";
 
 export type PermissionMode = "read-only" | "workspace-write" | "full-access" | "plan";
 export const PERMISSION_MODES: readonly PermissionMode[] = ["read-only", "workspace-write", "full-access", "plan"];
@@ -14,7 +15,9 @@ export type DecisionLayer =
 	| "run-deny"
 	| "host-rule"
 	| "mode-rule"
-	| "tool-default";
+	| "tool-default"
+	/** A write to a protected path, or a change to git's executable config: no mode allows it. */
+	| "protected-path";
 
 /**
  * What a rule's argument pattern is matched against. A tool definition says which of its
@@ -69,6 +72,8 @@ export interface PolicyContext {
 	 * say, and the decision is the one made before sandboxes (commands that are not read-only ask).
 	 */
 	sandbox?: PolicySandbox;
+	/** Protected paths (the host's registry); absent: the defaults. A write there is never auto-allowed. */
+	protectedPaths?: ProtectedPaths;
 }
 
 export interface PolicySandbox {
@@ -91,6 +96,22 @@ export interface SubcommandDecision {
 	rule?: string;
 	/** True when the program could not be known before running (eval, `$(...)` as program, pipe into a shell). */
 	opaque?: boolean;
+	/** The protected path (or git config key) this sub-command writes. */
+	protected?: ProtectedTarget;
+}
+
+/** What makes a call a protected write, and the exact paths an approval of it clears. */
+export interface ProtectedTarget {
+	/** The protected path as matched (workspace-relative), or the git config key a command sets. */
+	path: string;
+	/** The registry pattern, or the git config key row, that matched. */
+	pattern: string;
+	/** Why it is protected: shown by the approval prompt. */
+	reason: string;
+	/** Where the rule came from: `default`, `user config <file>`, `host`, `project config <file>`. */
+	source: string;
+	/** Workspace-relative paths (as written and as real target) an approval or an exact host rule clears. */
+	clears: string[];
 }
 
 export interface DecisionResult {
@@ -102,4 +123,6 @@ export interface DecisionResult {
 	rule?: string;
 	/** For shell calls: one entry per sub-command, in source order. */
 	subcommands?: SubcommandDecision[];
+	/** The call writes a protected path (for shell: the deciding sub-command's git config key). */
+	protected?: ProtectedTarget;
 }

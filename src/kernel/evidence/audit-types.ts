@@ -12,6 +12,8 @@ export type AuditKind =
 	| "effect"
 	| "budget.exhausted"
 	| "authority.denied"
+	/** A write or delete of a protected path that the call was not cleared for (src/kernel/protected/protected-guard.ts). */
+	| "protected.denied"
 	| "approval.granted"
 	| "approval.consumed"
 	| "approval.invalid"

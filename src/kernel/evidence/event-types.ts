@@ -2,7 +2,7 @@
  * The host-facing event stream: typed, versioned, redacted. The JSON Schema published in
  * schemas/events.v1.json describes exactly these shapes; change both together.
  */
-import type { Decision, DecisionLayer, PermissionMode, SubcommandDecision } from "../admission/types.js";
+import type { Decision, DecisionLayer, PermissionMode, ProtectedTarget, SubcommandDecision } from "../admission/types.js";
 import type { BudgetCounter, BudgetScope, BudgetUsage } from "../budget/budget-types.js";
 import type { FlowDecisionRecord } from "../flow/flow-types.js";
 
@@ -35,6 +35,8 @@ export interface EventPayloads {
 		reason: string;
 		rule?: string;
 		subcommands?: SubcommandDecision[];
+		/** The protected path (or git config key) the call writes. */
+		protected?: ProtectedTarget;
 		/** sha256 of the task ceiling's canonical manifest the call was decided under. */
 		ceiling?: string;
 	};
