@@ -7,6 +7,7 @@ import type { Decision } from "../kernel/admission/types.js";
 import { AuthorityFormatError } from "../kernel/authority/authority-errors.js";
 import { checkGrantSpec } from "../kernel/authority/capability.js";
 import { taskCeiling } from "../kernel/authority/task-ceiling.js";
+import { checkProtectedPattern } from "../kernel/protected/protected-paths.js";
 import { ConfigError } from "./config-error.js";
 import { configProblem } from "./config-schema.js";
 import { flowProblem } from "./flow-check.js";
@@ -47,6 +48,10 @@ export function readConfigFile(path: string, name: ConfigLayerName, required: bo
 	const source = layerSource(name, file);
 	checkRules(config, source, fail);
 	checkAuthority(config, fail);
+	config.protected_paths?.forEach((entry, i) => {
+		const problem = checkProtectedPattern(entry.pattern);
+		if (problem !== undefined) fail(`protected_paths[${i}].pattern: ${problem}`);
+	});
 	if (config.flow !== undefined) {
 		const flow = flowProblem(config.flow);
 		if (flow !== undefined) fail(flow);

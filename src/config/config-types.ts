@@ -4,6 +4,7 @@ import type { GrantSpec } from "../kernel/authority/capability.js";
 import type { TaskCeilingSpec } from "../kernel/authority/task-ceiling.js";
 import type { BudgetCounter, BudgetLimits } from "../kernel/budget/budget-types.js";
 import type { FlowSettings, SinkRule, SinkRuleSpec } from "../kernel/flow/flow-types.js";
+import type { ProtectedPathRule, ProtectedPathSpec } from "../kernel/protected/protected-paths.js";
 import type { ConfigNote, SourcedRule } from "../runtime/session-options.js";
 
 export type { BudgetCounter, BudgetLimits };
@@ -25,6 +26,8 @@ export interface ConfigFileData {
 	ceiling?: TaskCeilingSpec;
 	/** The flow plane's host settings; merged across layers by flow-merge.ts. */
 	flow?: FlowConfigData;
+	/** More protected paths; a project's add to the user's (even untrusted: it only tightens), never remove one. */
+	protected_paths?: ProtectedPathSpec[];
 	trusted_projects?: string[];
 }
 
@@ -115,6 +118,8 @@ export interface ResolvedConfig {
 	ceiling?: { value: TaskCeilingSpec; sources: string[] };
 	/** The flow plane's settings from every layer (empty lists when none sets any); SessionOptions.flow takes it as is. */
 	flow: ResolvedFlow;
+	/** Protected paths beyond the built-in ones: the user layer's, then the project's, each naming its file. */
+	protectedPaths?: ProtectedPathRule[];
 	/** The layers that were read, lowest first. */
 	layers: { name: ConfigLayerName; source: string; path?: string }[];
 	/** Whether the project config (if any) came from a workspace the user trusts. */

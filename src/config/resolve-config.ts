@@ -103,6 +103,8 @@ export async function resolveConfig(request: ConfigRequest): Promise<ResolvedCon
 			{ flow: checkedFlow(rulesFile?.flow, rulesFileSource), source: rulesFileSource },
 			{ flow: checkedFlow(flags.flow, FLAGS_FLOW_SOURCE), source: FLAGS_FLOW_SOURCE },
 		]),
+		// Every layer's entries count, an untrusted project's too: an entry can only make a write ask.
+		protectedPaths: files.flatMap((l) => (l.data.protected_paths ?? []).map((p) => ({ pattern: p.pattern, reason: p.reason, source: l.source }))),
 		layers: [
 			...files.map((l) => ({ name: l.name, source: l.source, path: l.path! })),
 			...(rulesFile ? [{ name: "rules-file" as const, source: rulesFileSource, path: rulesFile.path }] : []),

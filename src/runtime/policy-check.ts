@@ -12,6 +12,7 @@ import type {
 	PermissionMode,
 	PermissionRule,
 	PolicyContext,
+	ProtectedTarget,
 	SubcommandDecision,
 } from "../kernel/admission/types.js";
 import type { ApprovedRule } from "../kernel/approval/approval-types.js";
@@ -79,6 +80,11 @@ export interface PolicyCheck {
 	 * it, in order: each would decide if the deciding rule and those listed before it were removed.
 	 */
 	shadowed: ShadowedRule[];
+	/**
+	 * The protected path (or git config key) the call writes: the registry rule, its reason and
+	 * where it came from. Present whether or not it decided (a denial from an earlier layer wins).
+	 */
+	protected?: ProtectedTarget;
 	/** What the capability layer would say at the call's primitives, under the session's grants and ceiling. */
 	capability: CapabilityVerdict;
 	/**
@@ -110,9 +116,11 @@ function decidingRule(policy: PolicyContext, layer: DecisionLayer, text: string 
 	return policy.hostRules.find((r) => r.text === text && (r.outcome === decision || (r.outcome === "allow" && decision === "ask")));
 }
 
-function explainRule(policy: PolicyContext, layer: DecisionLayer, text: string | undefined, decision: Decision): ExplainedRule | undefined {
+function explainRule(policy: PolicyContext, layer: DecisionLayer, text: string | undefined, decision: Decision, guarded?: ProtectedTarget): ExplainedRule | undefined {
 	if (text === undefined) return undefined;
 	switch (layer) {
+		case "protected-path":
+			return guarded ? { text, source: guarded.source } : undefined;
 		case "hardline":
 			return { text, source: "built-in hardline rules" };
 		case "mode-rule":
@@ -173,8 +181,9 @@ export async function explainToolCall(
 		shadowed: [],
 		capability,
 		...(flow ? { flow } : {}),
+		...(decided.protected ? { protected: decided.protected } : {}),
 	};
-	const rule = explainRule(policy, decided.layer, decided.rule, decided.decision);
+	const rule = explainRule(policy, decided.layer, decided.rule, decided.decision, decided.protected);
 	if (rule) check.rule = rule;
 	if (!decided.subcommands) {
 		check.shadowed = await shadowedOf(decided, (r) => r);
@@ -182,7 +191,7 @@ export async function explainToolCall(
 	}
 	const subcommands: ExplainedSubcommand[] = [];
 	for (const [i, { rule: text, ...sub }] of decided.subcommands.entries()) {
-		const source = explainRule(policy, sub.layer, text, sub.decision);
+		const source = explainRule(policy, sub.layer, text, sub.decision, sub.protected);
 		const shadowed = await shadowedOf({ ...sub, rule: text }, (r) => r.subcommands?.[i]);
 		subcommands.push({ ...sub, ...(source ? { rule: source } : {}), shadowed });
 	}

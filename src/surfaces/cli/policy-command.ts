@@ -87,6 +87,7 @@ export function registerPolicyCommand(program: Command, out: (text: string) => v
 				rules: config.rules,
 				runDeny: config.runDeny,
 				flow: config.flow,
+				protectedPaths: config.protectedPaths,
 				tool,
 				arguments: args,
 			};

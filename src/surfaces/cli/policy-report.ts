@@ -12,6 +12,7 @@ export interface PolicyReport {
 	layer: PolicyCheck["layer"];
 	reason: string;
 	rule?: ExplainedRule;
+	protected?: PolicyCheck["protected"];
 	subcommands?: PolicyCheck["subcommands"];
 	shadowed: PolicyCheck["shadowed"];
 	capability: PolicyCheck["capability"];
@@ -31,6 +32,7 @@ export function policyReport(check: PolicyCheck, config: ResolvedConfig): Policy
 		layer: check.layer,
 		reason: check.reason,
 		...(check.rule ? { rule: check.rule } : {}),
+		...(check.protected ? { protected: check.protected } : {}),
 		...(check.subcommands ? { subcommands: check.subcommands } : {}),
 		shadowed: check.shadowed,
 		capability: check.capability,
@@ -84,6 +86,10 @@ export function renderPolicyReport(r: PolicyReport): string {
 		`  rule       ${ruleText(r.rule)}`,
 		`  reason     ${r.reason}`,
 	];
+	if (r.protected) {
+		const p = r.protected;
+		lines.push(`  protected  ${p.path}: ${p.reason}`, `             rule ${p.pattern} from ${p.source}; allowed without asking only by a host rule naming it exactly`);
+	}
 	if (r.subcommands && r.subcommands.length > 0) {
 		lines.push("  sub-commands");
 		const width = Math.max(...r.subcommands.map((s) => JSON.stringify(s.command).length));

@@ -91,6 +91,7 @@ export async function sessionOptionsFromFlags(
 		...(config.grants ? { grants: config.grants.value } : {}),
 		...(config.ceiling ? { ceiling: config.ceiling.value } : {}),
 		flow: config.flow,
+		protectedPaths: config.protectedPaths,
 		...(flags.sandbox === "required" ? { sandbox: "required" as const } : {}),
 		modelTimeoutMs: Math.ceil(modelTimeout * 1000),
 		onEvent,
