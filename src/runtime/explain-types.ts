@@ -78,7 +78,9 @@ export type AdmissionLink =
 	| { kind: "lease"; lease: string; audit_seq?: number }
 	| { kind: "approved_rule"; rule_id: number; audit_seq?: number }
 	| { kind: "release"; release_id: string; sink: string; audit_seq?: number }
-	| { kind: "capability_refused"; resource: string; right: string; reason: string; grant?: string; audit_seq: number };
+	| { kind: "capability_refused"; resource: string; right: string; reason: string; grant?: string; audit_seq: number }
+	/** The fs primitive refused a protected path the call held no clearance for (a `protected.denied` record). */
+	| { kind: "protected_refused"; path: string; right: string; pattern: string; source: string; reason: string; audit_seq: number };
 
 export interface EffectFlow {
 	sink: string;

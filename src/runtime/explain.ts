@@ -157,6 +157,10 @@ class CallReader {
 			if (grant !== undefined) link.grant = grant;
 			admittedBy.push(link);
 		}
+		for (const r of this.audit("protected.denied")) {
+			const s = (k: string) => str(r.data[k]) ?? "?";
+			admittedBy.push({ kind: "protected_refused", path: s("path"), right: s("right"), pattern: s("pattern"), source: s("source"), reason: s("reason"), audit_seq: r.seq });
+		}
 		const started = this.events("tool.started")[0];
 		const effects = this.effects(started !== undefined);
 		const flow = this.flow();

@@ -63,6 +63,9 @@ describe("protected paths through the real CLI", () => {
 		const denied = (await store.listAudit()).filter((r) => r.kind === "protected.denied");
 		await store.close();
 		expect(denied.map((r) => r.data)).toEqual([{ path: ".git/hooks/post-checkout", right: "write", pattern: "**/.git/hooks/**", source: "default", reason: HOOK_REASON }]);
+		const explained = await runCli(["explain", "call_1_2_1", "--state-dir", fx.stateDir]);
+		expect(explained.code, explained.stderr).toBe(0);
+		expect(explained.stdout).toContain(`protected path REFUSED: write .git/hooks/post-checkout (**/.git/hooks/** from default): ${HOOK_REASON} [audit #${denied[0]!.seq}]`);
 	});
 
 	it("a user config entry protects more, and an untrusted project's entry still applies", async () => {

@@ -150,5 +150,7 @@ function admission(link: CallExplanation["admittedBy"][number]): string {
 			return `release ${link.release_id} to ${link.sink}${link.audit_seq === undefined ? "" : ` (#${link.audit_seq})`}`;
 		case "capability_refused":
 			return `capability REFUSED: ${link.right} on ${link.resource}${link.grant ? ` (grant ${link.grant})` : ""}: ${clip(link.reason, 120)} [audit #${link.audit_seq}]`;
+		case "protected_refused":
+			return `protected path REFUSED: ${link.right} ${link.path} (${link.pattern} from ${link.source}): ${clip(link.reason, 120)} [audit #${link.audit_seq}]`;
 	}
 }
