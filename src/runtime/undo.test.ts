@@ -183,6 +183,30 @@ describe("runtime.undo", () => {
 		await expectSoundEvidence(runtime, result.session!, validate);
 	});
 
+	it("never restores a protected path on its own: a git hook the session wrote is left, with the reason", async () => {
+		const model = new RecordingModel([
+			callsStep({ name: "write_file", arguments: { path: ".git/hooks/pre-commit", content: "#!/bin/sh\nnpm test\n" } }, { name: "write_file", arguments: { path: "b.md", content: "b\n" } }),
+			done,
+		]);
+		const session = await runtime.openSession({ workspace, model, mode: "workspace-write", rules: { allow: ["write_file(.git/hooks/pre-commit)"] } });
+		expect((await session.send("add a hook")).toolCalls.completed).toBe(2);
+		await session.end();
+
+		const dry = await runtime.undo({ session: session.id }, { dryRun: true });
+		expect(dry.refused.map((r) => r.path)).toEqual([".git/hooks/pre-commit"]);
+		const result = await runtime.undo({ session: session.id });
+		expect(result.refused).toEqual([
+			{
+				path: ".git/hooks/pre-commit",
+				reason:
+					".git/hooks/pre-commit is a protected path (writes a git hook: runs outside the sandbox on the next commit; rule **/.git/hooks/** from default): undo does not restore it on its own; check it and put it back by hand",
+			},
+		]);
+		expect(result.restored.map((r) => r.path)).toEqual(["b.md"]);
+		expect(await readFile(ws(".git/hooks/pre-commit"), "utf8")).toBe("#!/bin/sh\nnpm test\n");
+		await expectSoundEvidence(runtime, result.session!, validate);
+	});
+
 	it("throws UndoTargetError for an unknown session or call", async () => {
 		await expect(runtime.undo({ session: "nope" })).rejects.toThrow(new UndoTargetError("no session nope"));
 		await expect(runtime.undo({ call: "call_9_9_9" })).rejects.toThrow(new UndoTargetError("no call call_9_9_9 in the recorded evidence"));

@@ -5,6 +5,7 @@
  * a usage error such as an unknown session or call.
  */
 import type { Command } from "commander";
+import { userProtectedPaths } from "../../config/user-protected-paths.js";
 import { Runtime } from "../../runtime/runtime.js";
 import { type UndoResult, type UndoTarget, UndoTargetError } from "../../runtime/undo.js";
 import { EXIT, UsageError } from "./cli-error.js";
@@ -31,7 +32,7 @@ export function registerUndoCommand(program: Command, out: (text: string) => voi
 			try {
 				const isSession = flags.session === undefined && (await runtime.getSession(id)) !== undefined;
 				const target: UndoTarget = isSession ? { session: id } : flags.session === undefined ? { call: id } : { call: id, session: flags.session };
-				result = await runtime.undo(target, { dryRun: flags.dryRun === true });
+				result = await runtime.undo(target, { dryRun: flags.dryRun === true, protectedPaths: userProtectedPaths(process.env) });
 			} catch (err) {
 				if (err instanceof UndoTargetError) {
 					// Not a session either: say so rather than only that no call has this id.
