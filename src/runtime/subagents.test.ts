@@ -86,6 +86,25 @@ describe("sub-agents", () => {
 		expect((await runtime.listAudit({ session: child.id })).some((r) => r.kind === "authority.denied")).toBe(true);
 	});
 
+	it("gives the child the parent's protected paths: the host's entries and the defaults, never auto-allowed even in full-access", async () => {
+		const session = await runtime.openSession({
+			workspace,
+			mode: "full-access",
+			protectedPaths: [{ pattern: "deploy/**", reason: "writes the deploy scripts CI runs" }],
+			rules: { allow: ["write_file"] },
+			model: scripted([agentStep({ task: "write", steps: [write("deploy/run.sh"), write(".warden/config.yaml"), { text: "tried" }] }), { text: "done" }]),
+		});
+		await session.send("go");
+		await session.end();
+		expect(await exists(join(workspace, "deploy/run.sh"))).toBe(false);
+		expect(await exists(join(workspace, ".warden/config.yaml"))).toBe(false);
+		const child = await childOf(session.id);
+		const decided = kinds(await expectSoundEvidence(runtime, child.id, validate), "permission.decided").map((e) => e.payload as { layer: string; reason: string; protected?: { source: string } });
+		expect(decided.map((d) => d.layer)).toEqual(["protected-path", "protected-path"]);
+		expect(decided[0]!.reason).toMatch(/^writes the deploy scripts CI runs/);
+		expect(decided.map((d) => d.protected?.source)).toEqual(["host", "default"]);
+	});
+
 	it("refuses a mode more permissive than the parent's, and a read-only parent's child cannot write", async () => {
 		const session = await runtime.openSession({
 			workspace,
