@@ -39,6 +39,16 @@ describe("protected paths through the real CLI", () => {
 		expect(readFileSync(join(fx.workspace, ".git/hooks/pre-commit"), "utf8")).toBe("#!/bin/sh\nid\n");
 	});
 
+	it("a human approval of the call clears that path for it (--on-ask allow stands in for the human)", async () => {
+		const fx = makeFixture(GIT);
+		const run = await runPlan(fx, plant, ["--on-ask", "allow"]);
+		expect(run.code, run.stderr).toBe(0);
+		const d = decided(run.events);
+		expect(d).toMatchObject({ decision: "ask", layer: "protected-path" });
+		expect(terminalOf(run.events, d.call_id)).toBe("tool.completed");
+		expect(existsSync(join(fx.workspace, ".git/hooks/pre-commit"))).toBe(true);
+	});
+
 	it("a glob host rule does not", async () => {
 		const fx = makeFixture(GIT);
 		const run = await runPlan(fx, plant, ["--mode", "full-access", "--allow", "write_file(.git/**)"]);
