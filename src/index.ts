@@ -22,7 +22,11 @@ export { EVENT_KINDS, EVENT_SCHEMA_VERSION } from "./kernel/evidence/event-types
 export type { AuditRecord, AuditVerifyResult } from "./kernel/evidence/audit-types.js";
 export { checkTraceInvariant } from "./kernel/evidence/trace-invariant.js";
 export type { TraceReport } from "./kernel/evidence/trace-invariant.js";
-export type { Decision, DecisionResult, PermissionMode, PermissionRule } from "./kernel/admission/types.js";
+export type { Decision, DecisionResult, PermissionMode, PermissionRule, ProtectedTarget } from "./kernel/admission/types.js";
+export type { ProtectedPathRule, ProtectedPathSpec } from "./kernel/protected/protected-paths.js";
+export { DEFAULT_PROTECTED_PATHS } from "./kernel/protected/protected-paths.js";
+export { ProtectedPathDeniedError } from "./kernel/protected/protected-guard.js";
+export { GIT_EXEC_KEYS } from "./kernel/admission/git-exec-config.js";
 export type { Message, ModelProvider, ModelRequest, ModelResponse, RawToolCall, ToolSchema } from "./models/provider.js";
 export { ModelError } from "./models/provider.js";
 export type { Store, SessionRow } from "./store/store.js";
