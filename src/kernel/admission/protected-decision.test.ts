@@ -66,6 +66,9 @@ describe("the protected-path layer for file writes", () => {
 		const result = file("write_file", "h/pre-commit", policy({ mode: "full-access", resolvePath }));
 		expect(result).toMatchObject({ decision: "ask", layer: "protected-path" });
 		expect(result.protected?.clears).toEqual(["h/pre-commit", ".git/hooks/pre-commit"]);
+		// A rule must name the hook itself, not the link that leads to it.
+		expect(file("write_file", "h/pre-commit", policy({ resolvePath, hostRules: allow("write_file(h/pre-commit)") }))).toMatchObject({ decision: "ask", layer: "protected-path" });
+		expect(file("write_file", "h/pre-commit", policy({ resolvePath, hostRules: allow("write_file(.git/hooks/pre-commit)") }))).toMatchObject({ decision: "allow", layer: "host-rule" });
 	});
 
 	it("sees through a symlink even to a file that does not exist yet", () => {

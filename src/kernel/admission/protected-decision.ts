@@ -75,12 +75,16 @@ export function gitConfigTarget(hit: GitExecConfigHit): ProtectedTarget {
 	return { path: hit.key, pattern: hit.pattern, reason: hit.reason, source: PROTECTED_GIT_CONFIG_SOURCE, clears: [] };
 }
 
-/** A host allow rule for exactly this tool whose pattern names exactly this path: no glob, no tool glob. */
+/**
+ * A host allow rule for exactly this tool whose pattern names exactly the protected path: no glob,
+ * no tool glob. Through a symlink that is the real target, so a rule naming only the innocent-looking
+ * link does not clear the hook behind it.
+ */
 function exactPathRule(tool: ToolFacts, target: ProtectedTarget, ctx: PolicyContext): PermissionRule | undefined {
 	return ctx.hostRules.find((r) => {
 		if (r.outcome !== "allow" || r.tool !== tool.name || r.pattern === undefined || GLOB_CHARS.test(r.pattern)) return false;
 		const named = canonicalPath(r.pattern, ctx.workspace, ctx.home);
-		return named.inside && named.relative !== undefined && target.clears.includes(named.relative);
+		return named.inside && named.relative === target.path;
 	});
 }
 
