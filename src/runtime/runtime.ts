@@ -243,6 +243,8 @@ export class Runtime {
 			// Said once, here: without a sandbox every shell call is asked about.
 			sandbox: { available: policy.sandbox?.available ?? false, ...(policy.sandbox?.reason ? { reason: policy.sandbox.reason } : {}), profile: sandboxProfileFor(mode, policy.sandbox?.required) },
 			flow: { sinks: registry.rules, generation: registry.generation, ...(options.flow?.secret_files ? { secret_files: options.flow.secret_files } : {}) },
+			// The registry beyond the built-in defaults, as it was in force for this session.
+			...(options.protectedPaths?.length ? { protected_paths: policy.protectedPaths?.rules().filter((r) => r.source !== "default") } : {}),
 		};
 		return { id, policy, model, maxSteps, modelTimeoutMs, ceiling, sessionLimits, turnLimits, registry, authority, recorder, listener, startedAudit, initialContext };
 	}

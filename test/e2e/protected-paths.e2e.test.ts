@@ -96,6 +96,10 @@ describe("protected paths through the real CLI", () => {
 		expect(reasons[0]).toMatch(/^protected-path: writes the deploy scripts CI runs .*from user config /);
 		expect(reasons[1]).toMatch(/^protected-path: make runs it .*from project config /);
 		expect(readFileSync(join(fx.workspace, "deploy/run.sh"), "utf8")).toBe("echo\n");
+		const store = SqliteStore.open(fx.stateDir);
+		const started = (await store.listAudit()).find((r) => r.kind === "session.started");
+		await store.close();
+		expect((started?.data.protected_paths as { pattern: string }[]).map((p) => p.pattern)).toEqual(["deploy/**", "Makefile"]);
 	});
 
 	it("a bad entry is one line naming the file and the field", async () => {
