@@ -99,7 +99,7 @@ describe("protected paths through the real CLI", () => {
 		const store = SqliteStore.open(fx.stateDir);
 		const started = (await store.listAudit()).find((r) => r.kind === "session.started");
 		await store.close();
-		expect((started?.data.protected_paths as { pattern: string }[]).map((p) => p.pattern)).toEqual(["deploy/**", "Makefile"]);
+		expect(((started?.data.protected_paths ?? []) as { pattern: string }[]).map((p) => p.pattern)).toEqual(["deploy/**", "Makefile"]);
 	});
 
 	it("a bad entry is one line naming the file and the field", async () => {
