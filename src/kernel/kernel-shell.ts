@@ -6,7 +6,7 @@
  * approved that very call; it is never run unconfined silently.
  */
 import { prepareSandbox, type SandboxProgram } from "../providers/sandbox/prepare-sandbox.js";
-import { DENIED_WRITE, sandboxDenials } from "../providers/sandbox/sandbox-denials.js";
+import { DENIED_WRITE, DENIED_WRITE_LANDLOCK, sandboxDenials } from "../providers/sandbox/sandbox-denials.js";
 import type { SandboxProfile, SandboxProfileName, SandboxProviderName } from "../providers/sandbox/sandbox-profile.js";
 import { probeSandbox, type SandboxChoice } from "../providers/sandbox/sandbox-probe.js";
 import { runShell } from "../providers/shell-provider.js";
@@ -243,5 +243,5 @@ async function confinement(opts: ShellPrimitivesOptions, workspace: string, comm
 
 function denialsOf(record: SandboxRecord, stderr: string): string[] {
 	const found = sandboxDenials(stderr, { provider: record.provider, network: record.network });
-	return record.profile === "read-only" ? found.map((d) => (d === DENIED_WRITE ? "write (the read-only sandbox allows none)" : d)) : found;
+	return record.profile === "read-only" ? found.map((d) => (d === DENIED_WRITE || d === DENIED_WRITE_LANDLOCK ? "write (the read-only sandbox allows none)" : d)) : found;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DENIED_NETWORK, DENIED_WRITE, sandboxDenials } from "./sandbox-denials.js";
+import { DENIED_NETWORK, DENIED_WRITE, DENIED_WRITE_LANDLOCK, sandboxDenials } from "./sandbox-denials.js";
 
 describe("sandboxDenials", () => {
 	it("reads a write refused by the read-only root", () => {
@@ -24,10 +24,10 @@ describe("sandboxDenials", () => {
 describe("sandboxDenials under Landlock", () => {
 	const landlock = { provider: "landlock" as const, network: false };
 
-	it("reads EACCES on a write as a write outside the workspace, naming only whole absolute paths", () => {
-		expect(sandboxDenials("bash: line 1: ../outside.txt: Permission denied\n", landlock)).toEqual([DENIED_WRITE]);
-		expect(sandboxDenials("touch: cannot touch '/etc/x': Permission denied\n", landlock)).toEqual([DENIED_WRITE, "/etc/x"]);
-		expect(sandboxDenials("mkdir: cannot create directory '.warden': Permission denied\n", landlock)).toEqual([DENIED_WRITE, ".warden"]);
+	it("reads EACCES on a write as a write outside the writable places, naming only whole absolute paths", () => {
+		expect(sandboxDenials("bash: line 1: ../outside.txt: Permission denied\n", landlock)).toEqual([DENIED_WRITE_LANDLOCK]);
+		expect(sandboxDenials("touch: cannot touch '/etc/x': Permission denied\n", landlock)).toEqual([DENIED_WRITE_LANDLOCK, "/etc/x"]);
+		expect(sandboxDenials("mkdir: cannot create directory '.warden': Permission denied\n", landlock)).toEqual([DENIED_WRITE_LANDLOCK, ".warden"]);
 	});
 
 	it("reads a socket it could not make as the network, only where the network was withheld", () => {

@@ -9,15 +9,21 @@ import type { SandboxProviderName } from "./sandbox-profile.js";
 /** What each refusal is called in the evidence and in the line the model sees. */
 export const DENIED_WRITE = "write outside the workspace";
 export const DENIED_NETWORK = "network";
+/**
+ * Landlock's write refusal covers one more case than bubblewrap's, and the model needs to hear it to
+ * adapt: no new name can be made directly in a directory that holds protected paths.
+ */
+export const DENIED_WRITE_LANDLOCK = "write outside the workspace, or a new name directly in the workspace's top or in .git (Landlock allows no new name beside protected paths: write in a subdirectory)";
 
 const NETWORK_ERRORS = /Could not resolve host|Network is unreachable|Temporary failure in name resolution|getaddrinfo E(?:AI_AGAIN|NOTFOUND)|ENETUNREACH|EAI_AGAIN/i;
 /** `bash: /x/y: Permission denied`, `touch: cannot touch '/x/y': Permission denied`. */
 const PERMISSION_DENIED = /(?:['‘"]([^'’"\n]+)['’"]|(?<=^|\s)(\/[^\s:'"]+)):\s*Permission denied/gm;
 
 /** What each provider's refusals look like beyond the shared ones: one row per provider. */
-const PROVIDER_SIGNS: Record<SandboxProviderName, { write: RegExp; network?: RegExp }> = {
-	bwrap: { write: /Read-only file system/i },
+const PROVIDER_SIGNS: Record<SandboxProviderName, { write: RegExp; denied: string; network?: RegExp }> = {
+	bwrap: { write: /Read-only file system/i, denied: DENIED_WRITE },
 	landlock: {
+		denied: DENIED_WRITE_LANDLOCK,
 		// A shell redirection or a file utility refused a write: Landlock answers EACCES where bubblewrap's mount says EROFS.
 		write: /Read-only file system|^(?:\S+: )?(?:line \d+: )?[^:\n]+: Permission denied$|cannot (?:touch|create|remove|make directory|move|overwrite|open [^\n]* for writing|create regular file|create directory)[^\n]*Permission denied|Read-only|EACCES: permission denied, (?:open|mkdir|unlink|rename|rmdir)/im,
 		// curl's words for a socket it could not make; a refused port reads the same, so it counts only where the network was withheld.
@@ -34,7 +40,7 @@ export interface DenialContext {
 export function sandboxDenials(stderr: string, context: DenialContext = {}): string[] {
 	const out = new Set<string>();
 	const signs = PROVIDER_SIGNS[context.provider ?? "bwrap"];
-	if (signs.write.test(stderr)) out.add(DENIED_WRITE);
+	if (signs.write.test(stderr)) out.add(signs.denied);
 	for (const match of stderr.matchAll(PERMISSION_DENIED)) {
 		const path = match[1] ?? match[2];
 		if (path) out.add(path);
