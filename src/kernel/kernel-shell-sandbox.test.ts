@@ -5,9 +5,9 @@
  * filesystem rather than the sandbox's private /tmp. Where the two providers differ, the test says
  * what each does: that difference is documented, not skipped.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { homedir } from "node:os";
@@ -148,6 +148,30 @@ describe.each(CASES)("shell under the workspace-write sandbox: $label", ({ provi
 		const ok = await exec("echo fine > work/ordinary.txt && cat work/ordinary.txt", {}, inFresh);
 		expect(ok.stdout).toBe("fine\n");
 		expect(readdirSync(fresh)).toEqual(["work"]);
+	});
+
+	it.skipIf(!available)("commits to the workspace's repository under bubblewrap only: Landlock cannot let git make .git/index.lock (a documented difference)", async () => {
+		const repo = join(base, `repo-${provider}`);
+		mkdirSync(join(repo, "work"), { recursive: true });
+		expect(spawnSync("git", ["init", "-q", repo]).status).toBe(0);
+		const out = await exec("echo x > work/f && git add work/f && git -c user.email=a@example.com -c user.name=a commit -qm x", {}, { workspace: repo });
+		if (provider === "bwrap") expect(out.exitCode).toBe(0);
+		else {
+			// A rule for .git itself would reach .git/hooks beneath it: the price of keeping hooks unwritable.
+			expect(out.exitCode).not.toBe(0);
+			expect(out.stderr).toMatch(/index\.lock/);
+		}
+		// Either way the hooks and config stay as git init left them.
+		expect(existsSync(join(repo, ".git", "hooks", "pre-commit"))).toBe(false);
+	});
+
+	it.skipIf(!available)("changes a protected file's mode only under Landlock, which confines writes, not metadata (a documented difference)", async () => {
+		writeFileSync(join(ws, ".git", "hooks", "post-merge"), "#!/bin/sh\n", { mode: 0o644 });
+		const out = await exec("chmod +x .git/hooks/post-merge");
+		const executable = (statSync(join(ws, ".git", "hooks", "post-merge")).mode & 0o111) !== 0;
+		// bubblewrap's read-only bind refuses chmod (EROFS); Landlock has no right for it. The content stays unwritable under both.
+		expect({ exit: out.exitCode === 0, executable }).toEqual(provider === "bwrap" ? { exit: false, executable: false } : { exit: true, executable: true });
+		rmSync(join(ws, ".git", "hooks", "post-merge"));
 	});
 
 	it.skipIf(!available)("keeps a nested repository's hooks and config read-only too", async () => {
