@@ -7,13 +7,15 @@
 import type { SandboxProviderName } from "./sandbox-profile.js";
 
 /** What each refusal is called in the evidence and in the line the model sees. */
-export const DENIED_WRITE = "write outside the workspace";
+/** The read-only root and the read-only binds of protected paths inside the workspace answer alike (EROFS). */
+export const DENIED_WRITE = "write outside the workspace or to a protected path";
 export const DENIED_NETWORK = "network";
 /**
  * Landlock's write refusal covers one more case than bubblewrap's, and the model needs to hear it to
  * adapt: no new name can be made directly in a directory that holds protected paths.
  */
-export const DENIED_WRITE_LANDLOCK = "write outside the workspace, or a new name directly in the workspace's top or in .git (Landlock allows no new name beside protected paths: write in a subdirectory)";
+export const DENIED_WRITE_LANDLOCK =
+	"write outside the workspace, to a protected path, or of a new name directly in the workspace's top or in .git (Landlock allows no new name beside protected paths: write in a subdirectory)";
 
 const NETWORK_ERRORS = /Could not resolve host|Network is unreachable|Temporary failure in name resolution|getaddrinfo E(?:AI_AGAIN|NOTFOUND)|ENETUNREACH|EAI_AGAIN/i;
 /** `bash: /x/y: Permission denied`, `touch: cannot touch '/x/y': Permission denied`. */
