@@ -1,14 +1,14 @@
 /**
  * The shell primitive: one command in the workspace, with a scrubbed environment, recorded as an
- * effect. Under a sandbox profile it runs inside bubblewrap: the workspace is the only writable
+ * effect. Under a sandbox profile it runs inside bubblewrap or Landlock: the workspace is the only writable
  * place (workspace-write) or none is (read-only), and the network is there only when the flow plane
  * admitted the command's egress. Without a working sandbox a command runs only when a human
  * approved that very call; it is never run unconfined silently.
  */
-import { bwrapInvocation } from "../providers/sandbox/bwrap-invocation.js";
-import { DENIED_WRITE, sandboxDenials } from "../providers/sandbox/sandbox-denials.js";
-import type { SandboxProfileName } from "../providers/sandbox/sandbox-profile.js";
-import { probeSandbox } from "../providers/sandbox/sandbox-probe.js";
+import { prepareSandbox, type SandboxProgram } from "../providers/sandbox/prepare-sandbox.js";
+import { DENIED_WRITE, DENIED_WRITE_LANDLOCK, sandboxDenials } from "../providers/sandbox/sandbox-denials.js";
+import type { SandboxProfile, SandboxProfileName, SandboxProviderName } from "../providers/sandbox/sandbox-profile.js";
+import { probeSandbox, type SandboxChoice } from "../providers/sandbox/sandbox-probe.js";
 import { runShell } from "../providers/shell-provider.js";
 import type { CallAuthority } from "./authority/authority.js";
 import type { Budget } from "./budget/budget.js";
@@ -22,6 +22,8 @@ import { shellEgress } from "./flow/shell-egress.js";
 import { type OperationLog, runProtected } from "./operations/protected-operation.js";
 import { PrimitiveCancelledError } from "./kernel-errors.js";
 import type { ExecOutcome, ShellPrimitives } from "./primitives.js";
+import type { ProtectedPaths } from "./protected/protected-paths.js";
+import { sandboxProtectedRoots } from "./protected/sandbox-roots.js";
 import type { WorkspaceRoot } from "./workspace-paths.js";
 
 /** How commands are confined; the mode preset chooses the profile ("none": full-access, by the host's choice). */
@@ -35,6 +37,10 @@ export interface ShellSandboxOptions {
 	home?: string | undefined;
 	/** Warden's state and config dirs: read-only even when they lie inside the workspace. */
 	protect?: readonly string[] | undefined;
+	/** Which confinement to use (WARDEN_SANDBOX_PROVIDER); default the setting's, else bubblewrap, else Landlock. */
+	provider?: SandboxChoice | undefined;
+	/** The host's protected paths, kept read-only in the sandbox whether or not they exist; default the registry's defaults. */
+	protectedPaths?: ProtectedPaths | undefined;
 }
 
 /** No sandbox works here and no human approved this call: it does not run. */
@@ -44,6 +50,8 @@ export class SandboxUnavailableError extends Error {
 
 /** What the evidence says about the sandbox a command ran in. */
 interface SandboxRecord {
+	/** The confinement that ran it; absent when none did. */
+	provider?: SandboxProviderName;
 	profile: SandboxProfileName | "none";
 	network: boolean;
 	denied?: string[];
@@ -115,20 +123,27 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 					revalidate: () => {
 						if (opts.signal.aborted) throw new PrimitiveCancelledError("shell command cancelled before it started");
 					},
-					dispatch: () =>
-						runShell({
-							command,
-							cwd: root.real,
-							env: confined.wrap ? BWRAP_ENV : env,
-							timeoutMs: execOpts.timeoutMs,
-							maxOutputBytes: execOpts.maxOutputBytes,
-							signal: opts.signal,
-							wrap: confined.wrap,
-						}),
+					dispatch: async () => {
+						// Made just before the spawn and undone after it: stand-ins for absent protected paths, a private temp dir.
+						const wrap = confined.prepare ? await confined.prepare() : undefined;
+						try {
+							return await runShell({
+								command,
+								cwd: root.real,
+								env: wrap ? wrap.env : env,
+								timeoutMs: execOpts.timeoutMs,
+								maxOutputBytes: execOpts.maxOutputBytes,
+								signal: opts.signal,
+								wrap,
+							});
+						} finally {
+							await wrap?.cleanup();
+						}
+					},
 					// The spawn failed somewhere on the way: what of the command ran, if anything, cannot be told.
 					errored: () => ({ state: "unknown" }),
 					settled: (ran) => {
-						if (confined.record && confined.wrap) {
+						if (confined.record && confined.prepare) {
 							const denied = denialsOf(confined.record, ran.stderr);
 							if (denied.length > 0) confined.record.denied = denied;
 						}
@@ -198,11 +213,8 @@ async function admitShellFlow(opts: ShellPrimitivesOptions, command: string): Pr
 	};
 }
 
-/** The environment bwrap itself runs with; the command's own is passed with --setenv after --clearenv. */
-const BWRAP_ENV: NodeJS.ProcessEnv = { PATH: "/usr/local/bin:/usr/bin:/bin" };
-
 interface Confinement {
-	wrap?: { program: string; args: string[] } | undefined;
+	prepare?: (() => ReturnType<typeof prepareSandbox>) | undefined;
 	record?: SandboxRecord | undefined;
 }
 
@@ -211,17 +223,25 @@ async function confinement(opts: ShellPrimitivesOptions, workspace: string, comm
 	const sandbox = opts.sandbox;
 	if (!sandbox) return {};
 	if (sandbox.profile === "none") return { record: { profile: "none", network: true } };
-	const probe = sandbox.available ? await probeSandbox() : undefined;
+	const probe = sandbox.available ? await probeSandbox(sandbox.provider) : undefined;
 	if (!probe?.available) {
-		const why = probe && !probe.available ? probe.reason : (sandbox.reason ?? "bubblewrap is not available");
+		const why = probe && !probe.available ? probe.reason : (sandbox.reason ?? "no sandbox (bubblewrap or Landlock) is available");
 		if (!opts.approved) throw new SandboxUnavailableError(`no sandbox: ${why}; a shell command runs here only when a human approves it`);
 		return { record: { profile: "none", network: true, unsandboxed: `approved without a sandbox (${why})` } };
 	}
-	const profile = { name: sandbox.profile, workspace, network, home: sandbox.home, protect: sandbox.protect };
-	return { wrap: bwrapInvocation(profile, command, env, probe.bwrap), record: { profile: sandbox.profile, network } };
+	const profile: SandboxProfile = {
+		name: sandbox.profile,
+		workspace,
+		network,
+		home: sandbox.home,
+		protect: sandbox.protect,
+		protectedRoots: sandboxProtectedRoots(sandbox.protectedPaths),
+	};
+	const program: SandboxProgram = { provider: probe.provider, program: probe.program };
+	return { prepare: () => prepareSandbox(program, profile, command, env), record: { provider: probe.provider, profile: sandbox.profile, network } };
 }
 
 function denialsOf(record: SandboxRecord, stderr: string): string[] {
-	const found = sandboxDenials(stderr);
-	return record.profile === "read-only" ? found.map((d) => (d === DENIED_WRITE ? "write (the read-only sandbox allows none)" : d)) : found;
+	const found = sandboxDenials(stderr, { provider: record.provider, network: record.network });
+	return record.profile === "read-only" ? found.map((d) => (d === DENIED_WRITE || d === DENIED_WRITE_LANDLOCK ? "write (the read-only sandbox allows none)" : d)) : found;
 }

@@ -241,7 +241,7 @@ export class Runtime {
 			ceiling: { hash: ceiling.hash, manifest: ceiling.manifest },
 			grants: authority.grants,
 			// Said once, here: without a sandbox every shell call is asked about.
-			sandbox: { available: policy.sandbox?.available ?? false, ...(policy.sandbox?.reason ? { reason: policy.sandbox.reason } : {}), profile: sandboxProfileFor(mode, policy.sandbox?.required) },
+			sandbox: { available: policy.sandbox?.available ?? false, ...(policy.sandbox?.provider ? { provider: policy.sandbox.provider } : {}), ...(policy.sandbox?.reason ? { reason: policy.sandbox.reason } : {}), profile: sandboxProfileFor(mode, policy.sandbox?.required) },
 			flow: { sinks: registry.rules, generation: registry.generation, ...(options.flow?.secret_files ? { secret_files: options.flow.secret_files } : {}) },
 			// The registry beyond the built-in defaults, as it was in force for this session.
 			...(options.protectedPaths?.length ? { protected_paths: policy.protectedPaths?.rules().filter((r) => r.source !== "default") } : {}),

@@ -10,7 +10,7 @@ import { PERMISSION_MODES } from "../kernel/admission/types.js";
 import { ProtectedPathError, type ProtectedPathRule, ProtectedPaths } from "../kernel/protected/protected-paths.js";
 import { resolveRealPath } from "../kernel/real-path.js";
 import { realDirectory } from "../providers/directory-probe.js";
-import { probeSandbox } from "../providers/sandbox/sandbox-probe.js";
+import { probeSandbox, type SandboxChoice, sandboxChoice } from "../providers/sandbox/sandbox-probe.js";
 import { RuntimeConfigError } from "./runtime-config-error.js";
 import type { RuleEntry, SessionOptions } from "./session-options.js";
 
@@ -41,7 +41,7 @@ export async function sessionPolicy(options: PolicyOptions, env: NodeJS.ProcessE
 	];
 	const runDenyRules = parseEntries(options.runDeny, "deny", "run");
 	const home = env.HOME ?? homedir();
-	const sandbox = await shellSandbox();
+	const sandbox = await shellSandbox(providerChoice(env));
 	sandbox.protect = [userConfigDir(env, home)];
 	if (options.sandbox !== undefined && options.sandbox !== "mode" && options.sandbox !== "required") {
 		throw new RuntimeConfigError(`sandbox must be "mode" or "required", got ${JSON.stringify(options.sandbox)}`);
@@ -68,10 +68,28 @@ function hostProtectedPaths(entries: PolicyOptions["protectedPaths"]): Protected
 	}
 }
 
-/** Whether shell commands can be sandboxed here: bubblewrap is found and proven once per process. */
-export async function shellSandbox(): Promise<PolicySandbox> {
-	const probe = await probeSandbox();
-	return probe.available ? { available: true } : { available: false, reason: probe.reason };
+/** Whether shell commands can be sandboxed here, and by what: each provider is proven once per process. */
+export async function shellSandbox(choice: SandboxChoice = settingOrAuto()): Promise<PolicySandbox> {
+	const probe = await probeSandbox(choice);
+	return probe.available ? { available: true, provider: probe.provider } : { available: false, reason: probe.reason };
+}
+
+/** The setting where it names a provider; a bad value is reported when the session opens (providerChoice). */
+function settingOrAuto(): SandboxChoice {
+	try {
+		return sandboxChoice(process.env);
+	} catch {
+		return "auto";
+	}
+}
+
+/** WARDEN_SANDBOX_PROVIDER, read once per session: a value that names no provider is a configuration error. */
+function providerChoice(env: NodeJS.ProcessEnv): SandboxChoice {
+	try {
+		return sandboxChoice(env);
+	} catch (err) {
+		throw new RuntimeConfigError(err instanceof Error ? err.message : String(err));
+	}
 }
 
 /** The user config's directory ($WARDEN_CONFIG's, else <config home>/warden), kept read-only in the sandbox. */

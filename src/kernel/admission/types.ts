@@ -80,6 +80,8 @@ export interface PolicySandbox {
 	available: boolean;
 	/** Why there is none. */
 	reason?: string;
+	/** The confinement that works here (WARDEN_SANDBOX_PROVIDER forces one): bubblewrap, else Landlock. */
+	provider?: "bwrap" | "landlock";
 	/** Warden's state and config dirs: kept read-only inside the sandbox when they lie in the workspace. */
 	protect?: string[];
 	/** The host requires the sandbox even where the mode would run commands unconfined (full-access). */

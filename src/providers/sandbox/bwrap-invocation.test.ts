@@ -46,12 +46,20 @@ describe("bwrapInvocation", () => {
 	});
 
 	it("re-binds git hooks, git config, .warden and a protected state dir read-only inside the workspace", () => {
-		const { args } = bwrapInvocation({ name: "workspace-write", workspace: ws, network: false, protect: [join(ws, "state"), join(base, "elsewhere"), "/nonexistent"] }, "true", {});
+		const protectedRoots = [
+			{ path: ".git/hooks", directory: true },
+			{ path: ".git/config", directory: false },
+			{ path: ".warden", directory: true },
+			{ path: ".envrc", directory: false },
+		];
+		const { args } = bwrapInvocation({ name: "workspace-write", workspace: ws, network: false, protect: [join(ws, "state"), join(base, "elsewhere"), "/nonexistent"], protectedRoots }, "true", {});
 		const ro = pairs(args, "--ro-bind");
 		for (const p of [".git/hooks", ".git/config", ".warden", "state"]) expect(ro).toContain(join(ws, p));
 		// Outside the workspace (already read-only) or missing: nothing to do.
 		expect(ro).not.toContain(join(base, "elsewhere"));
 		expect(ro).not.toContain("/nonexistent");
+		// Absent, and no stand-in was made for it (prepareSandbox makes those): nothing to bind.
+		expect(ro).not.toContain(join(ws, ".envrc"));
 		// After the writable bind, so they win.
 		expect(args.lastIndexOf("--ro-bind")).toBeGreaterThan(args.indexOf("--bind"));
 	});
@@ -74,6 +82,11 @@ describe("bwrapInvocation", () => {
 		const { args } = bwrapInvocation({ name: "workspace-write", workspace: ws, network: false, home }, "true", {});
 		const tmpfs = pairs(args, "--tmpfs");
 		expect(tmpfs).toEqual(["/tmp", join(home, ".ssh"), join(home, ".config/gcloud")]);
+	});
+
+	it("binds nothing inside a read-only workspace: all of it is read-only already", () => {
+		const { args } = bwrapInvocation({ name: "read-only", workspace: ws, network: false, protectedRoots: [{ path: ".git/hooks", directory: true }] }, "true", {});
+		expect(pairs(args, "--ro-bind")).not.toContain(join(ws, ".git/hooks"));
 	});
 
 	it("refuses a start directory outside the workspace", () => {

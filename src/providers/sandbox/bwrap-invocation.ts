@@ -5,51 +5,34 @@
  * own state and config. /tmp is private, every namespace is new (the network one too unless the
  * profile shares it), capabilities are dropped and the uid is not root whoever runs Warden.
  */
-import { existsSync, realpathSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { isInside, type ProtectedLayout, protectedLayout } from "./protected-layout.js";
 import type { SandboxInvocation, SandboxProfile } from "./sandbox-profile.js";
 
 /** The uid/gid a command runs as inside: never root, so a mis-set permission on the host is not the only guard. */
 export const SANDBOX_UID = "1000";
-
-/** Inside the workspace, yet not the command's to change: a planted hook or a changed git config runs later as the user. */
-const WORKSPACE_PROTECTED = [".git/hooks", ".git/config", ".warden"];
 
 /**
  * Credential stores under $HOME. The root filesystem is read-only, so the command could still read
  * them; an empty tmpfs over each means a command cannot even see them. Defense in depth: the flow
  * plane already treats what it names as secret, but a program can open files it does not name.
  */
-const CREDENTIAL_STORES = [".ssh", ".aws", ".gnupg", ".config/gcloud", ".docker", ".kube"];
+export const CREDENTIAL_STORES = [".ssh", ".aws", ".gnupg", ".config/gcloud", ".docker", ".kube"];
 
-function isInside(path: string, dir: string): boolean {
-	const rel = relative(dir, path);
-	return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep));
+/**
+ * What to re-bind read-only inside the workspace: each protected path that exists, as its real path.
+ * The absent ones are there too when the caller made placeholders for them (prepareSandbox).
+ */
+function readOnlyInside(profile: SandboxProfile, layout: ProtectedLayout | undefined): string[] {
+	const found = layout ?? protectedLayout(profile.workspace, profile.protectedRoots ?? [], profile.protect ?? []);
+	return [...new Set([...found.existing, ...found.absent.map((a) => a.path)])].filter((p) => existsSync(p));
 }
 
-/** The real path of an existing path, or undefined. */
-function realIfExists(path: string): string | undefined {
-	if (!existsSync(path)) return undefined;
-	try {
-		return realpathSync(path);
-	} catch {
-		return undefined;
-	}
-}
+/** The environment bwrap itself runs with; the command's own is passed with --setenv after --clearenv. */
+export const BWRAP_ENV: NodeJS.ProcessEnv = { PATH: "/usr/local/bin:/usr/bin:/bin" };
 
-/** What to re-bind read-only inside the workspace: each existing path, as its real path, when that lies in the workspace. */
-function protectedPaths(profile: SandboxProfile): string[] {
-	const wanted = [...WORKSPACE_PROTECTED.map((p) => join(profile.workspace, p)), ...(profile.protect ?? [])];
-	const out = new Set<string>();
-	for (const path of wanted) {
-		const real = realIfExists(path);
-		// A symlinked .git/config that leads out of the workspace is read-only already (the root is).
-		if (real !== undefined && isInside(real, profile.workspace)) out.add(real);
-	}
-	return [...out];
-}
-
-export function bwrapInvocation(profile: SandboxProfile, command: string, env: NodeJS.ProcessEnv, program = "bwrap"): SandboxInvocation {
+export function bwrapInvocation(profile: SandboxProfile, command: string, env: NodeJS.ProcessEnv, program = "bwrap", layout?: ProtectedLayout): SandboxInvocation {
 	const ws = profile.workspace;
 	const cwd = profile.cwd ?? ws;
 	if (!isInside(cwd, ws)) throw new RangeError(`sandbox cwd ${cwd} is outside the workspace ${ws}`);
@@ -58,7 +41,7 @@ export function bwrapInvocation(profile: SandboxProfile, command: string, env: N
 	if (profile.tmp !== undefined) args.push("--bind", profile.tmp, "/tmp");
 	else args.push("--tmpfs", "/tmp");
 	args.push(profile.name === "workspace-write" ? "--bind" : "--ro-bind", ws, ws);
-	for (const path of protectedPaths(profile)) args.push("--ro-bind", path, path);
+	if (profile.name === "workspace-write") for (const path of readOnlyInside(profile, layout)) args.push("--ro-bind", path, path);
 	if (profile.home !== undefined) {
 		for (const store of CREDENTIAL_STORES) {
 			const path = join(profile.home, store);

@@ -1,4 +1,5 @@
-/** What a sandboxed command may reach: the profile a mode preset chooses, and what bubblewrap needs to build it. */
+/** What a sandboxed command may reach: the profile a mode preset chooses, and what a sandbox (bubblewrap or Landlock) needs to build it. */
+import type { ProtectedRoot } from "./protected-layout.js";
 
 export type SandboxProfileName = "read-only" | "workspace-write";
 
@@ -15,6 +16,11 @@ export interface SandboxProfile {
 	 * dirs): bound read-only again only when they exist and lie under the workspace.
 	 */
 	protect?: readonly string[] | undefined;
+	/**
+	 * Workspace-relative paths that stay read-only whether or not they exist (the kernel's
+	 * protected-paths registry): applied to the workspace and to nested repositories.
+	 */
+	protectedRoots?: readonly ProtectedRoot[] | undefined;
 	/** Where the command starts; default the workspace. Must lie inside it. */
 	cwd?: string | undefined;
 	/** A host directory to show as /tmp instead of a fresh empty one (the eval baselines keep /tmp across steps). */
@@ -25,3 +31,6 @@ export interface SandboxInvocation {
 	program: string;
 	args: string[];
 }
+
+/** The confinement that runs a command. */
+export type SandboxProviderName = "bwrap" | "landlock";

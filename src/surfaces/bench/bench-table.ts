@@ -133,10 +133,13 @@ export function sandboxSection(sb: SandboxSpawnReport): string[] {
 	const base = sb.plain.medianUs;
 	const label = `true in bwrap (${sb.profile}, temp workspace, no network)`;
 	const rows = [["command", "median", "min", "max", "vs plain"], timingRow("true through runShell, plain (yardstick)", sb.plain, base)];
+	const landlockLabel = `true under Landlock (${sb.profile}, temp workspace, no network)`;
 	if (sb.sandboxed) rows.push(timingRow(label, sb.sandboxed, base));
+	if (sb.landlock) rows.push(timingRow(landlockLabel, sb.landlock, base));
 	const lines = [`Sandboxed command, spawn to exit through runShell (median of ${sb.runs} runs, after ${sb.warmupRuns} warm-up run(s))`, ...table(rows)];
-	// A row of empty cells would read as a measurement; a missing bwrap is said in words instead.
+	// A row of empty cells would read as a measurement; a missing sandbox is said in words instead.
 	if (!sb.sandboxed) lines.push(`  ${label}: not run: ${sb.notRun ?? "no reason given"}`);
+	if (!sb.landlock) lines.push(`  ${landlockLabel}: not run: ${sb.landlockNotRun ?? "no reason given"}`);
 	return lines;
 }
 

@@ -260,7 +260,7 @@ export interface RecoveryBenchReport {
 	reopenLargeRatio: number;
 }
 
-/** `true` through runShell: the price of a bubblewrap sandbox per command. */
+/** `true` through runShell: the price of a bubblewrap and of a Landlock sandbox per command. */
 export interface SandboxSpawnReport {
 	runs: number;
 	warmupRuns: number;
@@ -274,6 +274,12 @@ export interface SandboxSpawnReport {
 	ratio?: number;
 	/** Why the sandboxed variant was not run. */
 	notRun?: string;
+	/** The same through the Landlock helper (landlock-exec), in the same run; absent when Landlock does not work here. */
+	landlock?: CallTiming;
+	/** landlock.medianUs / plain.medianUs. */
+	landlockRatio?: number;
+	/** Why the Landlock variant was not run. */
+	landlockNotRun?: string;
 }
 
 /** A JIT tool call (fresh QuickJS runtime and context, default limits) against spawning a process for the same work. */

@@ -1,6 +1,6 @@
 /**
- * What isolation costs per call. `true` through runShell inside bubblewrap (workspace-write, no
- * network) against the same `true` through runShell unwrapped; and one JIT tool call in a fresh
+ * What isolation costs per call. `true` through runShell inside bubblewrap and under the Landlock
+ * helper (workspace-write, no network) against the same `true` through runShell unwrapped; and one JIT tool call in a fresh
  * QuickJS runtime and context against spawning `node -e` for the same sum, which is what a tool
  * without the JIT would pay.
  *
@@ -16,6 +16,7 @@ import { performance } from "node:perf_hooks";
 import { DEFAULT_JIT_LIMITS } from "../../kernel/kernel-jit.js";
 import { runIsolated } from "../../providers/quickjs/run-isolated.js";
 import { bwrapInvocation } from "../../providers/sandbox/bwrap-invocation.js";
+import { type PreparedSandbox, prepareSandbox } from "../../providers/sandbox/prepare-sandbox.js";
 import { probeSandbox, type SandboxProbe } from "../../providers/sandbox/sandbox-probe.js";
 import { runShell } from "../../providers/shell-provider.js";
 import { transpileTool } from "../../providers/transpile.js";
@@ -31,6 +32,8 @@ export interface SandboxBenchOptions {
 	onProgress: (line: string) => void;
 	/** Whether bwrap works here; default the process-wide probe. */
 	probe?: () => Promise<SandboxProbe>;
+	/** Whether Landlock works here; default the process-wide probe. */
+	landlockProbe?: () => Promise<SandboxProbe>;
 }
 
 export interface JitBenchOptions {
@@ -48,9 +51,9 @@ const TOOL_SOURCE = "export default async function (input: { a: number; b: numbe
 const NODE_SUM = "const input = JSON.parse(process.argv[1]); process.stdout.write(JSON.stringify(input.a + input.b));";
 
 /** One `true` through runShell, timed; a run that did not exit 0 is an error, not a fast sample. */
-async function timedTrue(name: string, cwd: string, wrap: { program: string; args: readonly string[] } | undefined): Promise<number> {
+async function timedTrue(name: string, cwd: string, wrap: { program: string; args: readonly string[]; env?: NodeJS.ProcessEnv } | undefined): Promise<number> {
 	const started = performance.now();
-	const ran = await runShell({ command: "true", cwd, env: SHELL_ENV, timeoutMs: SHELL_TIMEOUT_MS, maxOutputBytes: 4096, wrap });
+	const ran = await runShell({ command: "true", cwd, env: wrap?.env ?? SHELL_ENV, timeoutMs: SHELL_TIMEOUT_MS, maxOutputBytes: 4096, wrap });
 	const elapsedUs = (performance.now() - started) * 1000;
 	if (ran.exitCode !== 0) throw new BenchError(`sandbox (${name}): true exited ${ran.exitCode ?? ran.signal}${ran.timedOut ? " (timed out)" : ""}: ${ran.stderr.trim().split("\n")[0] ?? ""}`);
 	return elapsedUs;
@@ -58,26 +61,41 @@ async function timedTrue(name: string, cwd: string, wrap: { program: string; arg
 
 export async function benchSandboxSpawn(options: SandboxBenchOptions): Promise<SandboxSpawnReport> {
 	const { runs, warmupRuns, onProgress } = options;
-	const probe = await (options.probe ?? probeSandbox)();
+	const probe = await (options.probe ?? (() => probeSandbox("bwrap")))();
+	const landlockProbe = await (options.landlockProbe ?? (() => probeSandbox("landlock")))();
 	const workspace = realpathSync(mkdtempSync(join(options.tempDir, "warden-bench-sandbox-")));
+	// Made once, as a long-lived sandbox would reuse it; the per-command stand-ins and temp dir are not what is timed.
+	let landlock: PreparedSandbox | undefined;
 	try {
-		const wrap = probe.available ? bwrapInvocation({ name: "workspace-write", workspace, network: false }, "true", SHELL_ENV, probe.bwrap) : undefined;
-		const variants = probe.available ? "plain and in bwrap, interleaved" : `plain only (${probe.reason})`;
-		onProgress(`sandbox: ${warmupRuns} warm-up and ${runs} measured runs of true, ${variants}`);
+		const profile = { name: "workspace-write" as const, workspace, network: false };
+		const wrap = probe.available ? bwrapInvocation(profile, "true", SHELL_ENV, probe.program) : undefined;
+		if (landlockProbe.available) landlock = await prepareSandbox({ provider: "landlock", program: landlockProbe.program }, profile, "true", SHELL_ENV);
+		const variants = ["plain", ...(wrap ? ["in bwrap"] : []), ...(landlock ? ["under Landlock"] : [])].join(", ");
+		onProgress(`sandbox: ${warmupRuns} warm-up and ${runs} measured runs of true, ${variants}, interleaved`);
 		const plain: number[] = [];
 		const sandboxed: number[] = [];
+		const landlocked: number[] = [];
 		for (let r = 0; r < warmupRuns + runs; r++) {
 			const plainUs = await timedTrue("plain", workspace, undefined);
 			const sandboxedUs = wrap ? await timedTrue("bwrap", workspace, wrap) : undefined;
+			const landlockUs = landlock ? await timedTrue("landlock", workspace, landlock) : undefined;
 			if (r < warmupRuns) continue;
 			plain.push(plainUs);
 			if (sandboxedUs !== undefined) sandboxed.push(sandboxedUs);
+			if (landlockUs !== undefined) landlocked.push(landlockUs);
 		}
-		const base = { runs, warmupRuns, profile: "workspace-write" as const, network: false as const, plain: callTiming(plain) };
-		if (!probe.available) return { ...base, notRun: probe.reason };
-		const timing = callTiming(sandboxed);
-		return { ...base, sandboxed: timing, ratio: timing.medianUs / base.plain.medianUs };
+		const report: SandboxSpawnReport = { runs, warmupRuns, profile: "workspace-write" as const, network: false as const, plain: callTiming(plain) };
+		if (probe.available) {
+			report.sandboxed = callTiming(sandboxed);
+			report.ratio = report.sandboxed.medianUs / report.plain.medianUs;
+		} else report.notRun = probe.reason;
+		if (landlockProbe.available) {
+			report.landlock = callTiming(landlocked);
+			report.landlockRatio = report.landlock.medianUs / report.plain.medianUs;
+		} else report.landlockNotRun = landlockProbe.reason;
+		return report;
 	} finally {
+		await landlock?.cleanup();
 		rmSync(workspace, { recursive: true, force: true });
 	}
 }

@@ -55,8 +55,8 @@ export async function runSandboxed(bwrap: string, dirs: SandboxDirs, command: st
 	return { exitCode: ran.exitCode, stdout: ran.stdout, stderr: ran.stderr, timedOut: ran.timedOut };
 }
 
-/** Finds bwrap and proves it works here (user namespaces can be disabled); once per process. */
+/** Finds bwrap and proves it works here (user namespaces can be disabled); once per process. The baselines always use bubblewrap. */
 export async function probeSandbox(): Promise<SandboxInfo> {
-	const probe = await probeProvider();
-	return probe.available ? { available: true, detail: probe.bwrap } : { available: false, detail: probe.reason };
+	const probe = await probeProvider("bwrap");
+	return probe.available ? { available: true, detail: probe.program } : { available: false, detail: probe.reason };
 }
