@@ -82,8 +82,7 @@ export class ScopeLabeller {
 				return this.tree(".", scope.via);
 			case "tree": {
 				const rel = this.relative(scope.path);
-				// Outside the workspace the walk is not Warden's to make: the name alone labels it (pathLabel).
-				return rel === undefined ? { label: BOTTOM, secretFiles: [] } : this.tree(rel, scope.via);
+				return rel === undefined ? this.outside(path.resolve(this.src.root, scope.path), scope.via) : this.tree(rel, scope.via);
 			}
 			case "glob":
 				return this.glob(scope.pattern, scope.recursive, options);
@@ -143,6 +142,19 @@ export class ScopeLabeller {
 		if (!walk.truncated) return got;
 		// More files than one walk lists: what was not seen may hold a secret.
 		return { label: join(got.label, label("secret", "trusted", { kind: "file", ref: `${dir} (more than ${SCOPE_WALK_LIMIT} files, not all seen; ${via})` })), secretFiles: got.secretFiles };
+	}
+
+	/**
+	 * A directory outside the workspace: its secret-pattern files by name (no label is recorded
+	 * there). A tree too large to list whole (`/`, a home directory) may hold anything: secret.
+	 */
+	private async outside(abs: string, via: string): Promise<ScopeLabel> {
+		const walk = await walkFiles(abs, { limit: SCOPE_WALK_LIMIT, skipDirs: SCOPE_SKIP_DIRS });
+		// A file given as the "tree" lists nothing under it: its own name is what counts.
+		const names = walk.paths.length === 0 ? [path.basename(abs)] : walk.paths;
+		const labels = names.filter((p) => this.src.isSecretFile(p)).map((p) => label("secret", "trusted", { kind: "file", ref: walk.paths.length === 0 ? abs : path.join(abs, p) }));
+		if (walk.truncated) labels.push(label("secret", "trusted", { kind: "file", ref: `${abs} (more than ${SCOPE_WALK_LIMIT} files, not all seen; ${via})` }));
+		return { label: join(BOTTOM, ...labels), secretFiles: [] };
 	}
 
 	/**
