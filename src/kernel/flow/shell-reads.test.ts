@@ -29,7 +29,7 @@ const TREE_ROWS: [string, string, string[]][] = [
 	["grep", "grep -r sk- .", ["tree:."]],
 	["egrep", "egrep -R 'a|b' src docs", ["tree:src", "tree:docs"]],
 	["fgrep", "fgrep -r token lib", ["tree:lib"]],
-	["rg", "rg -n TODO src", ["tree:src"]],
+	["rg", "rg -n NOTE src", ["tree:src"]],
 	["ag", "ag secret", ["tree:."]],
 	["ack", "ack -i key config", ["tree:config"]],
 	["cp", "cp -r src /tmp/out", ["tree:src"]],
