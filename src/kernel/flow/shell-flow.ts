@@ -67,8 +67,9 @@ export async function admitShellFlow(ctx: ShellFlowContext, command: string): Pr
 	const namedLabel = join(label("internal", "trusted", { kind: "call", ref: ctx.callId }), ...named);
 	// Plain operands that are globs name the files the shell expands them to (not what lies below).
 	const scopes: ReadScope[] = [...shellReads(parsed.commands), ...egress.globs.map((g): ReadScope => ({ kind: "glob", pattern: g, recursive: false, via: "a glob" }))];
-	const labeller = flow.scopeLabeller();
-	const scope = scopes.length === 0 ? undefined : await labeller.labelOf(scopes, shellOptions(parsed));
+	// Only a command that reads beyond its names pays for a walk (and a look at the recorded labels).
+	const labeller = scopes.length === 0 ? undefined : flow.scopeLabeller();
+	const scope = labeller ? await labeller.labelOf(scopes, shellOptions(parsed)) : undefined;
 	const readLabel = scope ? join(namedLabel, scope.label) : namedLabel;
 
 	const targets = parsed.commands.flatMap((c) => writeTargets(c)).flatMap((t) => {
@@ -101,7 +102,7 @@ export async function admitShellFlow(ctx: ShellFlowContext, command: string): Pr
 		readLabel,
 		async settle(output) {
 			// The output carries the secret files in scope whose content shows in it; their values join the redactor.
-			if (scope && scope.secretFiles.length > 0) {
+			if (labeller && scope && scope.secretFiles.length > 0) {
 				for (const seen of await labeller.seenIn(output, scope.secretFiles)) {
 					flow.observe(label("secret", "trusted", { kind: "file", ref: seen.path }), seen.content);
 				}
