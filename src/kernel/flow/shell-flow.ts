@@ -6,7 +6,9 @@
  * (and of the call's own arguments) to every destination it names ("net:unknown" when it names none
  * Warden can read); every file it writes is a workspace sink decided with the same label, and keeps
  * the label afterwards. A human approving the command does not change any of this: an approval is
- * for the command, a release is for one payload.
+ * for the command, a release is for one payload. A program that connects somewhere it does not name
+ * is beyond what the text shows: the sandbox enforces that, sharing the network only with a command
+ * whose egress this admitted.
  */
 import type { CallAuthority } from "../authority/authority.js";
 import { fsResource } from "../authority/resource.js";
