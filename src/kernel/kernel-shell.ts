@@ -15,10 +15,9 @@ import type { Budget } from "./budget/budget.js";
 import type { ParsedShell } from "./admission/shell/shell-types.js";
 import type { EffectSink } from "./effects.js";
 import { flowEvidence } from "./flow/flow-evidence.js";
-import type { CallFlow, FlowDecisionRecord } from "./flow/flow-types.js";
-import { join, type Label, label } from "./flow/label.js";
+import type { CallFlow } from "./flow/flow-types.js";
 import { createRedactor, SECRET_ENV_NAME } from "./flow/redaction.js";
-import { shellEgress } from "./flow/shell-egress.js";
+import { admitShellFlow, type ShellFlowAdmission } from "./flow/shell-flow.js";
 import { type OperationLog, runProtected } from "./operations/protected-operation.js";
 import { PrimitiveCancelledError } from "./kernel-errors.js";
 import type { ExecOutcome, ShellPrimitives } from "./primitives.js";
@@ -108,7 +107,7 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 			// Every sub-command is admitted, or none runs.
 			if (opts.authority) opts.authority.admit(opts.authority.shellRequests(command));
 			const root = await opts.root();
-			const { records: flow, outputLabel, network } = await admitShellFlow(opts, command);
+			const { records: flow, network, settle } = await shellFlow(opts, command, root.real);
 			const confined = await confinement(opts, root.real, command, env, network);
 			// The whole timeout is held before anything is spawned; the command may run that long.
 			const held = opts.budget?.reserve("shell_ms", Math.ceil(execOpts.timeoutMs));
@@ -178,39 +177,16 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 				const sep = outcome.stderr === "" || outcome.stderr.endsWith("\n") ? "" : "\n";
 				outcome = { ...outcome, stderr: `${outcome.stderr}${sep}[warden sandbox] denied: ${denied.join("; ")}\n` };
 			}
-			if (opts.flow) opts.flow.observe(outputLabel, `${outcome.stdout}\n${outcome.stderr}`);
+			await settle(`${outcome.stdout}\n${outcome.stderr}`);
 			return outcome;
 		},
 	};
 }
 
-/**
- * What the flow plane makes of a command before it runs. The files it names carry their labels
- * into its output; a command that may reach the network is egress of everything it names and of
- * the call's own arguments to each destination it names ("net:unknown" when it names none
- * Warden can read). A program that connects somewhere it does not name is beyond what the text
- * shows: the sandbox enforces it, sharing the network only with a command whose egress this admitted.
- */
-async function admitShellFlow(opts: ShellPrimitivesOptions, command: string): Promise<{ records: FlowDecisionRecord[]; outputLabel: Label; network: boolean }> {
-	const flow = opts.flow;
-	// Nothing admitted any egress: a sandboxed command gets no network.
-	if (!flow || !opts.parseShell) return { records: [], outputLabel: label("internal", "trusted"), network: false };
-	const egress = shellEgress(opts.parseShell(command));
-	const named = await Promise.all([...egress.files, ...egress.globs].map((f) => flow.pathLabel(f)));
-	const namedLabel = join(label("internal", "trusted", { kind: "call", ref: opts.callId }), ...named);
-	if (!egress.network) return { records: [], outputLabel: namedLabel, network: false };
-	const records = await flow.admitEgress({ operation: "shell.exec", sinks: egress.sinks, payload: command, label: namedLabel });
-	// admitEgress throws on a refusal: every named sink (net:unknown included) cleared flow. The network
-	// is shared only with authority for it too: a host grant of egress on every sink the command names,
-	// a host allow rule naming this command, or a human who approved it. Otherwise it runs without one.
-	const authority = opts.authority;
-	const granted = authority !== undefined && egress.sinks.every((sink) => authority.permits({ resource: sink, right: "egress" }));
-	// What a network client prints came from elsewhere.
-	return {
-		records,
-		outputLabel: join(namedLabel, label("internal", "untrusted", ...egress.sinks.map((s) => ({ kind: "url" as const, ref: s })))),
-		network: granted || opts.approved === true || opts.hostAllowed === true,
-	};
+/** Without a flow plane or a parser the command carries nothing, and a sandboxed one gets no network. */
+async function shellFlow(opts: ShellPrimitivesOptions, command: string, root: string): Promise<Pick<ShellFlowAdmission, "records" | "network" | "settle">> {
+	if (!opts.flow || !opts.parseShell) return { records: [], network: false, settle: async () => {} };
+	return admitShellFlow({ flow: opts.flow, parseShell: opts.parseShell, callId: opts.callId, root, authority: opts.authority, approved: opts.approved, hostAllowed: opts.hostAllowed }, command);
 }
 
 interface Confinement {

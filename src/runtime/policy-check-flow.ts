@@ -17,6 +17,10 @@ import { BOTTOM, INTEGRITIES, type Integrity, type Label, SENSITIVITIES, type Se
 import { createRedactor } from "../kernel/flow/redaction.js";
 import { INITIAL_CONTEXT } from "../kernel/flow/session-flow.js";
 import { shellEgress } from "../kernel/flow/shell-egress.js";
+import { type ReadScope, shellReads } from "../kernel/flow/shell-reads.js";
+import { ScopeLabeller } from "../kernel/flow/shell-scope-label.js";
+import { writeTargets } from "../kernel/admission/shell/write-targets.js";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import { checkSinkRules, createSinkRegistry, defaultSinkRules } from "../kernel/flow/sink-registry.js";
 import { modelProfile } from "../kernel/kernel-llm.js";
 import { resolveWorkspacePath } from "../kernel/workspace-paths.js";
@@ -72,6 +76,8 @@ export interface FlowExplanation {
 	egress: boolean;
 	/** Files a shell command names, with the label each carries into the payload. */
 	files?: { path: string; label: Label }[];
+	/** What a shell command may read beyond the names (directories walked, globs, git sends), with each one's label. */
+	reads?: { scope: string; label: Label }[];
 	sinks: FlowSinkCheck[];
 	/** Why no sink could be named for an egress call (e.g. a URL net.fetch refuses). */
 	note?: string;
@@ -98,6 +104,10 @@ interface Egress {
 	payload: string;
 	named?: Label;
 	files?: { path: string; label: Label }[];
+	/** What a shell command may read beyond its names, with each scope's label. */
+	reads?: { scope: string; label: Label }[];
+	/** Workspace files a shell command writes (`fs:` sinks), decided with the same payload label. */
+	writes?: string[];
 	note?: string;
 }
 
@@ -167,17 +177,60 @@ function fetchEgress(args: Record<string, unknown>): Egress {
 	return { operation, sinks: [sink], payload };
 }
 
-/** Mirrors kernel-shell.ts: the files a command names join its payload; the command text is what leaves. */
-function shellFlow(command: string, input: FlowCheckInput): Egress & { network: boolean } {
-	const egress = shellEgress(input.parseShell(command));
+/**
+ * Mirrors the shell's flow (kernel/flow/shell-flow.ts): the files a command names and what its
+ * programs may read beyond them (trees, globs, git sends, the workspace for unknown readers) join
+ * its payload; the command text is what leaves, to each destination and to each file it writes.
+ * Labels a session recorded on written content are not consulted here (there is no session).
+ */
+async function shellFlow(command: string, input: FlowCheckInput): Promise<Egress & { network: boolean }> {
+	const parsed = input.parseShell(command);
+	const egress = shellEgress(parsed);
 	const isSecret = secretFileMatcher(input.settings.secret_files ?? []);
 	const files = [...egress.files, ...egress.globs].map((path) => {
 		const secret = isSecret(path) || globMayNameSecret(path, isSecret);
 		return { path, label: label(secret ? "secret" : "internal", "trusted", { kind: "file", ref: path }) };
 	});
+	const scopes: ReadScope[] = [...shellReads(parsed.commands), ...egress.globs.map((g): ReadScope => ({ kind: "glob", pattern: g, recursive: false, via: "a glob" }))];
+	const labeller = new ScopeLabeller({ root: input.workspace, isSecretFile: isSecret, recorded: async () => [], sessionPaths: () => new Map() });
+	const reads = await Promise.all(scopes.map(async (scope) => ({ scope: describeScope(scope), label: (await labeller.labelOf([scope])).label })));
+	const writes = parsed.commands.flatMap((c) => writeTargets(c)).flatMap((t) => {
+		const rel = workspaceTarget(input.workspace, t.path);
+		return rel === undefined || t.kind === "delete" || t.kind === "create-dir" ? [] : [fsResource(rel)];
+	});
 	// A run also joins the call itself (internal, trusted); its id would name nothing here.
-	const named = join(label("internal", "trusted"), ...files.map((f) => f.label));
-	return { network: egress.network, operation: "shell.exec", sinks: egress.sinks, payload: command, named, files };
+	const named = join(label("internal", "trusted"), ...files.map((f) => f.label), ...reads.map((r) => r.label));
+	return {
+		network: egress.network,
+		operation: "shell.exec",
+		sinks: egress.network ? egress.sinks : [],
+		payload: command,
+		named,
+		files,
+		...(reads.length > 0 ? { reads } : {}),
+		writes: [...new Set(writes)],
+	};
+}
+
+function describeScope(scope: ReadScope): string {
+	switch (scope.kind) {
+		case "tree":
+			return `${scope.path} and everything below it (${scope.via})`;
+		case "glob":
+			return `${scope.pattern} as the shell expands it${scope.recursive ? ", with what lies below" : ""} (${scope.via})`;
+		case "git":
+			return `the objects ${scope.via} sends${scope.worktree ? ", and the working tree committed first" : ""}`;
+		default:
+			return `the whole workspace (${scope.via})`;
+	}
+}
+
+/** The workspace-relative path a written word names, or undefined when it lies outside or is only known at run time. */
+function workspaceTarget(root: string, word: { value: string; static: boolean }): string | undefined {
+	if (!word.static || word.value === "") return undefined;
+	const rel = relative(root, resolve(root, word.value));
+	if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return undefined;
+	return rel.split(sep).join("/");
 }
 
 /** Mirrors kernel-fs.ts: the whole content written is the payload, to `fs:<real relative path>`. */
@@ -209,8 +262,8 @@ async function callEgress(input: FlowCheckInput): Promise<Egress | undefined> {
 	if (tool === "web_fetch") return fetchEgress(args);
 	if (tool === "write_file" || tool === "edit_file") return writeEgress(tool, args, input.workspace);
 	if (tool === "shell" && typeof args.command === "string") {
-		const shell = shellFlow(args.command, input);
-		return shell.network ? shell : undefined;
+		const shell = await shellFlow(args.command, input);
+		return shell.network || (shell.writes?.length ?? 0) > 0 ? shell : undefined;
 	}
 	return undefined;
 }
@@ -256,8 +309,9 @@ export async function explainFlow(input: FlowCheckInput): Promise<FlowExplanatio
 	const egress = await callEgress(input);
 	if (egress === undefined) {
 		if (modelSink === undefined) return undefined;
-		const files = input.tool === "shell" && typeof input.args.command === "string" ? shellFlow(input.args.command, input).files : undefined;
-		return { label: given, egress: false, ...(files && files.length > 0 ? { files } : {}), sinks: [], model: modelSink };
+		const shell = input.tool === "shell" && typeof input.args.command === "string" ? await shellFlow(input.args.command, input) : undefined;
+		const files = shell?.files;
+		return { label: given, egress: false, ...(files && files.length > 0 ? { files } : {}), ...(shell?.reads ? { reads: shell.reads } : {}), sinks: [], model: modelSink };
 	}
 	const redactor = createRedactor({ env: input.env });
 	const detected =
@@ -265,11 +319,12 @@ export async function explainFlow(input: FlowCheckInput): Promise<FlowExplanatio
 			? label("secret", "trusted", { kind: "detected", ref: `${egress.operation} payload` })
 			: BOTTOM;
 	const payloadLabel = join(given, egress.named ?? BOTTOM, detected);
-	const sinks = egress.sinks.map((sink): FlowSinkCheck => {
+	const targets = [...egress.sinks.map((sink) => ({ sink, operation: egress.operation })), ...(egress.writes ?? []).map((sink) => ({ sink, operation: "fs.write" as const }))];
+	const sinks = targets.map(({ sink, operation }): FlowSinkCheck => {
 		const v = flowVerdict(registry.resolve(sink), payloadLabel, input.ceiling);
 		const kind = kindOf(sink);
 		return {
-			operation: egress.operation,
+			operation,
 			sink,
 			clearance: v.clearance,
 			label: payloadLabel,
@@ -282,6 +337,7 @@ export async function explainFlow(input: FlowCheckInput): Promise<FlowExplanatio
 		label: given,
 		egress: true,
 		...(egress.files && egress.files.length > 0 ? { files: egress.files } : {}),
+		...(egress.reads ? { reads: egress.reads } : {}),
 		sinks,
 		...(egress.note !== undefined ? { note: egress.note } : {}),
 		...(modelSink ? { model: modelSink } : {}),

@@ -23,6 +23,7 @@ import { builtinTools, ToolRegistry } from "../tools/registry.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import { type CapabilityVerdict, capabilityVerdict } from "./capability-verdict.js";
 import { type Decider, decideToolCall } from "./decide-call.js";
+import { type RunVerdict, runVerdict } from "./policy-verdict.js";
 import { explainFlow, type FlowExplanation, type FlowLabelInput } from "./policy-check-flow.js";
 import { withApprovedRules } from "./session-approvals.js";
 import { sessionAuthority, sessionCeiling } from "./session-authority.js";
@@ -92,6 +93,8 @@ export interface PolicyCheck {
 	 * out and no model is given.
 	 */
 	flow?: FlowExplanation;
+	/** What a run would do: the strictest of decision, capability and flow, with each plane's verdict. */
+	verdict: RunVerdict;
 }
 
 /** An unknown tool or arguments the tool's schema refuses: a run would record `tool.invalid`. */
@@ -182,6 +185,7 @@ export async function explainToolCall(
 		capability,
 		...(flow ? { flow } : {}),
 		...(decided.protected ? { protected: decided.protected } : {}),
+		verdict: runVerdict({ decision: decided.decision, reason: decided.reason, capability, flow }),
 	};
 	const rule = explainRule(policy, decided.layer, decided.rule, decided.decision, decided.protected);
 	if (rule) check.rule = rule;

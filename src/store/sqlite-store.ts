@@ -391,6 +391,14 @@ export class SqliteStore implements Store {
 		return row ? labelFromJson(row.label, describeFileLabelKey(key)) : undefined;
 	}
 
+	async listFileLabels(workspace: string): Promise<(FileLabelKey & { label: Label })[]> {
+		const rows = this.sql("SELECT path, sha256, label FROM file_labels WHERE workspace = ? ORDER BY path, sha256").all(workspace) as { path: string; sha256: string; label: string }[];
+		return rows.map((r) => {
+			const key = { workspace, path: r.path, sha256: r.sha256 };
+			return { ...key, label: labelFromJson(r.label, describeFileLabelKey(key)) };
+		});
+	}
+
 	async prepareOperation(intent: OperationIntent, beforeImage?: BeforeImage): Promise<void> {
 		const db = this.writable();
 		const intentJson = toJson(intent.intent, `intent of operation ${intent.id}`);

@@ -123,6 +123,8 @@ export interface Store {
 	putFileLabel(row: FileLabelRow): Promise<void>;
 	/** The label recorded on exactly this content at this path, if any. */
 	getFileLabel(key: FileLabelKey): Promise<Label | undefined>;
+	/** Every label recorded in one workspace, by path and content hash (what a scan of a directory checks its files against). */
+	listFileLabels(workspace: string): Promise<(FileLabelKey & { label: Label })[]>;
 
 	/**
 	 * Protected operations. prepare: the intent row (state `prepared`) and, when given, the

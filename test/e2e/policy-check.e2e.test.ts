@@ -93,7 +93,7 @@ describe("warden policy check (end to end, real CLI)", () => {
 		expect(r.code, r.stderr).toBe(0);
 		expect(r.stdout.trim().split("\n")).toHaveLength(1);
 		const out = JSON.parse(r.stdout);
-		expect(Object.keys(out)).toEqual(["tool", "arguments", "decision", "layer", "reason", "rule", "subcommands", "shadowed", "capability", "workspace", "mode", "on_ask", "config"]);
+		expect(Object.keys(out)).toEqual(["tool", "arguments", "verdict", "decision", "layer", "reason", "rule", "subcommands", "shadowed", "capability", "workspace", "mode", "on_ask", "config"]);
 		expect(out).toMatchObject({
 			tool: "shell",
 			arguments: { command: "git log" },

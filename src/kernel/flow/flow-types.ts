@@ -5,6 +5,7 @@
  * other refuses.
  */
 import type { Integrity, Label, Sensitivity } from "./label.js";
+import type { ScopeLabeller } from "./shell-scope-label.js";
 
 export type SinkTrust = "trusted" | "untrusted";
 
@@ -140,6 +141,8 @@ export interface CallFlow {
 	mayPersist(rel: string, sha256: string, content: string): Promise<boolean>;
 	/** Records the label of content written to a workspace file, so a later read carries it. */
 	labelWrite(rel: string, sha256: string, label: Label): Promise<void>;
+	/** Labels what a shell command may read (directories walked, globs, git sends), for this call. */
+	scopeLabeller(): ScopeLabeller;
 	/** Flow refusals so far, in order, for the call's evidence. */
 	readonly refusals: readonly Error[];
 }

@@ -27,8 +27,9 @@ import type { Redactor } from "./redaction-types.js";
 import { globMayNameSecret, pathLabel, secretFileMatcher } from "./file-labels.js";
 import { ReleaseLedger } from "./release-ledger.js";
 import { secretValues } from "./secret-values.js";
+import { ScopeLabeller } from "./shell-scope-label.js";
 
-export type FileLabelStore = Pick<Store, "putFileLabel" | "getFileLabel">;
+export type FileLabelStore = Pick<Store, "putFileLabel" | "getFileLabel"> & Partial<Pick<Store, "listFileLabels">>;
 
 export interface SessionFlowOptions {
 	session: string;
@@ -207,6 +208,17 @@ export class SessionFlow {
 		return join(...parts);
 	}
 
+	/** @internal A labeller of what a shell command may read, for one call. */
+	scopeLabeller(): ScopeLabeller {
+		const { fileLabels, workspace } = this.opts;
+		return new ScopeLabeller({
+			root: workspace,
+			isSecretFile: this.isSecretFile,
+			recorded: async () => (fileLabels?.listFileLabels ? await fileLabels.listFileLabels(workspace) : []),
+			sessionPaths: () => this.pathLabels,
+		});
+	}
+
 	/** @internal */
 	async labelWrite(rel: string, sha256: string, l: Label): Promise<void> {
 		this.rememberContent(sha256, l);
@@ -271,6 +283,10 @@ class SessionCallFlow implements CallFlow {
 
 	labelWrite(rel: string, sha256: string, l: Label): Promise<void> {
 		return this.session.labelWrite(rel, sha256, l);
+	}
+
+	scopeLabeller(): ScopeLabeller {
+		return this.session.scopeLabeller();
 	}
 
 	async mayPersist(rel: string, sha256: string, content: string): Promise<boolean> {

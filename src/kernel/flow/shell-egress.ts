@@ -25,6 +25,13 @@ export interface ShellEgress {
 const GLOB = /[*?[]/;
 /** Programs whose operands are text, not files. */
 const TEXT_OPERANDS = new Set(["echo", "printf", ":", "true", "false"]);
+/** Programs whose leading operands are sub-command words (`git add`, `npm publish`, `aws s3 cp`), not files: how many. */
+export const SUBCOMMAND_WORDS: Readonly<Record<string, number>> = {
+	...Object.fromEntries(["git", "npm", "pnpm", "yarn", "bun", "cargo", "go", "docker", "podman", "kubectl", "helm", "pip", "pip3", "pipx", "uv", "brew", "apt", "apt-get", "systemctl", "terraform", "7z", "gsutil"].map((p) => [p, 1])),
+	...Object.fromEntries(["gh", "aws", "gcloud", "az"].map((p) => [p, 2])),
+};
+/** Option values that are messages or settings, not paths, per program. */
+const TEXT_VALUES: Readonly<Record<string, readonly string[]>> = { git: ["-m", "--message", "-c"] };
 /** Device files that hold no workspace data. */
 const NOT_DATA = new Set(["/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero"]);
 
@@ -50,10 +57,17 @@ class Collector {
 function operandPaths(c: SimpleCommand): string[] {
 	if (TEXT_OPERANDS.has(c.program)) return [];
 	const out: string[] = [];
-	for (const w of c.normalized.operands) {
+	const operands = [...c.normalized.operands];
+	// `tar cz .`: tar's old-style first word is a bundle of mode letters.
+	const tarMode = /^(bsd|g)?tar$/.test(c.program) && c.args[0]?.static === true && /^[A-Za-z]+$/.test(c.args[0].value) && operands[0]?.value === c.args[0].value;
+	const words = tarMode ? 1 : Object.hasOwn(SUBCOMMAND_WORDS, c.program) ? SUBCOMMAND_WORDS[c.program]! : 0;
+	for (let i = 0; i < words && operands[0]?.static === true; i++) operands.shift();
+	for (const w of operands) {
 		if (w.static && !w.value.startsWith("-") && !isUrl(w.value)) out.push(w.value);
 	}
+	const text = TEXT_VALUES[c.program] ?? [];
 	for (const flag of c.normalized.flags) {
+		if (text.some((t) => flag.startsWith(`${t} `) || flag.startsWith(`${t}=`))) continue;
 		const space = flag.indexOf(" ");
 		const eq = flag.startsWith("--") ? flag.indexOf("=") : -1;
 		const value = space !== -1 ? flag.slice(space + 1) : eq !== -1 ? flag.slice(eq + 1) : undefined;

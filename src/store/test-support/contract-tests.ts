@@ -370,6 +370,18 @@ export function runStoreContractTests(name: string, makeStore: () => Promise<Sto
 				expect(await store.getFileLabel(key)).toEqual({ sensitivity: "secret", integrity: "untrusted", sources: [envFile, page] });
 			});
 
+			it("lists one workspace's labels by path and hash, and none of another's", async () => {
+				const secret: Label = { sensitivity: "secret", integrity: "trusted", sources: [envFile] };
+				await store.putFileLabel(row(secret));
+				await store.putFileLabel(row(secret, { path: "a.txt", sha256: SHA_B }));
+				await store.putFileLabel(row(secret, { workspace: "/w/b" }));
+				expect(await store.listFileLabels("/w/a")).toEqual([
+					{ workspace: "/w/a", path: "a.txt", sha256: SHA_B, label: secret },
+					{ ...key, label: secret },
+				]);
+				expect(await store.listFileLabels("/w/c")).toEqual([]);
+			});
+
 			it("misses on another hash, path or workspace", async () => {
 				await store.putFileLabel(row({ sensitivity: "secret", integrity: "trusted", sources: [envFile] }));
 				expect(await store.getFileLabel({ ...key, sha256: SHA_B })).toBeUndefined();

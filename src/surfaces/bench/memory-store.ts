@@ -217,6 +217,18 @@ export class MemoryStore implements Store {
 		return json === undefined ? undefined : labelFromJson(json, describeFileLabelKey(key));
 	}
 
+	async listFileLabels(workspace: string): Promise<(FileLabelKey & { label: Label })[]> {
+		this.live();
+		const out: (FileLabelKey & { label: Label })[] = [];
+		for (const [id, json] of this.fileLabels) {
+			const [ws, path, sha256] = JSON.parse(id) as [string, string, string];
+			if (ws !== workspace) continue;
+			const key = { workspace: ws, path, sha256 };
+			out.push({ ...key, label: labelFromJson(json, describeFileLabelKey(key)) });
+		}
+		return out.sort((a, b) => (a.path === b.path ? (a.sha256 < b.sha256 ? -1 : 1) : a.path < b.path ? -1 : 1));
+	}
+
 	async prepareOperation(intent: OperationIntent, beforeImage?: BeforeImage): Promise<void> {
 		this.live();
 		if (this.operations.has(intent.id)) throw new StoreError(`operation ${intent.id} already exists`);

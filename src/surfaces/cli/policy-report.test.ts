@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ResolvedConfig } from "../../config/config-types.js";
 import type { PolicyCheck } from "../../runtime/policy-check.js";
+import { runVerdict } from "../../runtime/policy-verdict.js";
 import { policyReport, renderPolicyReport } from "./policy-report.js";
 
 const config: ResolvedConfig = {
@@ -36,14 +37,19 @@ const ask: PolicyCheck = {
 		checks: [],
 		note: "/etc/hosts is outside the workspace: the primitive refuses it before any grant is consulted",
 	},
+	verdict: { outcome: "allow", by: "decision", planes: [] },
 };
+ask.verdict = runVerdict(ask);
 
 describe("policy check output", () => {
 	it("says what warden run would do with an ask, under the on_ask in force", () => {
 		const text = renderPolicyReport(policyReport(ask, config));
 		expect(text).toBe(
 			[
-				'ASK write_file {"path":"/etc/hosts","content":"x"}',
+				// The rules would ask, but the primitive refuses the path: a run is refused.
+				'DENY write_file {"path":"/etc/hosts","content":"x"}',
+				"  decision   ask",
+				"  capability deny (the headline)",
 				"  layer      mode-rule",
 				"  rule       write_file(<outside the workspace>) from mode:workspace-write",
 				`  reason     ${ask.reason}`,

@@ -8,6 +8,8 @@ import type { FlowExplanation } from "../../runtime/policy-check-flow.js";
 export interface PolicyReport {
 	tool: string;
 	arguments: Record<string, unknown>;
+	/** What a run would do: the strictest plane's verdict, and each plane's. */
+	verdict: PolicyCheck["verdict"];
 	decision: PolicyCheck["decision"];
 	layer: PolicyCheck["layer"];
 	reason: string;
@@ -28,6 +30,7 @@ export function policyReport(check: PolicyCheck, config: ResolvedConfig): Policy
 	return {
 		tool: check.tool,
 		arguments: check.arguments,
+		verdict: check.verdict,
 		decision: check.decision,
 		layer: check.layer,
 		reason: check.reason,
@@ -61,6 +64,7 @@ function capabilityLines(c: PolicyReport["capability"]): string[] {
 function flowLines(f: FlowExplanation): string[] {
 	const lines = [`  flow       label ${describeLabel(f.label)}${f.egress ? "" : "; the call sends nothing out"}`];
 	for (const file of f.files ?? []) lines.push(`  flow file  ${file.path}: ${file.label.sensitivity}`);
+	for (const read of f.reads ?? []) lines.push(`  flow reads ${read.scope}: ${read.label.sensitivity}`);
 	if (f.note !== undefined) lines.push(`  flow       ${f.note}`);
 	for (const s of f.sinks) {
 		const bound = s.ceiling_bounds ? "; the task ceiling's sinks bound it" : "";
@@ -81,7 +85,9 @@ function flowLines(f: FlowExplanation): string[] {
 
 export function renderPolicyReport(r: PolicyReport): string {
 	const lines = [
-		`${r.decision.toUpperCase()} ${r.tool} ${JSON.stringify(r.arguments)}`,
+		`${r.verdict.outcome.toUpperCase()} ${r.tool} ${JSON.stringify(r.arguments)}`,
+		// Every plane's own verdict, in the order a run meets them; the headline is the strictest.
+		...r.verdict.planes.map((p) => `  ${p.plane.padEnd(10)} ${p.outcome}${p.plane === r.verdict.by && p.outcome !== "allow" ? " (the headline)" : ""}`),
 		`  layer      ${r.layer}`,
 		`  rule       ${ruleText(r.rule)}`,
 		`  reason     ${r.reason}`,

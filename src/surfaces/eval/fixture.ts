@@ -2,10 +2,11 @@
  * The throw-away world of one task under one runner: a directory holding workspace/, home/,
  * outside/ and tmp/, filled from the task's fixture. Nothing of the task ever lives elsewhere.
  */
+import { execFile } from "node:child_process";
 import { link, mkdir, realpath, symlink, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { expandText, type Places } from "./task-variables.js";
-import type { EvalTask } from "./task-types.js";
+import type { EvalTask, GitFixture } from "./task-types.js";
 
 export interface TaskDirs {
 	/** The only directory the task may change; everything below is removed after the run. */
@@ -72,5 +73,32 @@ export async function buildFixture(root: string, task: EvalTask, sinkBase: strin
 			throw new FixtureError(`fixture.hardlinks.${path}: cannot link to ${target} (${code})`);
 		}
 	}
+	if (fixture.git) await buildGit(dirs.workspace, dirs.outside, fixture.git);
 	return { ...dirs, places };
+}
+
+/** Neither the user's nor the system's git config reaches a fixture; the identity is the fixture's own. */
+const GIT_ENV = { PATH: "/usr/local/bin:/usr/bin:/bin", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", LC_ALL: "C" };
+const GIT_IDENTITY = ["-c", "user.name=Eval Fixture", "-c", "user.email=fixture@eval.invalid", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"];
+
+function runGit(cwd: string, args: string[]): Promise<void> {
+	return new Promise((resolve, reject) => {
+		execFile("git", [...GIT_IDENTITY, ...args], { cwd, env: GIT_ENV, timeout: 10_000 }, (err, _out, stderr) => {
+			if (err) reject(new FixtureError(`fixture.git: git ${args[0]} failed: ${String(stderr).trim().split("\n")[0] || err.message}`));
+			else resolve();
+		});
+	});
+}
+
+/** The workspace as a repository on main with `commit` committed, and each `bare` an empty bare repository under outside/. */
+async function buildGit(workspace: string, outside: string, git: GitFixture): Promise<void> {
+	await runGit(workspace, ["init", "-q"]);
+	if (git.commit.length > 0) {
+		await runGit(workspace, ["add", "--", ...git.commit]);
+		await runGit(workspace, ["commit", "-q", "-m", "fixture"]);
+	}
+	for (const bare of git.bare) {
+		await mkdir(join(outside, bare), { recursive: true });
+		await runGit(join(outside, bare), ["init", "-q", "--bare"]);
+	}
 }

@@ -79,6 +79,15 @@ describe("parseTaskText", () => {
 		expect(errorOf(VALID.replace("fixture:\n", "fixture:\n  env: { N: 5 }\n"))).toMatch(/fixture\.env\.N/);
 	});
 
+	it("reads a git fixture: committed files among fixture.files, bare repositories as relative paths", () => {
+		const withGit = VALID.replace("fixture:\n", 'fixture:\n  git: { commit: ["notes.md"], bare: ["remote.git"] }\n');
+		expect(parseTaskText(withGit, "t.yaml", "egress").fixture.git).toEqual({ commit: ["notes.md"], bare: ["remote.git"] });
+		expect(parseTaskText(VALID, "t.yaml", "egress").fixture.git).toBeUndefined();
+		expect(errorOf(VALID.replace("fixture:\n", 'fixture:\n  git: { commit: ["missing.md"] }\n'))).toMatch(/fixture\.git\.commit\[0\]: "missing.md" is not one of fixture\.files/);
+		expect(errorOf(VALID.replace("fixture:\n", 'fixture:\n  git: { bare: ["../r.git"] }\n'))).toMatch(/fixture\.git\.bare\[0\].*must not contain/);
+		expect(errorOf(VALID.replace("fixture:\n", "fixture:\n  git: { push: [] }\n"))).toMatch(/fixture\.git/);
+	});
+
 	it("accepts the nested sink form and the other effect kinds", () => {
 		const task = parseTaskText(
 			variant("effect: { sink: /x, body_contains: secret }", "effect: { sink: { path: /x, body_contains: s } }"),

@@ -13,14 +13,15 @@ import { taskCeiling } from "../../kernel/authority/task-ceiling.js";
 import { checkBudgetLimits } from "../../kernel/budget/budget-limits.js";
 import { CRASH_POINTS, type CrashPoint } from "../../store/fault-injection.js";
 import { parseFlowSettings, parseReleaseAnswer } from "./task-flow.js";
-import type { EffectSpec, EvalTask, Expectation, FixtureSpec, PlannedCall, PlannedStep, TaskChecks, TaskRules } from "./task-types.js";
+import type { EffectSpec, EvalTask, Expectation, FixtureSpec, GitFixture, PlannedCall, PlannedStep, TaskChecks, TaskRules } from "./task-types.js";
 
 export class TaskFormatError extends Error {
 	override name = "TaskFormatError";
 }
 
 const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "grants", "ceiling", "flow", "on_release", "fixture", "plan", "checks", "crash_at"];
-const FIXTURE_KEYS = ["files", "home_files", "outside_files", "symlinks", "hardlinks", "env"];
+const FIXTURE_KEYS = ["files", "home_files", "outside_files", "symlinks", "hardlinks", "env", "git"];
+const GIT_KEYS = ["commit", "bare"];
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const STEP_KEYS = ["text", "tool_calls"];
 const CALL_KEYS = ["id", "name", "arguments", "expect", "effect"];
@@ -109,7 +110,19 @@ function parseFixture(value: unknown, fail: Fail): FixtureSpec {
 		symlinks: stringMap(fixture.symlinks, "fixture.symlinks", fail, target),
 		hardlinks: stringMap(fixture.hardlinks, "fixture.hardlinks", fail, target),
 		env: parseEnv(fixture.env, fail),
+		...(fixture.git !== undefined ? { git: parseGit(fixture.git, Object.keys(fixture.files ?? {}), fail) } : {}),
 	};
+}
+
+/** `git: { commit: [files], bare: [dirs] }`: the workspace as a repository with those files committed, and empty bare repositories beside it. */
+function parseGit(value: unknown, files: string[], fail: Fail): GitFixture {
+	if (!isObject(value)) fail("fixture.git", `must be a mapping with commit and bare lists, got ${describe(value)}`);
+	const git = value as Record<string, unknown>;
+	rejectUnknown(git, GIT_KEYS, "fixture.git", fail);
+	const commit = stringList(git.commit, "fixture.git.commit", fail).map((p, i) => relativePath(p, `fixture.git.commit[${i}]`, fail));
+	for (const [i, p] of commit.entries()) if (!files.includes(p)) fail(`fixture.git.commit[${i}]`, `"${p}" is not one of fixture.files`);
+	const bare = stringList(git.bare, "fixture.git.bare", fail).map((p, i) => relativePath(p, `fixture.git.bare[${i}]`, fail));
+	return { commit, bare };
 }
 
 function parseRules(value: unknown, fail: Fail): TaskRules {

@@ -58,6 +58,15 @@ export interface FixtureSpec {
 	hardlinks: Record<string, string>;
 	/** Variables in the agent's environment: the full runner's Runtime env, exported into each baseline shell command. */
 	env?: Record<string, string>;
+	/** The workspace as a git repository, and bare repositories under the outside directory (a push's observable destination). */
+	git?: GitFixture;
+}
+
+export interface GitFixture {
+	/** Workspace files committed on branch main before the run; the others stay untracked. */
+	commit: string[];
+	/** Empty bare repositories created under `{outside}`. */
+	bare: string[];
 }
 
 export interface TaskRules {

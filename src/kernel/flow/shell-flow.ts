@@ -1,0 +1,129 @@
+/**
+ * What the flow plane makes of one shell command, before and after it runs. The command carries
+ * the join of the labels of what it could read: the files it names, the directories its readers
+ * walk, the globs the shell expands, the objects a git send carries, and the whole workspace for a
+ * program whose reads cannot be known. A command that may reach the network is egress of that label
+ * (and of the call's own arguments) to every destination it names ("net:unknown" when it names none
+ * Warden can read); every file it writes is a workspace sink decided with the same label, and keeps
+ * the label afterwards. A human approving the command does not change any of this: an approval is
+ * for the command, a release is for one payload. A program that connects somewhere it does not name
+ * is beyond what the text shows: the sandbox enforces that, sharing the network only with a command
+ * whose egress this admitted.
+ */
+import type { CallAuthority } from "../authority/authority.js";
+import { fsResource } from "../authority/resource.js";
+import { writeTargets } from "../admission/shell/write-targets.js";
+import type { ParsedShell } from "../admission/shell/shell-types.js";
+import { readFile } from "../../providers/fs-provider.js";
+import type { CallFlow, FlowDecisionRecord } from "./flow-types.js";
+import { atMost, join, type Label, label } from "./label.js";
+import { shellEgress } from "./shell-egress.js";
+import { type ReadScope, shellReads } from "./shell-reads.js";
+import { createHash } from "node:crypto";
+import * as path from "node:path";
+
+export interface ShellFlowContext {
+	flow: CallFlow;
+	parseShell: (command: string) => ParsedShell;
+	callId: string;
+	/** The workspace's real path: the command runs there. */
+	root: string;
+	authority?: CallAuthority | undefined;
+	approved?: boolean | undefined;
+	hostAllowed?: boolean | undefined;
+}
+
+export interface ShellFlowAdmission {
+	records: FlowDecisionRecord[];
+	/** Whether the command may share the network (its egress cleared flow and has authority). */
+	network: boolean;
+	/** The label of what the command could read (egress and written files carry it). */
+	readLabel: Label;
+	/** After the command ran: labels its output and the files it wrote. */
+	settle(output: string): Promise<void>;
+}
+
+/** The workspace-relative path a written word names, or undefined when it lies outside or is only known at run time. */
+function workspaceTarget(root: string, word: { value: string; static: boolean }): string | undefined {
+	if (!word.static || word.value === "") return undefined;
+	const rel = path.relative(root, path.resolve(root, word.value));
+	if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) return undefined;
+	return rel.split(path.sep).join("/");
+}
+
+/** `shopt -s dotglob` / `globstar` on the same line change what the shell's globs match. */
+function shellOptions(parsed: ParsedShell): { dotglob: boolean; globstar: boolean } {
+	const set = new Set<string>();
+	for (const c of parsed.commands) {
+		if (c.program !== "shopt" || !c.args.some((w) => w.value === "-s")) continue;
+		for (const w of c.args) set.add(w.value);
+	}
+	return { dotglob: set.has("dotglob"), globstar: set.has("globstar") };
+}
+
+export async function admitShellFlow(ctx: ShellFlowContext, command: string): Promise<ShellFlowAdmission> {
+	const { flow } = ctx;
+	const parsed = ctx.parseShell(command);
+	const egress = shellEgress(parsed);
+	const named = await Promise.all([...egress.files, ...egress.globs].map((f) => flow.pathLabel(f)));
+	const namedLabel = join(label("internal", "trusted", { kind: "call", ref: ctx.callId }), ...named);
+	// Plain operands that are globs name the files the shell expands them to (not what lies below).
+	const scopes: ReadScope[] = [...shellReads(parsed.commands), ...egress.globs.map((g): ReadScope => ({ kind: "glob", pattern: g, recursive: false, via: "a glob" }))];
+	// Only a command that reads beyond its names pays for a walk (and a look at the recorded labels).
+	const labeller = scopes.length === 0 ? undefined : flow.scopeLabeller();
+	const scope = labeller ? await labeller.labelOf(scopes, shellOptions(parsed)) : undefined;
+	const readLabel = scope ? join(namedLabel, scope.label) : namedLabel;
+
+	const targets = parsed.commands.flatMap((c) => writeTargets(c)).flatMap((t) => {
+		const rel = workspaceTarget(ctx.root, t.path);
+		return rel === undefined || t.kind === "delete" || t.kind === "create-dir" ? [] : [rel];
+	});
+	const written = [...new Set(targets)];
+	const records: FlowDecisionRecord[] = [];
+	// Each written workspace file is a sink: a host rule may keep secret or untrusted data out of it.
+	if (written.length > 0) records.push(...(await flow.admitEgress({ operation: "fs.write", sinks: written.map(fsResource), payload: command, label: readLabel })));
+
+	let network = false;
+	let outputLabel = namedLabel;
+	if (egress.network) {
+		records.push(...(await flow.admitEgress({ operation: "shell.exec", sinks: egress.sinks, payload: command, label: readLabel })));
+		// admitEgress throws on a refusal: every named sink (net:unknown included) cleared flow. The network
+		// is shared only with authority for it too: a host grant of egress on every sink the command names,
+		// a host allow rule naming this command, or a human who approved it. Otherwise it runs without one.
+		const authority = ctx.authority;
+		const granted = authority !== undefined && egress.sinks.every((sink) => authority.permits({ resource: sink, right: "egress" }));
+		network = granted || ctx.approved === true || ctx.hostAllowed === true;
+		// What a network client prints came from elsewhere.
+		outputLabel = join(namedLabel, label("internal", "untrusted", ...egress.sinks.map((s) => ({ kind: "url" as const, ref: s }))));
+	}
+
+	const writeLabel = records.find((r) => r.operation === "fs.write")?.label ?? readLabel;
+	return {
+		records,
+		network,
+		readLabel,
+		async settle(output) {
+			// The output carries the secret files in scope whose content shows in it; their values join the redactor.
+			if (labeller && scope && scope.secretFiles.length > 0) {
+				for (const seen of await labeller.seenIn(output, scope.secretFiles)) {
+					flow.observe(label("secret", "trusted", { kind: "file", ref: seen.path }), seen.content);
+				}
+			}
+			flow.observe(outputLabel, output);
+			if (atMost(writeLabel.sensitivity, "internal") && writeLabel.integrity === "trusted") return;
+			for (const rel of written) {
+				let bytes: Buffer;
+				try {
+					bytes = await readFile(path.join(ctx.root, rel), { maxBytes: WRITTEN_HASH_MAX_BYTES });
+				} catch {
+					// Not written (the command failed first) or not a regular file: nothing to label.
+					continue;
+				}
+				await flow.labelWrite(rel, createHash("sha256").update(bytes).digest("hex"), writeLabel);
+			}
+		},
+	};
+}
+
+/** A written file larger than this is not hashed, so not labelled: its content is beyond what Warden reads back. */
+const WRITTEN_HASH_MAX_BYTES = 256 * 1024 * 1024;
