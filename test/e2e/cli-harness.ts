@@ -14,6 +14,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const BIN = join(root, "bin", "warden.js");
 /** An empty config home: no test reads the developer's own ~/.config/warden/config.yaml. */
 export const CONFIG_HOME = mkdtempSync(join(tmpdir(), "warden-e2e-config-"));
+/** An empty state home: a command run without --state-dir never touches the developer's own ~/.local/state/warden. */
+export const STATE_HOME = mkdtempSync(join(tmpdir(), "warden-e2e-state-"));
 
 export interface CliResult {
 	code: number;
@@ -24,7 +26,7 @@ export interface CliResult {
 export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliResult> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(process.execPath, [BIN, ...args], {
-			env: { ...process.env, WARDEN_HOME: "", WARDEN_MODEL: "", WARDEN_CONFIG: "", XDG_CONFIG_HOME: CONFIG_HOME, ...opts.env },
+			env: { ...process.env, WARDEN_HOME: "", WARDEN_MODEL: "", WARDEN_CONFIG: "", XDG_CONFIG_HOME: CONFIG_HOME, XDG_STATE_HOME: STATE_HOME, ...opts.env },
 			stdio: ["ignore", "pipe", "pipe"],
 		});
 		let stdout = "";
