@@ -1,4 +1,5 @@
 /** Types of the tool-level permission decision (the Agentao paper's Algorithm 2). */
+import type { ProtectedPaths } from "../protected/protected-paths.js";
 
 export type PermissionMode = "read-only" | "workspace-write" | "full-access" | "plan";
 export const PERMISSION_MODES: readonly PermissionMode[] = ["read-only", "workspace-write", "full-access", "plan"];
@@ -69,6 +70,11 @@ export interface PolicyContext {
 	 * say, and the decision is the one made before sandboxes (commands that are not read-only ask).
 	 */
 	sandbox?: PolicySandbox;
+	/**
+	 * The host's protected-paths registry; without one its defaults apply. A shell command that
+	 * visibly writes one of them is never auto-allowed.
+	 */
+	protectedPaths?: ProtectedPaths;
 }
 
 export interface PolicySandbox {
