@@ -85,7 +85,9 @@ function globHitsProtected(glob: string, scope: ReachScope): string | undefined 
 function writeReach(c: SimpleCommand, t: WriteTarget, cwds: readonly string[], scope: ReachScope): Reach[] {
 	const shown = t.path.value;
 	const what = `${VERB[t.kind]} ${shown}`;
+	const persistent = PERSISTENT_VIAS[t.via];
 	if (!t.path.static) {
+		if (persistent !== undefined) return [{ kind: "persistence", what, why: persistent }];
 		return [{ kind: "unknown-write", what, why: `${shown} is only known at run time: it could be outside the workspace or a protected path` }];
 	}
 	const out: Reach[] = [];
@@ -102,7 +104,6 @@ function writeReach(c: SimpleCommand, t: WriteTarget, cwds: readonly string[], s
 		if (place.inside) continue;
 		if (scope.privateTmp && (place.absolute === "/tmp" || place.absolute.startsWith("/tmp/"))) continue;
 		const really = place.real !== place.absolute ? `: it is really ${place.real}` : "";
-		const persistent = PERSISTENT_VIAS[t.via];
 		const row = persistencePath(place.real, scope.home) ?? persistencePath(place.absolute, scope.home);
 		const gitSetting = t.via.startsWith("git config") ? gitConfigKey(c) : undefined;
 		// git's own config commands say which key they set: an ordinary setting is an ordinary write.

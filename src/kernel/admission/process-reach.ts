@@ -11,6 +11,8 @@ import type { ShellWord, SimpleCommand } from "./shell/shell-types.js";
 type ProcessRule = (c: SimpleCommand) => Reach | undefined;
 
 const text = (w: ShellWord): string => w.value;
+/** The command as written (flags in their order), for reasons: `kill -9 -1`, not the sorted `kill -1 -9`. */
+const written = (c: SimpleCommand): string => [c.programPath, ...c.argv].join(" ");
 /** Operands: words that do not start with a dash. */
 const operands = (c: SimpleCommand): ShellWord[] => c.args.filter((w) => !w.static || !w.value.startsWith("-"));
 const hasFlag = (c: SimpleCommand, ...names: string[]): boolean => c.args.some((w) => w.static && names.includes(w.value));
@@ -47,19 +49,19 @@ function kill(c: SimpleCommand): Reach | undefined {
 	const foreign = pids.filter((p) => !OWN_PROCESS.test(p.value));
 	if (foreign.length === 0) return undefined;
 	const all = foreign.find((p) => p.static && p.value === "-1");
-	if (all) return { kind: "signal", what: `signals every process the user may signal (${c.text})`, why: "-1 names every process, not only ones this command started" };
+	if (all) return { kind: "signal", what: `signals every process the user may signal (${written(c)})`, why: "-1 names every process, not only ones this command started" };
 	const shown = foreign.map(text).join(" ");
 	const group = foreign.some((p) => p.static && p.value.startsWith("-"));
 	return {
 		kind: "signal",
-		what: `signals ${group ? "process group" : "process"} ${shown} (${c.text})`,
+		what: `signals ${group ? "process group" : "process"} ${shown} (${written(c)})`,
 		why: "a process this command did not start",
 	};
 }
 
-const byName = (c: SimpleCommand): Reach => ({ kind: "signal", what: `signals processes by name (${c.text})`, why: "any of the user's processes of that name, not only ones this command started" });
+const byName = (c: SimpleCommand): Reach => ({ kind: "signal", what: `signals processes by name (${written(c)})`, why: "any of the user's processes of that name, not only ones this command started" });
 
-const schedule = (c: SimpleCommand, why: string): Reach => ({ kind: "schedule", what: `${c.text}`, why });
+const schedule = (c: SimpleCommand, why: string): Reach => ({ kind: "schedule", what: written(c), why });
 
 /** Verbs of a service manager that only read. */
 const SYSTEMCTL_READS = new Set(["status", "show", "cat", "list-units", "list-unit-files", "list-timers", "list-sockets", "list-jobs", "list-dependencies", "is-active", "is-enabled", "is-failed", "is-system-running", "help", "get-default"]);
@@ -67,9 +69,10 @@ const LAUNCHCTL_READS = new Set(["list", "print", "print-cache", "print-disabled
 const LOGINCTL_READS = new Set(["list-sessions", "session-status", "show-session", "list-users", "user-status", "show-user", "list-seats", "seat-status", "show-seat", "help"]);
 const SERVICE_READS = new Set(["status", "--status-all"]);
 
-function serviceManager(reads: ReadonlySet<string>, why: string): ProcessRule {
+/** A service manager whose verb is operand `verbAt` (`systemctl VERB`, `service NAME VERB`). */
+function serviceManager(reads: ReadonlySet<string>, why: string, verbAt = 0): ProcessRule {
 	return (c) => {
-		const verb = operands(c)[0];
+		const verb = operands(c)[verbAt];
 		if (verb === undefined ? hasFlag(c, "--status-all", "-h", "--help", "--version") : verb.static && reads.has(verb.value)) return undefined;
 		if (verb === undefined && c.program !== "service") return undefined;
 		return schedule(c, why);
@@ -81,7 +84,7 @@ export const PROCESS_REACH: Readonly<Record<string, ProcessRule>> = {
 	pkill: byName,
 	killall: byName,
 	skill: byName,
-	xkill: (c) => ({ kind: "signal", what: `kills a window's client (${c.text})`, why: "a program this command did not start" }),
+	xkill: (c) => ({ kind: "signal", what: `kills a window's client (${written(c)})`, why: "a program this command did not start" }),
 	crontab: (c) =>
 		hasFlag(c, "-l") && !hasFlag(c, "-r", "-e") ? undefined : schedule(c, "changes the user's crontab: cron runs its jobs later, outside the workspace and every sandbox"),
 	at: (c) => (hasFlag(c, "-l", "-c") ? undefined : schedule(c, "schedules a job: atd runs it later, outside the workspace and every sandbox")),
@@ -89,7 +92,7 @@ export const PROCESS_REACH: Readonly<Record<string, ProcessRule>> = {
 	atrm: (c) => schedule(c, "removes the user's scheduled jobs"),
 	"systemd-run": (c) => schedule(c, "starts a transient service: systemd runs it outside the workspace and every sandbox"),
 	systemctl: serviceManager(SYSTEMCTL_READS, "controls a service: systemd runs it outside the workspace and every sandbox"),
-	service: serviceManager(SERVICE_READS, "controls a system service"),
+	service: serviceManager(SERVICE_READS, "controls a system service", 1),
 	launchctl: serviceManager(LAUNCHCTL_READS, "controls a launchd job: launchd runs it outside the workspace and every sandbox"),
 	loginctl: serviceManager(LOGINCTL_READS, "controls login sessions (lingering user services, other sessions)"),
 	shutdown: (c) => schedule(c, "stops or restarts the machine"),
@@ -135,7 +138,7 @@ function npxFetches(args: readonly ShellWord[]): string | undefined {
 
 const fetched = (c: SimpleCommand, pkg: string): Reach => ({
 	kind: "fetch-and-run",
-	what: `runs ${pkg} (${c.text})`,
+	what: `runs ${pkg} (${written(c)})`,
 	why: "fetches its code from the network and runs it",
 });
 
