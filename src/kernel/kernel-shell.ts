@@ -22,6 +22,7 @@ import { shellEgress } from "./flow/shell-egress.js";
 import { type OperationLog, runProtected } from "./operations/protected-operation.js";
 import { PrimitiveCancelledError } from "./kernel-errors.js";
 import type { ExecOutcome, ShellPrimitives } from "./primitives.js";
+import { resolveRealPath } from "./real-path.js";
 import type { WorkspaceRoot } from "./workspace-paths.js";
 
 /** How commands are confined; the mode preset chooses the profile ("none": full-access, by the host's choice). */
@@ -97,9 +98,9 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 				throw new RangeError("shell.exec needs a positive timeoutMs and a non-negative maxOutputBytes");
 			}
 			if (opts.signal.aborted) throw new PrimitiveCancelledError("shell command cancelled before it started");
-			// Every sub-command is admitted, or none runs.
-			if (opts.authority) opts.authority.admit(opts.authority.shellRequests(command));
 			const root = await opts.root();
+			// Every sub-command, and every file it visibly writes in the workspace, is admitted, or none runs.
+			if (opts.authority) opts.authority.admit(opts.authority.shellRequests(command, { workspace: root.real, home: opts.env.HOME ?? "/", resolvePath: resolveRealPath }));
 			const { records: flow, outputLabel, network } = await admitShellFlow(opts, command);
 			const confined = await confinement(opts, root.real, command, env, network);
 			// The whole timeout is held before anything is spawned; the command may run that long.
