@@ -64,6 +64,10 @@ describe("writes", () => {
 	it("leaves the sandbox's private /tmp alone only when there is one", () => {
 		expect(reach("echo x > /tmp/scratch")).toEqual(["outside-write: writes /tmp/scratch"]);
 		expect(reach("echo x > /tmp/scratch", scope({ privateTmp: true }))).toEqual([]);
+		// A directory that exists on the host's /tmp is not the sandbox's scratch: the command tries to reach it.
+		const host = (p: string): string | undefined => (p === "/tmp/other-repo" || p === "/tmp" ? p : undefined);
+		expect(reach("echo x > /tmp/new.txt", scope({ privateTmp: true, resolvePath: host }))).toEqual([]);
+		expect(reach("echo x > /tmp/other-repo/f", scope({ privateTmp: true, resolvePath: host }))).toEqual(["outside-write: writes /tmp/other-repo/f"]);
 	});
 
 	it("extends to what the host adds to the registry", () => {

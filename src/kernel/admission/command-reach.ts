@@ -14,7 +14,7 @@ import { persistencePath } from "./persistence-paths.js";
 import { PROCESS_REACH, fetchAndRun } from "./process-reach.js";
 import type { ParsedShell, SimpleCommand } from "./shell/shell-types.js";
 import { type WriteTarget, writeTargets } from "./shell/write-targets.js";
-import { targetPlaces } from "./target-paths.js";
+import { targetPlaces, tmpScratch } from "./target-paths.js";
 import { canonicalPath } from "./workspace-path.js";
 import picomatch from "picomatch";
 
@@ -102,7 +102,7 @@ function writeReach(c: SimpleCommand, t: WriteTarget, cwds: readonly string[], s
 			if (hit) out.push({ kind: "protected-write", what, why: `it may match ${root}: ${hit.rule.reason}` });
 		}
 		if (place.inside) continue;
-		if (scope.privateTmp && (place.absolute === "/tmp" || place.absolute.startsWith("/tmp/"))) continue;
+		if (scope.privateTmp && tmpScratch(place.absolute, scope.resolvePath)) continue;
 		const really = place.real !== place.absolute ? `: it is really ${place.real}` : "";
 		const row = persistencePath(place.real, scope.home) ?? persistencePath(place.absolute, scope.home);
 		const gitSetting = t.via.startsWith("git config") ? gitConfigKey(c) : undefined;

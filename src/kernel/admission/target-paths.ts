@@ -36,6 +36,20 @@ export function realTarget(absolute: string, resolvePath: PathScope["resolvePath
 	}
 }
 
+/**
+ * Whether a target under /tmp is the sandbox's scratch: the sandbox shows a fresh, empty /tmp, so
+ * a new file there vanishes with the command, while a path into a directory that exists on the
+ * host's /tmp (a sibling of a workspace kept there, say) names something the command cannot reach.
+ */
+export function tmpScratch(absolute: string, resolvePath: PathScope["resolvePath"]): boolean {
+	if (!absolute.startsWith("/tmp/")) return false;
+	if (!resolvePath) return true;
+	for (let dir = posix.dirname(absolute); dir !== "/tmp" && dir !== "/"; dir = posix.dirname(dir)) {
+		if (resolvePath(dir) !== undefined) return false;
+	}
+	return resolvePath(absolute) === undefined;
+}
+
 /** The places a static target may land, one per directory the command may run in. */
 export function targetPlaces(path: ShellWord, cwds: readonly string[], scope: PathScope): TargetPlace[] {
 	return cwds.map((cwd) => {
