@@ -23,6 +23,7 @@ import { PrimitiveCancelledError } from "./kernel-errors.js";
 import type { ExecOutcome, ShellPrimitives } from "./primitives.js";
 import type { ProtectedPaths } from "./protected/protected-paths.js";
 import { sandboxProtectedRoots } from "./protected/sandbox-roots.js";
+import { resolveRealPath } from "./real-path.js";
 import type { WorkspaceRoot } from "./workspace-paths.js";
 
 /** How commands are confined; the mode preset chooses the profile ("none": full-access, by the host's choice). */
@@ -104,9 +105,9 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 				throw new RangeError("shell.exec needs a positive timeoutMs and a non-negative maxOutputBytes");
 			}
 			if (opts.signal.aborted) throw new PrimitiveCancelledError("shell command cancelled before it started");
-			// Every sub-command is admitted, or none runs.
-			if (opts.authority) opts.authority.admit(opts.authority.shellRequests(command));
 			const root = await opts.root();
+			// Every sub-command, and every file it visibly writes in the workspace, is admitted, or none runs.
+			if (opts.authority) opts.authority.admit(opts.authority.shellRequests(command, { workspace: root.real, home: opts.env.HOME ?? "/", resolvePath: resolveRealPath }));
 			const { records: flow, network, settle } = await shellFlow(opts, command, root.real);
 			const confined = await confinement(opts, root.real, command, env, network);
 			// The whole timeout is held before anything is spawned; the command may run that long.

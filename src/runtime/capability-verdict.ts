@@ -4,10 +4,12 @@
  * admits it or the reason it is refused. `warden policy check` prints it under the tool-level
  * decision, because a call the rules allow can still be refused at the primitive.
  */
+import { homedir } from "node:os";
 import type { Authority, CallContext } from "../kernel/authority/authority.js";
 import { CapabilityDeniedError, type DenialReason } from "../kernel/authority/authority-errors.js";
 import type { Capability } from "../kernel/authority/capability.js";
 import { type AccessRequest, fsResource, type Right } from "../kernel/authority/resource.js";
+import { resolveRealPath } from "../kernel/real-path.js";
 import { resolveWorkspacePath } from "../kernel/workspace-paths.js";
 import { lstatIfExists } from "../providers/fs-provider.js";
 import type { ToolDefinition } from "../tools/tool.js";
@@ -65,7 +67,9 @@ async function callRequests(
 	workspace: string,
 ): Promise<{ requests: AccessRequest[] } | { note: string }> {
 	const subject = tool.ruleSubject(args);
-	if (subject?.kind === "command" && typeof subject.value === "string") return { requests: authority.shellRequests(subject.value) };
+	if (subject?.kind === "command" && typeof subject.value === "string") {
+		return { requests: authority.shellRequests(subject.value, { workspace, home: homedir(), resolvePath: resolveRealPath }) };
+	}
 	if (subject?.kind !== "path" && subject?.kind !== "pattern") return { note: "the call names no resource" };
 	// A glob pattern searches from the workspace root.
 	const path = subject.kind === "path" && typeof subject.value === "string" ? subject.value : ".";

@@ -203,6 +203,7 @@ describe("warden policy check: approved rules and the capability verdict (end to
 		expect(approved.stdout.split("\n")[0]).toBe('ALLOW shell {"command":"touch made.txt"}');
 		expect(approved.stdout).toContain(`  rule       shell(touch made.txt) from approved rule #${rule.id}\n`);
 		expect(approved.stdout).toContain("  capability exec shell:touch made.txt: allowed by grant mode:workspace-write:shell (preset workspace-write)\n");
+		expect(approved.stdout).toContain("  capability write fs:made.txt: allowed by grant mode:workspace-write:fs (preset workspace-write)\n");
 		expect(existsSync(join(fx.workspace, "made.txt"))).toBe(false);
 
 		// An untrusted project narrows with a ceiling (its grant is ignored and reported); the rules still allow.
@@ -212,7 +213,14 @@ describe("warden policy check: approved rules and the capability verdict (end to
 		expect(narrowed.stderr).toMatch(/ignored grants\[0\] shell:\* from project config .*grants from a project add authority/);
 		const report = JSON.parse(narrowed.stdout);
 		expect(report).toMatchObject({ decision: "allow", rule: { source: `approved rule #${rule.id}` } });
-		expect(report.capability).toMatchObject({ admitted: false, checks: [{ resource: "shell:touch made.txt", right: "exec", reason: "ceiling" }] });
+		// The file touch creates is an fs write the ceiling bounds too.
+		expect(report.capability).toMatchObject({
+			admitted: false,
+			checks: [
+				{ resource: "shell:touch made.txt", right: "exec", reason: "ceiling" },
+				{ resource: "fs:made.txt", right: "write", reason: "ceiling" },
+			],
+		});
 		const read = await check(fx, "read_file", { path: "src/a.ts" }, ["--state-dir", fx.stateDir]);
 		expect(read.stdout).toContain("  capability read fs:src/a.ts: allowed by grant mode:workspace-write:fs (preset workspace-write)\n");
 	});

@@ -29,8 +29,6 @@ describe("workspace-write with a sandbox", () => {
 			"curl https://example.com",
 			"eval \"$CMD\"",
 			"node -e 'require(\"x\")'",
-			"cp a.txt ../elsewhere/",
-			"touch /etc/x",
 			"npm install left-pad",
 			"sudo make install",
 			// A secret copied into a file the flow plane cannot label.
@@ -39,6 +37,21 @@ describe("workspace-write with a sandbox", () => {
 		]) {
 			expect(sh(command, sandboxed()).decision, command).toBe("ask");
 		}
+	});
+
+	it("denies a command that visibly writes outside the workspace, saying where, rather than letting the sandbox fail it", () => {
+		for (const [command, where] of [
+			["cp a.txt ../elsewhere/", "writes ../elsewhere/"],
+			["touch /etc/x", "writes /etc/x"],
+		] as const) {
+			const result = sh(command, sandboxed());
+			expect(result, command).toMatchObject({ decision: "deny", layer: "mode-rule", rule: "shell(<writes outside the workspace>)" });
+			expect(result.reason).toContain(`${where} (outside the workspace)`);
+		}
+	});
+
+	it("leaves writes to the sandbox's private /tmp alone", () => {
+		expect(sh("sort in.txt > /tmp/sorted.txt", sandboxed()).decision).toBe("allow");
 	});
 
 	it("still denies destructive commands", () => {

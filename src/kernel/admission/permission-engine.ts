@@ -3,12 +3,15 @@
  * read-only mode, run deny rules, host rules (first match), mode rules, tool default. A shell call
  * is decided per sub-command and takes the most severe outcome.
  */
+import { defaultProtectedPaths } from "../protected/protected-paths.js";
 import { isReadOnlyCommand } from "./command-classes.js";
+import { commandReach, type ReachScope } from "./command-reach.js";
 import { gitExecConfigChange } from "./git-exec-config.js";
 import { gitConfigTarget, guardProtected, protectedTargetOf } from "./protected-decision.js";
 import { outsideWorkspace } from "./command-paths.js";
 import { type HardlineHit, type HardlineScope, hardlineForCommand, hardlineForPath } from "./hardline.js";
 import { matchModeRule, needsSandbox, SANDBOXED_REASON } from "./modes.js";
+import { decideReach, withReach } from "./reach-policy.js";
 import { breadthFor, type RuleScope, type RuleTarget, ruleMatches, toolMatches } from "./rules.js";
 import { ShellParser } from "./shell/shell-parser.js";
 import type { ParsedShell } from "./shell/shell-types.js";
@@ -27,6 +30,7 @@ import { canonicalPath } from "./workspace-path.js";
 /** Parsed commands kept for repeated calls (the same command is often decided, then re-checked). */
 const PARSE_CACHE_SIZE = 256;
 const SEVERITY: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
+const DEFAULT_PROTECTED = defaultProtectedPaths();
 
 interface Step {
 	decision: Decision;
@@ -131,6 +135,9 @@ export class PermissionEngine {
 			return malformed(parsed.malformed ? "the command does not parse and runs nothing recognizable" : "the command is empty");
 		}
 		const scope = pathScope(ctx);
+		// Where the sandbox confines writes, a target only known at run time is left to it (and /tmp is its own).
+		const confined = ctx.sandbox?.available === true && needsSandbox(ctx.mode, ctx.sandbox.required);
+		const reachScope: ReachScope = { ...scope, protectedPaths: ctx.protectedPaths ?? DEFAULT_PROTECTED, privateTmp: confined };
 		const subcommands = parsed.commands.map((c): SubcommandDecision => {
 			const facts: CallFacts = { display: JSON.stringify(c.text), readOnly: isReadOnlyCommand(c) };
 			const hit = hardlineForCommand(c, parsed, scope);
@@ -142,7 +149,7 @@ export class PermissionEngine {
 				const outside = outsideWorkspace(c, parsed, scope);
 				if (outside !== undefined) target.outside = outside;
 			}
-			const found = this.chain(tool, target, ctx, facts);
+			const found = withReach(this.chain(tool, target, ctx, facts), decideReach(commandReach(c, parsed, reachScope), ctx.mode, confined));
 			// Changing git's executable config is a protected write: protected-decision.ts.
 			const gitHit = gitExecConfigChange(c);
 			const guarded = gitHit ? gitConfigTarget(gitHit) : undefined;

@@ -72,7 +72,10 @@ export interface PolicyContext {
 	 * say, and the decision is the one made before sandboxes (commands that are not read-only ask).
 	 */
 	sandbox?: PolicySandbox;
-	/** Protected paths (the host's registry); absent: the defaults. A write there is never auto-allowed. */
+	/**
+	 * The host's protected-paths registry; without one its defaults apply. A shell command that
+	 * visibly writes one of them is never auto-allowed.
+	 */
 	protectedPaths?: ProtectedPaths;
 }
 

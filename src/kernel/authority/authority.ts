@@ -18,11 +18,13 @@
  * count: each use spends along the whole delegation chain, so a parent and its descendants
  * together never spend more than the original count.
  */
+import type { PathScope } from "../admission/command-paths.js";
 import type { ShellParser } from "../admission/shell/shell-parser.js";
 import { CapabilityDeniedError, type DenialReason } from "./authority-errors.js";
 import type { Capability } from "./capability.js";
 import { type AccessRequest, shellRequests } from "./resource.js";
 import { patternMatches } from "./resource-pattern.js";
+import { shellWriteRequests } from "./shell-write-requests.js";
 import { ceilingPermits, type TaskCeiling, taskCeiling } from "./task-ceiling.js";
 
 export interface AuthorityOptions {
@@ -54,8 +56,11 @@ export interface CallAuthority {
 	admit(requests: readonly AccessRequest[]): void;
 	/** Whether a request would be admitted now; spends nothing and records nothing. */
 	permits(request: AccessRequest): boolean;
-	/** The shell requests a command makes: one per sub-command. */
-	shellRequests(command: string): AccessRequest[];
+	/**
+	 * The shell requests a command makes: one per sub-command; with the workspace's scope, also an
+	 * fs write or delete per file it visibly writes there.
+	 */
+	shellRequests(command: string, scope?: PathScope): AccessRequest[];
 	/** Refusals so far, in order, for the call's evidence. */
 	readonly refusals: readonly CapabilityDeniedError[];
 }
@@ -105,14 +110,15 @@ export class Authority {
 				}
 			},
 			permits: (request) => this.choose(request, call, new Map()).ok,
-			shellRequests: (command) => this.shellRequests(command),
+			shellRequests: (command, scope) => this.shellRequests(command, scope),
 			refusals,
 		};
 	}
 
-	shellRequests(command: string): AccessRequest[] {
+	shellRequests(command: string, scope?: PathScope): AccessRequest[] {
 		if (!this.shell) return [{ resource: `shell:${command.trim()}`, right: "exec", readOnlyCommand: false }];
-		return shellRequests(this.shell.parse(command));
+		const parsed = this.shell.parse(command);
+		return scope ? [...shellRequests(parsed), ...shellWriteRequests(parsed, scope)] : shellRequests(parsed);
 	}
 
 	/** Admits all requests or throws the first refusal; uses are spent only when all are admitted. */

@@ -57,6 +57,18 @@ describe("kernel primitives under the capability layer", () => {
 		expect(existsSync(join(dir, "notes.md"))).toBe(true);
 	});
 
+	it("admits a shell command's visible writes as the fs writes they are", async () => {
+		const { kernel, call } = kernelWith([{ resource: "shell:*", rights: ["exec"] }, { resource: "fs:**", rights: ["read"] }]);
+		const run = kernel.shell.exec("echo x > ./secrets/../out.txt", { timeoutMs: 5000, maxOutputBytes: 1000 });
+		await expect(run).rejects.toThrow("capability refused: write on fs:out.txt: no grant covers it");
+		expect(existsSync(join(dir, "out.txt"))).toBe(false);
+		expect(call.refusals.map((r) => r.resource)).toEqual(["fs:out.txt"]);
+		const ceiling = taskCeiling({ exclude: [{ resource: "fs:secrets/**", rights: ["delete"] }] });
+		const capped = kernelWith([{ resource: "shell:*", rights: ["exec"] }, { resource: "fs:**", rights: ["read", "write", "delete"] }], ceiling);
+		await expect(capped.kernel.shell.exec("rm -f secrets/key", { timeoutMs: 5000, maxOutputBytes: 1000 })).rejects.toThrow(/outside the task ceiling/);
+		expect(existsSync(join(dir, "secrets", "key"))).toBe(true);
+	});
+
 	it("leaves names the holder may not read out of a walk", async () => {
 		const { kernel } = kernelWith([{ resource: "fs:**", rights: ["read"] }], taskCeiling({ exclude: [{ resource: "fs:secrets/**", rights: ["read"] }] }));
 		expect((await kernel.fs.walk(".", { limit: 10 })).paths).toEqual(["notes.md"]);

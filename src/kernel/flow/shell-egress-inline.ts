@@ -79,6 +79,31 @@ function inlineOption(args: readonly ShellWord[], spec: InlineSpec): ShellWord |
 	return undefined;
 }
 
+/** Whether the interpreter names a script file to run; `-` (or nothing) means it reads its code from standard input. */
+function namesScriptFile(args: readonly ShellWord[], spec: InlineSpec): boolean {
+	const values = new Set(spec.values ?? []);
+	for (let i = 0; i < args.length; i++) {
+		const word = args[i]!;
+		const v = word.value;
+		if (!word.static || !v.startsWith("-")) return true;
+		if (v === "-") return false;
+		if (v === "--") return args[i + 1] !== undefined && args[i + 1]!.value !== "-";
+		if (values.has(v)) i++;
+	}
+	return false;
+}
+
+/**
+ * Code an interpreter reads from standard input (`python3 - <<'EOF'`, `node < x.js`, `… | python3`):
+ * inline code like `-c`'s. A heredoc or here-string shows its text; a file or a pipe does not.
+ */
+function stdinCode(c: SimpleCommand): string | undefined {
+	const stdin = c.redirects.findLast((r) => r.kind === "heredoc" || (r.kind === "read" && (r.fd === undefined || r.fd === "0")));
+	if (stdin?.body) return wordText(stdin.body);
+	if (stdin?.kind === "read" || c.inPipeline) return "";
+	return undefined;
+}
+
 /** The code text a command runs inline, when it does (the empty string for code Warden cannot see). */
 export function inlineCode(c: SimpleCommand): string | undefined {
 	if (c.program === "deno") {
@@ -98,5 +123,6 @@ export function inlineCode(c: SimpleCommand): string | undefined {
 	const spec = specOf(c.program);
 	if (!spec) return undefined;
 	const code = inlineOption(c.args, spec);
-	return code ? wordText(code) : undefined;
+	if (code) return wordText(code);
+	return namesScriptFile(c.args, spec) ? undefined : stdinCode(c);
 }

@@ -5,6 +5,7 @@
  * running inline code) may reach anywhere, so it names "net:unknown" besides any URL it shows.
  */
 import type { ParsedShell, SimpleCommand } from "../admission/shell/shell-types.js";
+import { fetchAndRun } from "../admission/process-reach.js";
 import { inlineCode } from "./shell-egress-inline.js";
 import { pipArgs, type ProgramEgress, programEgress, wordUrls } from "./shell-egress-programs.js";
 import { fileUrlPaths, isUrl, UNKNOWN_SINK, urlSink, urlsIn } from "./shell-egress-sinks.js";
@@ -95,11 +96,16 @@ function unreadable(c: SimpleCommand, code: string): ProgramEgress {
 	return { network: true, sinks, unknown: true, files, operandFiles: c.opaque };
 }
 
+/** `npx -y pkg`, `uvx tool`: the runner fetches the package from a registry Warden does not read, then runs it. */
+function packageRunner(c: SimpleCommand): ProgramEgress | undefined {
+	return fetchAndRun(c) ? { network: true, sinks: [], unknown: true, files: [], operandFiles: true } : undefined;
+}
+
 function commandEgress(c: SimpleCommand): ProgramEgress | undefined {
 	if (c.opaque || !c.programKnown) return unreadable(c, [c.programPath, ...wordUrls(c)].join(" "));
 	const code = inlineCode(c);
 	if (code !== undefined) return unreadable(c, code);
-	return modulePip(c) ?? programEgress(c);
+	return modulePip(c) ?? programEgress(c) ?? packageRunner(c);
 }
 
 export function shellEgress(parsed: ParsedShell): ShellEgress {

@@ -263,3 +263,32 @@ describe("wrappers", () => {
 		expect(only("time -o log.txt ls").redirects).toEqual([{ operator: ">", kind: "write", target: { value: "log.txt", static: true } }]);
 	});
 });
+
+describe("code a shell reads from standard input", () => {
+	it("parses a quoted heredoc fed to a shell as a script, each command on its own", () => {
+		const { commands } = parser.parse("bash <<'EOF'\nrm -f a\necho $HOME > b\nEOF");
+		expect(commands.map((c) => c.text)).toEqual(["rm -f a", "echo $HOME > b"]);
+		expect(commands.every((c) => !c.opaque && c.wrappers.includes("bash <<"))).toBe(true);
+	});
+
+	it("keeps a shell opaque when its heredoc expands, but lists the commands it shows", () => {
+		const { commands } = parser.parse("sh <<EOF\nrm -rf $DIR\nEOF");
+		expect(commands[0]).toMatchObject({ program: "sh", opaque: true });
+		expect(commands.slice(1).map((c) => c.program)).toEqual(["rm"]);
+	});
+
+	it("parses a here-string fed to a shell", () => {
+		expect(texts('sh <<<"rm -f x"')).toEqual(["rm -f x"]);
+	});
+
+	it("keeps a script from a file or a pipe opaque", () => {
+		expect(only("sh < x.sh")).toMatchObject({ opaque: true, opaqueReason: "sh runs the commands in the file x.sh" });
+		expect(parser.parse("cat x.sh | sh").commands[1]).toMatchObject({ opaque: true });
+	});
+
+	it("records the heredoc's text, and the redirects written after its delimiter", () => {
+		const c = only("cat <<'EOF' > out\n$x\nEOF");
+		expect(c.redirects.find((r) => r.kind === "heredoc")?.body).toEqual({ value: "$x\n", static: true });
+		expect(c.redirects.find((r) => r.kind === "write")?.target.value).toBe("out");
+	});
+});

@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Language, type Node, Parser } from "web-tree-sitter";
 import { normalizeArgs, normalizedText } from "./flag-normalization.js";
-import type { ParsedShell, ShellRedirect, SimpleCommand } from "./shell-types.js";
+import type { ParsedShell, ShellRedirect, ShellWord, SimpleCommand } from "./shell-types.js";
 import { wordOf, wordsOf } from "./shell-words.js";
 import { basename, type CommandFrame, resolveFrame, type ScriptExpander } from "./wrappers.js";
 
@@ -41,9 +41,25 @@ function loadBash(): Promise<Language> {
 	return bashLanguage;
 }
 
+const HEREDOC_EXPANSIONS = new Set(["simple_expansion", "expansion", "command_substitution", "arithmetic_expansion"]);
+
+/** The text a heredoc feeds to standard input: as written when its delimiter is quoted, else with expansions left dynamic. */
+function heredocBody(node: Node): ShellWord {
+	const body = node.children.find((c) => c?.type === "heredoc_body");
+	const text = body?.text ?? "";
+	const quoted = /['"\\]/.test(node.children.find((c) => c?.type === "heredoc_start")?.text ?? "");
+	const expands = !quoted && body !== undefined && body !== null && body.namedChildren.some((c) => c !== null && HEREDOC_EXPANSIONS.has(c.type));
+	return expands ? { value: text, static: false, scriptText: text } : { value: text, static: true };
+}
+
 function toRedirect(node: Node): ShellRedirect | undefined {
-	if (node.type === "heredoc_redirect") return { operator: "<<", kind: "heredoc", target: { value: "", static: true } };
-	if (node.type === "herestring_redirect") return { operator: "<<<", kind: "heredoc", target: { value: "", static: true } };
+	if (node.type === "heredoc_redirect") return { operator: "<<", kind: "heredoc", target: { value: "", static: true }, body: heredocBody(node) };
+	if (node.type === "herestring_redirect") {
+		const word = node.namedChildren.find((c) => c !== null);
+		// A here-string ends with the newline bash adds.
+		const body = word ? wordOf(word) : { value: "", static: true };
+		return { operator: "<<<", kind: "heredoc", target: { value: "", static: true }, body: { ...body, value: `${body.value}\n` } };
+	}
 	const destination = node.childForFieldName("destination");
 	if (!destination) return undefined;
 	const fd = node.childForFieldName("descriptor")?.text;
@@ -52,6 +68,22 @@ function toRedirect(node: Node): ShellRedirect | undefined {
 	const duplicate = DUPLICATING.has(operator) && (destination.type === "number" || target.value === "-");
 	const kind = duplicate ? "duplicate" : operator === "<" || operator === "<&" ? "read" : "write";
 	return fd === undefined ? { operator, kind, target } : { operator, fd, kind, target };
+}
+
+/**
+ * The redirects one redirect node stands for. The grammar hangs redirects written after a heredoc's
+ * delimiter (`cat <<EOF > out`) inside the heredoc node; they are the command's own.
+ */
+function redirectsOf(node: Node): ShellRedirect[] {
+	const own = toRedirect(node);
+	const out = own ? [own] : [];
+	if (node.type !== "heredoc_redirect") return out;
+	for (const child of node.namedChildren) {
+		if (child?.type !== "file_redirect") continue;
+		const nested = toRedirect(child);
+		if (nested) out.push(nested);
+	}
+	return out;
 }
 
 function redirectText(r: ShellRedirect): string {
@@ -160,7 +192,7 @@ export class ShellParser {
 				return;
 			case "redirected_statement": {
 				const redirectNodes = node.children.filter((c): c is Node => c !== null && REDIRECTS.has(c.type));
-				const own = redirectNodes.map(toRedirect).filter((r): r is ShellRedirect => r !== undefined);
+				const own = redirectNodes.flatMap(redirectsOf);
 				const body = node.childForFieldName("body");
 				if (body) this.walk(body, { ...ctx, redirects: [...ctx.redirects, ...own] }, out, depth);
 				else out.frames.push(this.frame([], [], [...ctx.redirects, ...own], node.text, ctx));
@@ -236,8 +268,7 @@ export class ShellParser {
 				const value = child.childForFieldName("value");
 				env.push({ name: child.childForFieldName("name")?.text ?? "", value: value ? wordOf(value).value : "" });
 			} else if (REDIRECTS.has(child.type)) {
-				const r = toRedirect(child);
-				if (r) redirects.push(r);
+				redirects.push(...redirectsOf(child));
 			} else if (field === "name" || field === "argument") {
 				words.push(...wordsOf(child));
 			}

@@ -21,6 +21,11 @@ export interface ShellRedirect {
 	kind: RedirectKind;
 	/** The file (or descriptor) the redirect names; empty for heredocs. */
 	target: ShellWord;
+	/**
+	 * Heredocs and here-strings: the text they feed to standard input. Static when the delimiter is
+	 * quoted (`<<'EOF'`) or the text holds no expansion; otherwise dynamic, with its expansions kept.
+	 */
+	body?: ShellWord;
 }
 
 /** Flags split, aliased and sorted; operands in their original order. */

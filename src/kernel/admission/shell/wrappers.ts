@@ -265,11 +265,32 @@ function lookThroughShell(frame: CommandFrame, name: string, expand: ScriptExpan
 		if (!script.static) return partlyKnown(opaque(frame, `${name} -c runs a script with parts computed at run time`), scriptOf(script), frame, wrapper, expand);
 		return expand(script.value, frame, wrapper);
 	}
-	if (fromStdin || i >= rest.length) return [opaque(frame, `${name} runs commands read from its input`)];
+	if (fromStdin || i >= rest.length) return stdinScript(frame, name, expand);
 	// `bash script.sh`, `sh ./x`, `bash <(curl …)`: the code is in a file (or a pipe) the parser never sees.
 	const file = rest[i]!;
 	const why = file.static ? `${name} runs the commands in the file ${file.value}` : `${name} runs a script produced at run time (${file.value})`;
 	return [opaque(frame, why)];
+}
+
+/**
+ * A shell reading its commands from standard input: a heredoc or here-string is a script like
+ * `sh -c`'s, and each of its commands is decided; a file (`sh < x.sh`) or a pipe is not seen.
+ */
+function stdinScript(frame: CommandFrame, name: string, expand: ScriptExpander): CommandFrame[] {
+	const stdin = frame.redirects.findLast((r) => r.kind === "heredoc" || (r.kind === "read" && (r.fd === undefined || r.fd === "0")));
+	if (stdin?.kind === "read") {
+		const file = stdin.target;
+		return [opaque(frame, file.static ? `${name} runs the commands in the file ${file.value}` : `${name} runs a script produced at run time (${file.value})`)];
+	}
+	if (!stdin?.body || frame.inPipeline) return [opaque(frame, `${name} runs commands read from its input`)];
+	// The script's commands do not read the heredoc that fed it to the shell.
+	const outer: CommandFrame = { ...frame, redirects: frame.redirects.filter((r) => r !== stdin) };
+	const wrapper = `${name} ${stdin.operator}`;
+	if (FOREIGN_SHELLS.has(name)) {
+		return partlyKnown(opaque(frame, `${name} is not a POSIX shell, so its script can only be read as a best effort`), scriptOf(stdin.body), outer, wrapper, expand);
+	}
+	if (!stdin.body.static) return partlyKnown(opaque(frame, `${name} runs a script with parts computed at run time`), scriptOf(stdin.body), outer, wrapper, expand);
+	return expand(stdin.body.value, outer, wrapper);
 }
 
 /** `find … -exec cmd {} ;` runs cmd once per match: each -exec clause is a command of its own. */

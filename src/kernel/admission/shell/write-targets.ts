@@ -1,49 +1,49 @@
 /**
- * The files a command writes, as its text shows them. This is the minimal version the flow plane
- * needs: redirect targets (`>`, `>>`, `&>`, `>|`) and `tee` operands. The full table of programs
- * that write their operands (cp, dd of=, sed -i, git diff --output …) is being built beside it and
- * replaces this file with the same interface.
+ * The files a simple command visibly writes: its own output redirections, and the operands and
+ * option values that the program itself writes, creates or deletes (`tee f`, `cp a dest`,
+ * `dd of=f`, `sed -i f`). Read from the parse alone, before anything runs; which program writes
+ * what is data in write-target-table.ts. Flags and sub-command names are never file names.
  */
 import type { ShellWord, SimpleCommand } from "./shell-types.js";
+import { type ScannedWords, scanWords, WRITE_TARGET_TABLE } from "./write-target-table.js";
 
 export interface WriteTarget {
 	path: ShellWord;
 	kind: "write" | "append" | "delete" | "create-dir";
-	/** What writes it: the redirect operator or the program. */
+	/** How the command writes it: `">"`, `"2>>"`, `"tee"`, `"cp destination"`, `"dd of="`, `"sed -i"` … */
 	via: string;
 }
 
-const TEE_APPEND = new Set(["-a", "--append"]);
+/** Redirect targets that are no file on disk. */
+const SINKS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/full", "/dev/stdin", "-"]);
+const FD_PATH = /^\/dev\/fd\/\d+$|^\/proc\/self\/fd\/\d+$/;
+/** `>(cmd)`: a pipe to a command that is decided on its own. */
+const PROCESS_SUBSTITUTION = /^[<>]\(/;
 
-/** Device files whose writes hold no workspace data. */
-const DEVICES = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
+/** A word that names no file a command could write: a sink, a descriptor, a process substitution. */
+export function isNotAFile(word: ShellWord): boolean {
+	if (word.static) return SINKS.has(word.value) || FD_PATH.test(word.value);
+	return PROCESS_SUBSTITUTION.test(word.value);
+}
 
-export function writeTargets(command: SimpleCommand): WriteTarget[] {
+function redirectTargets(command: SimpleCommand): WriteTarget[] {
 	const out: WriteTarget[] = [];
 	for (const r of command.redirects) {
 		if (r.kind !== "write") continue;
-		if (r.target.static && DEVICES.test(r.target.value)) continue;
-		out.push({ path: r.target, kind: r.operator.includes(">>") ? "append" : "write", via: r.operator });
-	}
-	if (command.program === "tee") {
-		let append = false;
-		let optionsDone = false;
-		const files: ShellWord[] = [];
-		for (const w of command.args) {
-			if (!optionsDone && w.static && w.value === "--") {
-				optionsDone = true;
-				continue;
-			}
-			if (!optionsDone && w.static && w.value.startsWith("-") && w.value !== "-") {
-				if (TEE_APPEND.has(w.value) || (/^-[a-z]+$/.test(w.value) && w.value.includes("a"))) append = true;
-				continue;
-			}
-			files.push(w);
-		}
-		for (const f of files) {
-			if (f.static && (f.value === "-" || DEVICES.test(f.value))) continue;
-			out.push({ path: f, kind: append ? "append" : "write", via: "tee" });
-		}
+		const append = r.operator.startsWith(">>") || r.operator === "&>>";
+		out.push({ path: r.target, kind: append ? "append" : "write", via: `${r.fd ?? ""}${r.operator}` });
 	}
 	return out;
+}
+
+function programTargets(command: SimpleCommand): WriteTarget[] {
+	if (command.opaque || !command.programKnown || !Object.hasOwn(WRITE_TARGET_TABLE, command.program)) return [];
+	const rule = WRITE_TARGET_TABLE[command.program]!;
+	const scanned: ScannedWords = scanWords(command.args, rule);
+	return rule.targets(scanned, command);
+}
+
+/** Every file the command visibly writes, creates or deletes, in the order written; sinks left out. */
+export function writeTargets(command: SimpleCommand): WriteTarget[] {
+	return [...redirectTargets(command), ...programTargets(command)].filter((t) => !isNotAFile(t.path));
 }
