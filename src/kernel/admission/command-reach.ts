@@ -9,7 +9,7 @@ import { shellEgress } from "../flow/shell-egress.js";
 import type { ProtectedPaths } from "../protected/protected-paths.js";
 import { SANDBOX_PROTECTED_ROOTS } from "../protected/protected-paths.js";
 import { type PathScope, possibleCwds } from "./command-paths.js";
-import { gitExecKey } from "./git-exec-keys.js";
+import { gitExecKey } from "./git-exec-config.js";
 import { persistencePath } from "./persistence-paths.js";
 import { PROCESS_REACH, fetchAndRun } from "./process-reach.js";
 import type { ParsedShell, SimpleCommand } from "./shell/shell-types.js";

@@ -54,8 +54,14 @@ describe("what a command tries, decided per mode", () => {
 	});
 
 	it("full-access asks for persistence outside: git's executable global config, npm's global config, user installs", () => {
-		for (const command of ["git config --global core.hooksPath /tmp/h", "git config --global alias.x '!sh -c id'", "npm config set -g script-shell /tmp/x", "pip install --user requests"]) {
+		for (const command of ["npm config set -g script-shell /tmp/x", "pip install --user requests"]) {
 			expect(sh(command, ctxFor("full-access")), command).toMatchObject({ decision: "ask", rule: REACH_RULE_TEXT.persistence });
+		}
+		// git's executable keys are named by the protected-path layer, which outranks the reach rule with the same answer.
+		for (const command of ["git config --global core.hooksPath /tmp/h", "git config --global alias.x '!sh -c id'"]) {
+			const decided = sh(command, ctxFor("full-access"));
+			expect(decided.decision, command).toBe("ask");
+			expect(decided.rule, command).toMatch(/^protected:git-config /);
 		}
 	});
 
