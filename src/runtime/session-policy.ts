@@ -9,6 +9,7 @@ import type { Decision, PermissionMode, PermissionRule, PolicyContext, PolicySan
 import { PERMISSION_MODES } from "../kernel/admission/types.js";
 import { resolveRealPath } from "../kernel/real-path.js";
 import { realDirectory } from "../providers/directory-probe.js";
+import { programLookup } from "../providers/program-lookup.js";
 import { probeSandbox } from "../providers/sandbox/sandbox-probe.js";
 import { RuntimeConfigError } from "./runtime-config-error.js";
 import type { RuleEntry, SessionOptions } from "./session-options.js";
@@ -46,7 +47,9 @@ export async function sessionPolicy(options: PolicyOptions, env: NodeJS.ProcessE
 		throw new RuntimeConfigError(`sandbox must be "mode" or "required", got ${JSON.stringify(options.sandbox)}`);
 	}
 	if (options.sandbox === "required") sandbox.required = true;
-	return { mode, workspace, home, runDenyRules, hostRules, resolvePath: resolveRealPath, sandbox };
+	// The PATH shell commands run with is the session's own (the shell primitive passes it on).
+	const resolveProgram = programLookup(env.PATH, workspace);
+	return { mode, workspace, home, runDenyRules, hostRules, resolvePath: resolveRealPath, resolveProgram, sandbox };
 }
 
 /** Whether shell commands can be sandboxed here: bubblewrap is found and proven once per process. */

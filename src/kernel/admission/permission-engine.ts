@@ -3,10 +3,11 @@
  * read-only mode, run deny rules, host rules (first match), mode rules, tool default. A shell call
  * is decided per sub-command and takes the most severe outcome.
  */
-import { isReadOnlyCommand } from "./command-classes.js";
+import { notReadOnlyBecause } from "./command-classes.js";
 import { outsideWorkspace } from "./command-paths.js";
 import { type HardlineHit, type HardlineScope, hardlineForCommand, hardlineForPath } from "./hardline.js";
 import { matchModeRule, needsSandbox, SANDBOXED_REASON } from "./modes.js";
+import { type IdentityScope, untrustedProgram } from "./program-identity.js";
 import { breadthFor, type RuleScope, type RuleTarget, ruleMatches, toolMatches } from "./rules.js";
 import { ShellParser } from "./shell/shell-parser.js";
 import type { ParsedShell } from "./shell/shell-types.js";
@@ -39,6 +40,8 @@ interface CallFacts {
 	display: string;
 	hardline?: HardlineHit;
 	readOnly: boolean;
+	/** For a shell sub-command that is not read-only: why. */
+	notReadOnly?: string;
 	/** Why the program cannot be known in advance; such calls are never auto-allowed. */
 	opaque?: string;
 }
@@ -126,12 +129,17 @@ export class PermissionEngine {
 			return malformed(parsed.malformed ? "the command does not parse and runs nothing recognizable" : "the command is empty");
 		}
 		const scope = pathScope(ctx);
+		const identity: IdentityScope = { workspace: ctx.workspace, ...(ctx.resolveProgram ? { resolveProgram: ctx.resolveProgram } : {}), ...(ctx.resolvePath ? { resolvePath: ctx.resolvePath } : {}) };
 		const subcommands = parsed.commands.map((c): SubcommandDecision => {
-			const facts: CallFacts = { display: JSON.stringify(c.text), readOnly: isReadOnlyCommand(c) };
+			const notSystem = untrustedProgram(c, parsed, identity);
+			const notReadOnly = notReadOnlyBecause(c) ?? notSystem;
+			const facts: CallFacts = { display: JSON.stringify(c.text), readOnly: notReadOnly === undefined };
+			if (notReadOnly !== undefined) facts.notReadOnly = notReadOnly;
 			const hit = hardlineForCommand(c, parsed, scope);
 			if (hit) facts.hardline = hit;
 			if (c.opaque) facts.opaque = c.opaqueReason ?? "its program is only known at run time";
 			const target: RuleTarget = { kind: "command", command: c };
+			if (notSystem !== undefined) target.notSystemProgram = notSystem;
 			// The sandbox rule needs to know too: a command that names a file outside is not confined by it.
 			if (facts.readOnly || ctx.sandbox?.available === true) {
 				const outside = outsideWorkspace(c, parsed, scope);
@@ -167,7 +175,8 @@ export class PermissionEngine {
 			return step("deny", "hardline", `hardline ${rule.name}: ${rule.reason} (${detail})`, `hardline:${rule.name}`);
 		}
 		if (ctx.mode === "read-only" && !facts.readOnly) {
-			return step("deny", "read-only-mode", `read-only mode: ${what} is not read-only`);
+			const why = facts.notReadOnly === undefined ? "" : ` (${facts.notReadOnly})`;
+			return step("deny", "read-only-mode", `read-only mode: ${what} is not read-only${why}`);
 		}
 		for (const rule of ctx.runDenyRules) {
 			const opaqueHit = facts.opaque !== undefined && toolMatches(rule, tool.name);

@@ -11,6 +11,8 @@ export interface CommandFrame {
 	env: { name: string; value: string }[];
 	redirects: ShellRedirect[];
 	wrappers: string[];
+	/** Program words of the wrappers looked through, as written. */
+	launchers?: string[];
 	privileged: boolean;
 	argsFromInput: boolean;
 	opaqueReason?: string;
@@ -285,6 +287,7 @@ function findExecFrames(frame: CommandFrame, expand: ScriptExpander): CommandFra
 			...frame,
 			words: words.slice(start, end),
 			wrappers: [...frame.wrappers, `find ${words[i]!.value}`],
+			launchers: [...(frame.launchers ?? []), words[0]!.value],
 			argsFromInput: true,
 			opaqueReason: undefined,
 		};
@@ -324,6 +327,7 @@ export function resolveFrame(start: CommandFrame, expand: ScriptExpander): Comma
 				...scan.writes.map((target) => ({ operator: ">", kind: "write" as const, target })),
 			],
 			wrappers: [...frame.wrappers, name],
+			launchers: [...(frame.launchers ?? []), first.value],
 			privileged: frame.privileged || spec.privileged === true,
 			argsFromInput: frame.argsFromInput || spec.argsFromInput === true,
 		};
