@@ -7,7 +7,7 @@ import { notReadOnlyBecause } from "./command-classes.js";
 import { outsideWorkspace } from "./command-paths.js";
 import { type HardlineHit, type HardlineScope, hardlineForCommand, hardlineForPath } from "./hardline.js";
 import { matchModeRule, needsSandbox, SANDBOXED_REASON } from "./modes.js";
-import { type IdentityScope, untrustedProgram } from "./program-identity.js";
+import { identityScope, untrustedProgram } from "./program-identity.js";
 import { breadthFor, type RuleScope, type RuleTarget, ruleMatches, toolMatches } from "./rules.js";
 import { ShellParser } from "./shell/shell-parser.js";
 import type { ParsedShell } from "./shell/shell-types.js";
@@ -129,7 +129,7 @@ export class PermissionEngine {
 			return malformed(parsed.malformed ? "the command does not parse and runs nothing recognizable" : "the command is empty");
 		}
 		const scope = pathScope(ctx);
-		const identity: IdentityScope = { workspace: ctx.workspace, ...(ctx.resolveProgram ? { resolveProgram: ctx.resolveProgram } : {}), ...(ctx.resolvePath ? { resolvePath: ctx.resolvePath } : {}) };
+		const identity = identityScope(ctx);
 		const subcommands = parsed.commands.map((c): SubcommandDecision => {
 			const notSystem = untrustedProgram(c, parsed, identity);
 			const notReadOnly = notReadOnlyBecause(c) ?? notSystem;

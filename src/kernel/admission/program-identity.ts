@@ -7,6 +7,7 @@
  */
 import { posix } from "node:path";
 import type { ParsedShell, SimpleCommand } from "./shell/shell-types.js";
+import type { PolicyContext } from "./types.js";
 
 export interface IdentityScope {
 	workspace: string;
@@ -59,4 +60,12 @@ export function untrustedProgram(c: SimpleCommand, parsed: ParsedShell, scope: I
 		if (why) return why;
 	}
 	return undefined;
+}
+
+/** The identity scope of a policy: its workspace and the host's resolvers, where it has them. */
+export function identityScope(ctx: Pick<PolicyContext, "workspace" | "resolveProgram" | "resolvePath">): IdentityScope {
+	const scope: IdentityScope = { workspace: ctx.workspace };
+	if (ctx.resolveProgram) scope.resolveProgram = ctx.resolveProgram;
+	if (ctx.resolvePath) scope.resolvePath = ctx.resolvePath;
+	return scope;
 }
