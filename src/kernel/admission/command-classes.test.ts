@@ -193,3 +193,14 @@ describe("peers' command-safety cases", () => {
 		expect(readOnlyShell(source)).toBe(false);
 	});
 });
+
+describe("escaped dollars and backquotes are literal text", () => {
+	it.each(["echo \\$HOME", "echo \"\\$HOME\"", "echo \"price \\$5\"", "grep '\\$x' notes.md", "grep -n \"\\$x\" notes.md", "sed -n \"s/\\$x/y/p\" notes.md", "grep \"a\\$\" notes.md", "echo \\`touch x\\`", `echo "\\${braced("x@P")}"`])(
+		"%s is read-only",
+		(source) => {
+			const parsed = parser.parse(source);
+			expect(parsed.commands.map((c) => c.program)).toEqual([source.split(" ")[0]]);
+			expect(parsed.commands.every(isReadOnlyCommand)).toBe(true);
+		},
+	);
+});
