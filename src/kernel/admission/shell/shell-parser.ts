@@ -87,6 +87,10 @@ function toSimpleCommand(frame: CommandFrame): SimpleCommand {
 		background: frame.background,
 	};
 	if (frame.opaqueReason !== undefined) command.opaqueReason = frame.opaqueReason;
+	else if (frame.chdir !== undefined) {
+		command.opaque = true;
+		command.opaqueReason = `${frame.chdir} runs the program in another directory, so the files it names are not the ones checked`;
+	}
 	if (frame.inFunction !== undefined) command.inFunction = frame.inFunction;
 	return command;
 }
@@ -157,6 +161,7 @@ export class ShellParser {
 					redirects: [...outer.redirects, ...f.redirects],
 					wrappers: [...outer.wrappers, wrapper, ...f.wrappers],
 					launchers: [...(outer.launchers ?? []), outer.words[0]?.value ?? "", ...(f.launchers ?? [])],
+					...(outer.chdir ?? f.chdir ? { chdir: outer.chdir ?? f.chdir } : {}),
 					privileged: outer.privileged || f.privileged,
 					argsFromInput: outer.argsFromInput || f.argsFromInput,
 					source: outer.source,
