@@ -91,8 +91,16 @@ function findCheck(c: SimpleCommand): string | undefined {
 	return hit ? `${hit.primary} ${hit.why}` : undefined;
 }
 
-function tarCheck(c: SimpleCommand): string | undefined {
-	if (c.args[0]?.static && !c.args[0].value.startsWith("-")) return "its options are written in the old bundled form, which this check does not read";
+/** `tar tvf a.tar`: the old form bundles the options into the first word, without a dash. */
+function tarArgs(c: SimpleCommand): SimpleCommand {
+	const first = c.args[0];
+	if (!first?.static || !/^[A-Za-z]+$/.test(first.value)) return c;
+	const args = [{ value: `-${first.value}`, static: true }, ...c.args.slice(1)];
+	return { ...c, args, argv: args.map((a) => a.value), normalized: normalizeArgs("tar", args) };
+}
+
+function tarCheck(command: SimpleCommand): string | undefined {
+	const c = tarArgs(command);
 	const bad = flagged(c);
 	if (bad) return bad;
 	const flags = c.normalized.flags;

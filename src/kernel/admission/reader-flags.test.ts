@@ -26,6 +26,13 @@ describe("UNSAFE_FLAGS", () => {
 		expect(unsafeFlag("git", ["--no-ext-diff"], "diff")).toBeUndefined();
 	});
 
+	it("reads tar's old bundled options as the dashed ones", () => {
+		expect(why("tar xvf a.tar")).toContain("-x");
+		expect(why("tar tvf host:a.tar")).toContain("remote host");
+		expect(why("tar tf a.tar --to-command=./x")).toContain("--to-command");
+		expect(why("tar cf a.tar notes.md")).toContain("-c");
+	});
+
 	it("scopes git's options to where they mean what the row says", () => {
 		expect(why("git log -p -1")).toBeUndefined();
 		expect(why("git -p log")).toContain("-p");
@@ -34,7 +41,7 @@ describe("UNSAFE_FLAGS", () => {
 	});
 
 	it("keeps the same readers read-only without the options", () => {
-		for (const command of ["rg pattern", "rg --context 1 --heading foo", "sort notes.md", "sort -k 2 -t , notes.md", "tree -L 2", "base64 notes.md", "base64 -d notes.b64", "date -d yesterday", "printf '%s\\n' a", "file notes.md", "tar -tf a.tar", "tar -tvzf a.tar.gz", "git log -- --output=log.out", "git diff --text"]) {
+		for (const command of ["rg pattern", "rg --context 1 --heading foo", "sort notes.md", "sort -k 2 -t , notes.md", "tree -L 2", "base64 notes.md", "base64 -d notes.b64", "date -d yesterday", "printf '%s\\n' a", "file notes.md", "tar -tf a.tar", "tar -tvzf a.tar.gz", "tar tvf a.tar", "tar --list --file=a.tar", "git log -- --output=log.out", "git diff --text"]) {
 			expect(why(command), command).toBeUndefined();
 		}
 	});
