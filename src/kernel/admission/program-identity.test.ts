@@ -25,7 +25,7 @@ const why = (source: string): string | undefined => {
 };
 
 describe("untrustedProgram", () => {
-	it.each(["ls -la", "/usr/bin/ls", "/bin/cat notes.md", "/usr/bin/../bin/ls", "env ls", "/usr/bin/env LC_ALL=C ls", "bash -c 'ls'", "echo hi", "pwd", "test -f x", "git status", "sudo ls"])(
+	it.each(["ls -la", "/usr/bin/ls", "/bin/cat notes.md", "/usr/bin/../bin/ls", "env ls", "/usr/bin/env LC_ALL=C ls", "bash -c 'ls'", "echo hi", "pwd", "test -f x", "git status", "sudo ls", "bash -c 'echo hi'", "command -v ls", "eval echo hi"])(
 		"%s runs the system's program",
 		(source) => {
 			expect(why(source)).toBeUndefined();
@@ -49,6 +49,8 @@ describe("untrustedProgram", () => {
 		["/tmp/bash -c ls", "not in a system program directory"],
 		["xargs ./cat < list", "in the workspace"],
 		["find . -exec ./cat {} ;", "in the workspace"],
+		["env echo hi", "not a program found"],
+		["nice test -f x", "not a program found"],
 	])("%s does not (%s)", (source, reason) => {
 		expect(why(source)).toContain(reason);
 	});

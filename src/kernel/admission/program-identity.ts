@@ -31,8 +31,11 @@ const BUILTINS = new Set([
 
 const inside = (path: string, dir: string): boolean => path === dir || path.startsWith(`${dir}/`);
 
+/** Launchers after which a builtin name is still bash's builtin; other wrappers (env, nice, sudo, xargs) exec it from PATH. */
+const BUILTIN_LAUNCHERS = new Set(["bash", "sh", "rbash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "posh", "eval", "command", "builtin", "time", "coproc"]);
+
 /** Why the program word as written may not be the system's program, or undefined when it is. */
-function wordNotSystem(word: string, parsed: ParsedShell, env: SimpleCommand["env"], scope: IdentityScope): string | undefined {
+function wordNotSystem(word: string, parsed: ParsedShell, env: SimpleCommand["env"], scope: IdentityScope, builtinHere: boolean): string | undefined {
 	if (word === "") return undefined;
 	if (word.includes("/")) {
 		if (!word.startsWith("/")) return `${word} is a program in the workspace, not the system's`;
@@ -43,7 +46,7 @@ function wordNotSystem(word: string, parsed: ParsedShell, env: SimpleCommand["en
 		return undefined;
 	}
 	if (parsed.functions.includes(word)) return `${word} is a shell function the command defines, not the program`;
-	if (BUILTINS.has(word)) return undefined;
+	if (builtinHere && BUILTINS.has(word)) return undefined;
 	if (env.some((e) => e.name === "PATH")) return `${word} is looked up on a PATH the command sets`;
 	if (!scope.resolveProgram) return undefined;
 	const found = scope.resolveProgram(word);
@@ -55,8 +58,11 @@ function wordNotSystem(word: string, parsed: ParsedShell, env: SimpleCommand["en
 
 /** Why the command's program, or a wrapper it runs through, may not be the system's own; undefined when all are. */
 export function untrustedProgram(c: SimpleCommand, parsed: ParsedShell, scope: IdentityScope): string | undefined {
-	for (const word of [...(c.launchers ?? []), c.programKnown ? c.programPath : ""]) {
-		const why = wordNotSystem(word, parsed, c.env, scope);
+	const words = [...(c.launchers ?? []), c.programKnown ? c.programPath : ""];
+	for (let i = 0; i < words.length; i++) {
+		const before = words[i - 1];
+		const builtinHere = before === undefined || BUILTIN_LAUNCHERS.has(posix.basename(before));
+		const why = wordNotSystem(words[i]!, parsed, c.env, scope, builtinHere);
 		if (why) return why;
 	}
 	return undefined;
