@@ -49,6 +49,13 @@ describe("words whose expansion runs code make their command opaque", () => {
 		}
 	});
 
+	it("looks into unquoted heredoc bodies and here-strings, not quoted heredocs", () => {
+		expect(commands(`cat <<END\n${braced("x@P")}\nEND`)[0]!.opaque).toBe(true);
+		expect(commands(`cat <<< "${braced("x@P")}"`)[0]!.opaque).toBe(true);
+		expect(commands(`cat <<'END'\n${braced("x@P")}\nEND`)[0]!.opaque).toBe(false);
+		expect(commands("cat <<END\nplain $HOME\nEND")[0]!.opaque).toBe(false);
+	});
+
 	it("leaves plain and escaped expansions alone", () => {
 		for (const source of ["echo $HOME", `echo ${braced("x:-default")} ${braced("#x")} $((1+2))`, "echo \\$HOME", `echo '${braced("x@P")}'`, `echo \\${braced("x@P")}`, "grep '\\$x' notes.md"]) {
 			expect(commands(source)[0]!.opaque, source).toBe(false);
