@@ -41,7 +41,8 @@ export function childOpener(parts: ChildSessionParts): OpenChild {
 			runDenyRules: [...parent.policy.runDenyRules],
 		};
 		// Counted grants share their parent grant's count, so parent and child together never spend more than it.
-		const authority = new Authority({ grants: spec.grants, ceiling: parent.authority.ceiling, shell, parent: parent.authority });
+		const inherited = parent.authority.identity;
+		const authority = new Authority({ grants: spec.grants, ceiling: parent.authority.ceiling, shell, parent: parent.authority, ...(inherited ? { identity: inherited } : {}) });
 		let turnListener: ((event: AnyWardenEvent) => void) | undefined;
 		const recorder = new EvidenceRecorder(store, redactor, id, (event) => turnListener?.(event));
 		const parentSession = parent.recorder.session;

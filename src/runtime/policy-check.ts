@@ -4,6 +4,7 @@
  * the turn loop, plus the source of each rule that decided and the rules that matched but lost.
  */
 import { PermissionEngine } from "../kernel/admission/permission-engine.js";
+import { identityScope } from "../kernel/admission/program-identity.js";
 import { ShellParser } from "../kernel/admission/shell/shell-parser.js";
 import type {
 	Decision,
@@ -147,7 +148,7 @@ export async function explainToolCall(
 	policy.hostRules = withApprovedRules(policy.hostRules, approved.map(toPermissionRule));
 	// Built before the tool is looked up, so a bad grant or ceiling fails as it would open a session.
 	const ceiling = sessionCeiling(request);
-	const authority = sessionAuthority(request, policy.mode, ceiling, "policy-check", shell);
+	const authority = sessionAuthority(request, policy.mode, ceiling, "policy-check", shell, identityScope(policy));
 	const tool: ToolDefinition | undefined = tools.get(request.tool);
 	if (!tool) {
 		return { valid: false, tool: request.tool, error: `unknown tool "${request.tool}"; available: ${tools.list().map((t) => t.name).join(", ")}` };

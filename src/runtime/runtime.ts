@@ -4,6 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { PermissionEngine } from "../kernel/admission/permission-engine.js";
+import { identityScope } from "../kernel/admission/program-identity.js";
 import type { ApprovedRule } from "../kernel/approval/approval-types.js";
 import { toPermissionRule } from "../kernel/approval/approved-rules.js";
 import { ShellParser } from "../kernel/admission/shell/shell-parser.js";
@@ -220,7 +221,7 @@ export class Runtime {
 		}
 
 		this.shellParser ??= await ShellParser.create();
-		const authority = sessionAuthority(options, mode, ceiling, `session:${id}`, this.shellParser);
+		const authority = sessionAuthority(options, mode, ceiling, `session:${id}`, this.shellParser, identityScope(policy));
 		const listener: PreparedSession["listener"] = { turn: undefined };
 		const recorder = new EvidenceRecorder(this.store, this.redactor, id, (event) => {
 			listener.turn?.(event);

@@ -3,6 +3,7 @@
  * preset) and its task ceiling, checked before the session exists so a bad grant is a
  * configuration error, not a refusal in the middle of a turn.
  */
+import type { IdentityScope } from "../kernel/admission/program-identity.js";
 import type { ShellParser } from "../kernel/admission/shell/shell-parser.js";
 import type { PermissionMode } from "../kernel/admission/types.js";
 import { Authority } from "../kernel/authority/authority.js";
@@ -22,9 +23,10 @@ export function sessionAuthority(
 	ceiling: TaskCeiling,
 	holder: string,
 	shell: ShellParser,
+	identity?: IdentityScope,
 ): Authority {
 	const grants = configured(() => sessionGrants(mode, options.grants, holder));
-	return new Authority({ grants, ceiling, shell });
+	return identity ? new Authority({ grants, ceiling, shell, identity }) : new Authority({ grants, ceiling, shell });
 }
 
 function configured<T>(build: () => T): T {

@@ -10,6 +10,7 @@ import { PERMISSION_MODES } from "../kernel/admission/types.js";
 import { ProtectedPathError, type ProtectedPathRule, ProtectedPaths } from "../kernel/protected/protected-paths.js";
 import { resolveRealPath } from "../kernel/real-path.js";
 import { realDirectory } from "../providers/directory-probe.js";
+import { programLookup } from "../providers/program-lookup.js";
 import { probeSandbox, type SandboxChoice, sandboxChoice } from "../providers/sandbox/sandbox-probe.js";
 import { RuntimeConfigError } from "./runtime-config-error.js";
 import type { RuleEntry, SessionOptions } from "./session-options.js";
@@ -48,7 +49,9 @@ export async function sessionPolicy(options: PolicyOptions, env: NodeJS.ProcessE
 	}
 	if (options.sandbox === "required") sandbox.required = true;
 	const protectedPaths = hostProtectedPaths(options.protectedPaths);
-	return { mode, workspace, home, runDenyRules, hostRules, resolvePath: resolveRealPath, sandbox, protectedPaths };
+	// The PATH shell commands run with is the session's own (the shell primitive passes it on).
+	const resolveProgram = programLookup(env.PATH, workspace);
+	return { mode, workspace, home, runDenyRules, hostRules, resolvePath: resolveRealPath, resolveProgram, sandbox, protectedPaths };
 }
 
 /** The built-in registry plus the host's entries; a bad entry is a one-line config error naming it. */

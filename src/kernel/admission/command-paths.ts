@@ -14,11 +14,11 @@ export interface PathScope {
 
 /** Programs whose operands are text, not files they read. */
 const TEXT_OPERANDS = new Set(["echo", "printf", "basename", "dirname", "seq", "printenv", "which", "type", "command", "test", "[", "id", "groups"]);
-/** Programs whose first operand is a pattern or filter unless an option gave it. */
-const PATTERN_FIRST = new Set(["grep", "egrep", "fgrep", "rg", "jq"]);
-const PATTERN_OPTION = /^(?:-e|-f|--regexp|--file|--from-file)(?:[ =]|$)/;
+/** Programs whose first operand is a pattern, filter or script unless an option gave it. */
+const PATTERN_FIRST = new Set(["grep", "egrep", "fgrep", "rg", "jq", "sed", "awk", "gawk", "mawk", "nawk"]);
+const PATTERN_OPTION = /^(?:-e|-f|--regexp|--file|--from-file|--expression|--source)(?:[ =]|$)/;
 /** Option values that are patterns or text, never a file (`grep -e /api/`). */
-const TEXT_OPTION = /^(?:-e|--regexp|-m|--message|-t|--field-separator|-k|--key)(?:[ =]|$)/;
+const TEXT_OPTION = /^(?:-e|--regexp|--expression|--source|-m|--message|-t|--field-separator|-k|--key)(?:[ =]|$)/;
 /** Names that are not files on disk. */
 const NOT_FILES = new Set(["-", "/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty"]);
 const PROCESS_SUBSTITUTION = /^[<>]\(/;

@@ -123,9 +123,9 @@ function conditionHolds(when: ModeCondition, tool: ToolFacts, target: RuleTarget
 		case "outside-workspace":
 			return target?.kind !== "path" || !target.path.inside;
 		case "read-only-command":
-			return target?.kind === "command" && isReadOnlyCommand(target.command);
+			return target?.kind === "command" && target.notSystemProgram === undefined && isReadOnlyCommand(target.command);
 		case "read-only-command-outside":
-			return target?.kind === "command" && target.outside !== undefined && isReadOnlyCommand(target.command);
+			return target?.kind === "command" && target.outside !== undefined && target.notSystemProgram === undefined && isReadOnlyCommand(target.command);
 		case "destructive-command":
 			return target?.kind === "command" && isDestructiveCommand(target.command);
 		case "privileged-command":

@@ -4,13 +4,14 @@
  * is decided per sub-command and takes the most severe outcome.
  */
 import { defaultProtectedPaths } from "../protected/protected-paths.js";
-import { isReadOnlyCommand } from "./command-classes.js";
+import { notReadOnlyBecause } from "./command-classes.js";
 import { commandReach, type ReachScope } from "./command-reach.js";
 import { gitExecConfigChange } from "./git-exec-config.js";
 import { gitConfigTarget, guardProtected, protectedTargetOf } from "./protected-decision.js";
 import { outsideWorkspace } from "./command-paths.js";
 import { type HardlineHit, type HardlineScope, hardlineForCommand, hardlineForPath } from "./hardline.js";
 import { matchModeRule, needsSandbox, SANDBOXED_REASON } from "./modes.js";
+import { identityScope, untrustedProgram } from "./program-identity.js";
 import { decideReach, withReach } from "./reach-policy.js";
 import { breadthFor, type RuleScope, type RuleTarget, ruleMatches, toolMatches } from "./rules.js";
 import { ShellParser } from "./shell/shell-parser.js";
@@ -45,6 +46,8 @@ interface CallFacts {
 	display: string;
 	hardline?: HardlineHit;
 	readOnly: boolean;
+	/** For a shell sub-command that is not read-only: why. */
+	notReadOnly?: string;
 	/** Why the program cannot be known in advance; such calls are never auto-allowed. */
 	opaque?: string;
 }
@@ -138,12 +141,17 @@ export class PermissionEngine {
 		// Where the sandbox confines writes, a target only known at run time is left to it (and /tmp is its own).
 		const confined = ctx.sandbox?.available === true && needsSandbox(ctx.mode, ctx.sandbox.required);
 		const reachScope: ReachScope = { ...scope, protectedPaths: ctx.protectedPaths ?? DEFAULT_PROTECTED, privateTmp: confined };
+		const identity = identityScope(ctx);
 		const subcommands = parsed.commands.map((c): SubcommandDecision => {
-			const facts: CallFacts = { display: JSON.stringify(c.text), readOnly: isReadOnlyCommand(c) };
+			const notSystem = untrustedProgram(c, parsed, identity);
+			const notReadOnly = notReadOnlyBecause(c) ?? notSystem;
+			const facts: CallFacts = { display: JSON.stringify(c.text), readOnly: notReadOnly === undefined };
+			if (notReadOnly !== undefined) facts.notReadOnly = notReadOnly;
 			const hit = hardlineForCommand(c, parsed, scope);
 			if (hit) facts.hardline = hit;
 			if (c.opaque) facts.opaque = c.opaqueReason ?? "its program is only known at run time";
 			const target: RuleTarget = { kind: "command", command: c };
+			if (notSystem !== undefined) target.notSystemProgram = notSystem;
 			// The sandbox rule needs to know too: a command that names a file outside is not confined by it.
 			if (facts.readOnly || ctx.sandbox?.available === true) {
 				const outside = outsideWorkspace(c, parsed, scope);
@@ -185,7 +193,8 @@ export class PermissionEngine {
 			return step("deny", "hardline", `hardline ${rule.name}: ${rule.reason} (${detail})`, `hardline:${rule.name}`);
 		}
 		if (ctx.mode === "read-only" && !facts.readOnly) {
-			return step("deny", "read-only-mode", `read-only mode: ${what} is not read-only`);
+			const why = facts.notReadOnly === undefined ? "" : ` (${facts.notReadOnly})`;
+			return step("deny", "read-only-mode", `read-only mode: ${what} is not read-only${why}`);
 		}
 		for (const rule of ctx.runDenyRules) {
 			const opaqueHit = facts.opaque !== undefined && toolMatches(rule, tool.name);

@@ -21,6 +21,8 @@ export type RuleTarget =
 			command: SimpleCommand;
 			/** A file the command names that is, or may be, outside the workspace (found by the engine for mode rules). */
 			outside?: string;
+			/** Why the engine found the command not read-only beyond its own text (its program is not the system's). */
+			notSystemProgram?: string;
 	  }
 	| { kind: "pattern"; value: string };
 

@@ -66,6 +66,13 @@ export interface PolicyContext {
 	 */
 	resolvePath?: (absolutePath: string) => string | undefined;
 	/**
+	 * Where the host's PATH finds a bare program name: the absolute path bash would run, or undefined
+	 * when it is not found or a relative or workspace PATH entry comes first. When given, a read-only
+	 * command is trusted only if its program (and every wrapper) is the one found there or lies in a
+	 * system program directory; without it the engine decides on the name alone.
+	 */
+	resolveProgram?: (name: string) => string | undefined;
+	/**
 	 * Whether shell commands can run in the bubblewrap sandbox here (probed once per process). With
 	 * one, workspace-write allows a plain command that stays in the workspace and off the network;
 	 * without one, every shell call that would be allowed is asked instead. Absent: the host did not

@@ -19,6 +19,7 @@
  * together never spend more than the original count.
  */
 import type { PathScope } from "../admission/command-paths.js";
+import type { IdentityScope } from "../admission/program-identity.js";
 import type { ShellParser } from "../admission/shell/shell-parser.js";
 import { CapabilityDeniedError, type DenialReason } from "./authority-errors.js";
 import type { Capability } from "./capability.js";
@@ -32,6 +33,8 @@ export interface AuthorityOptions {
 	ceiling?: TaskCeiling;
 	/** Parses shell commands into sub-commands; without it a command is one resource, as written. */
 	shell?: ShellParser;
+	/** Where bare program names are found, so a `read_only_commands` grant admits only the system's readers. */
+	identity?: IdentityScope;
 	/** Milliseconds since the epoch; injectable for tests. */
 	now?: () => number;
 	/** The authority these grants were delegated from; counted grants share their parent grant's count. */
@@ -73,6 +76,7 @@ export class Authority {
 	private readonly remaining = new Map<string, UseCounter>();
 	private readonly now: () => number;
 	private readonly shell: ShellParser | undefined;
+	readonly identity: IdentityScope | undefined;
 
 	constructor(options: AuthorityOptions) {
 		const seen = new Set<string>();
@@ -87,6 +91,7 @@ export class Authority {
 		this.ceiling = options.ceiling ?? taskCeiling();
 		this.now = options.now ?? Date.now;
 		this.shell = options.shell;
+		this.identity = options.identity;
 	}
 
 	/** Uses left on a counted grant, its ancestors' counts included; undefined for a grant without a count. */
@@ -118,7 +123,7 @@ export class Authority {
 	shellRequests(command: string, scope?: PathScope): AccessRequest[] {
 		if (!this.shell) return [{ resource: `shell:${command.trim()}`, right: "exec", readOnlyCommand: false }];
 		const parsed = this.shell.parse(command);
-		return scope ? [...shellRequests(parsed), ...shellWriteRequests(parsed, scope)] : shellRequests(parsed);
+		return scope ? [...shellRequests(parsed, this.identity), ...shellWriteRequests(parsed, scope)] : shellRequests(parsed, this.identity);
 	}
 
 	/** Admits all requests or throws the first refusal; uses are spent only when all are admitted. */

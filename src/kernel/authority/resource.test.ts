@@ -22,6 +22,15 @@ describe("canonical resources", () => {
 		expect(shellRequests(parser.parse("eval \"$X\""))[0]?.readOnlyCommand).toBe(false);
 	});
 
+	it("counts a command read-only for a grant only when its program is the system's, given an identity scope", () => {
+		const identity = { workspace: "/ws", resolveProgram: (name: string) => (name === "ls" ? "/usr/bin/ls" : undefined) };
+		const readOnly = (command: string) => shellRequests(parser.parse(command), identity).map((r) => r.readOnlyCommand);
+		expect(readOnly("ls")).toEqual([true]);
+		expect(readOnly("./ls")).toEqual([false]);
+		expect(readOnly("/tmp/x/cat notes.md")).toEqual([false]);
+		expect(readOnly("ls() { :; }; ls")).toEqual([true, false]);
+	});
+
 	it("names an origin by scheme, lower-cased host and explicit port", () => {
 		expect(netResource("https://API.Example.com/v1/x?q=1")).toBe("net:https://api.example.com:443");
 		expect(netResource("http://user:pw@localhost:8080/")).toBe("net:http://localhost:8080");

@@ -4,6 +4,7 @@
  */
 import type { ParsedShell } from "../admission/shell/shell-types.js";
 import { isReadOnlyCommand } from "../admission/command-classes.js";
+import { type IdentityScope, untrustedProgram } from "../admission/program-identity.js";
 
 export const RIGHTS = ["read", "write", "delete", "exec", "egress", "admin"] as const;
 export type Right = (typeof RIGHTS)[number];
@@ -37,14 +38,16 @@ export function fsResource(rel: string): string {
 /**
  * One `shell:<normalized command>` per sub-command, wrappers looked through and flags normalized,
  * so `env nice /bin/rm -fr x` is checked as `shell:rm -f -r x`. A text that yields no command at
- * all is checked as written, trimmed.
+ * all is checked as written, trimmed. With an identity scope, a command counts as read-only only
+ * when its program is the system's (program-identity.ts).
  */
-export function shellRequests(parsed: ParsedShell): AccessRequest[] {
+export function shellRequests(parsed: ParsedShell, identity?: IdentityScope): AccessRequest[] {
 	if (parsed.commands.length === 0) return [{ resource: `shell:${parsed.source.trim()}`, right: "exec", readOnlyCommand: false }];
 	return parsed.commands.map((c) => ({
 		resource: `shell:${c.text}`,
 		right: "exec" as const,
-		readOnlyCommand: !c.opaque && !parsed.malformed && isReadOnlyCommand(c),
+		// Read-only as the permission engine means it: the system's program too, when the host can tell.
+		readOnlyCommand: !c.opaque && !parsed.malformed && isReadOnlyCommand(c) && (identity === undefined || untrustedProgram(c, parsed, identity) === undefined),
 	}));
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { braced } from "../test-support/policy-fixtures.js";
-import { expansionLength, expansionsAsGlob, rootedAtExpansion } from "./expansions.js";
+import { arithmeticRisk, executingExpansion, expansionLength, expansionsAsGlob, rootedAtExpansion } from "./expansions.js";
 
 describe("expansionLength", () => {
 	it.each([
@@ -42,4 +42,43 @@ describe("expansionsAsGlob", () => {
 		expect(expansionsAsGlob("$(pwd)/`id -u`")).toBe("*/*");
 		expect(expansionsAsGlob("plain")).toBe("plain");
 	});
+});
+
+describe("arithmeticRisk", () => {
+	it.each(["1+2", " 3 * (4 - 1) ", "0x1f + 8#17", "$# > 0", "$? == 0", `${braced("#x")} + 1`, `${braced("#a[@]")}`])("%j holds only numbers", (expression) => {
+		expect(arithmeticRisk(expression)).toBeUndefined();
+	});
+
+	it.each(["x", "a[1]", "i++", "$x + 1", "$1", "a[$(touch p)]", `${braced("x")}`])("%j evaluates a value as code", (expression) => {
+		expect(arithmeticRisk(expression)).toContain("arithmetic");
+	});
+});
+
+describe("executingExpansion", () => {
+	it.each([
+		[braced("x@P"), "prompt expansion"],
+		[`${braced("var1=aa\\140 env| ls -l\\140")}${braced("var1@P")}`, "prompt expansion"],
+		[braced("!ref"), "indirect expansion"],
+		[braced("!ref[0]"), "indirect expansion"],
+		[braced("x:-$(touch p)"), "command substitution"],
+		[braced("x:-'$(touch p)'"), "command substitution"],
+		[braced("x/a/`touch p`"), "command substitution"],
+		[braced("a[i]"), "subscript"],
+		[braced("a[$(touch p)]"), "command substitution"],
+		[braced("x:n:1"), "substring"],
+		["$(( a[$(touch pwned)] ))", "arithmetic"],
+		["$((x))", "arithmetic"],
+		["$[ x + 1 ]", "arithmetic"],
+		[braced(`y:-${braced("x@P")}`), "prompt expansion"],
+		[`\\\\${braced("x@P")}`, "prompt expansion"],
+	])("%s may run code (%s)", (text, reason) => {
+		expect(executingExpansion(text)).toContain(reason);
+	});
+
+	it.each(["$HOME", braced("HOME"), braced("x:-default"), braced("x:-$HOME"), braced("#x"), braced("x:1:2"), braced("x: -1"), braced("a[0]"), braced("a[@]"), braced("!prefix*"), braced("!a[@]"), braced("x@Q"), "$((1+2))", `\${braced("x@P")}`, "plain"])(
+		"%s runs nothing it does not show",
+		(text) => {
+			expect(executingExpansion(text)).toBeUndefined();
+		},
+	);
 });

@@ -15,6 +15,9 @@ interface FlagSpec {
 }
 
 const RECURSIVE_UPPER = { "-r": "-R", "--recursive": "-R" };
+const AWK: FlagSpec = {
+	valueOptions: ["-F", "-v", "-f", "-e", "-i", "-l", "-E", "-W", "--field-separator", "--assign", "--file", "--source", "--include", "--load", "--exec"],
+};
 
 const FLAG_SPECS: Record<string, FlagSpec> = {
 	rm: {
@@ -48,8 +51,30 @@ const FLAG_SPECS: Record<string, FlagSpec> = {
 	grep: {
 		valueOptions: ["-e", "-f", "-m", "-A", "-B", "-C", "--regexp", "--file", "--max-count", "--include", "--exclude", "--exclude-dir"],
 	},
-	rg: { valueOptions: ["-e", "-f", "-g", "-t", "-T", "-m", "-A", "-B", "-C", "--glob", "--type", "--regexp", "--pre", "-j"] },
-	sort: { valueOptions: ["-o", "--output", "-k", "--key", "-t", "--field-separator", "-S"] },
+	rg: {
+		valueOptions: [
+			"-e", "-f", "-g", "-t", "-T", "-m", "-A", "-B", "-C", "-j", "-r", "-M", "-E", "-d", "--glob", "--iglob", "--type",
+			"--type-not", "--type-add", "--regexp", "--file", "--pre", "--pre-glob", "--hostname-bin", "--replace", "--max-count",
+			"--context", "--after-context", "--before-context", "--threads", "--max-columns", "--encoding", "--max-depth",
+			"--ignore-file", "--sort", "--sortr", "--colors", "--max-filesize", "--path-separator",
+		],
+	},
+	sort: {
+		valueOptions: ["-o", "--output", "-k", "--key", "-t", "--field-separator", "-S", "--buffer-size", "-T", "--temporary-directory", "--compress-program", "--batch-size", "--parallel", "--files0-from"],
+	},
+	tree: { valueOptions: ["-o", "-L", "-P", "-I", "-H", "-T", "--charset", "--filelimit", "--timefmt", "--sort"] },
+	base64: { valueOptions: ["-w", "--wrap", "-o", "--output", "-i", "--input", "-b", "--break"] },
+	sed: { valueOptions: ["-e", "--expression", "-f", "--file", "-l", "--line-length"] },
+	awk: AWK,
+	gawk: AWK,
+	mawk: AWK,
+	nawk: AWK,
+	tar: {
+		valueOptions: ["-f", "--file", "-C", "--directory", "-I", "--use-compress-program", "-T", "--files-from", "-X", "--exclude-from", "-F", "--info-script", "--new-volume-script", "--to-command", "--rsh-command", "--rmt-command", "-b", "-N"],
+	},
+	date: { valueOptions: ["-d", "--date", "-f", "--file", "-r", "--reference", "-s", "--set"] },
+	printf: { valueOptions: ["-v"] },
+	xxd: { valueOptions: ["-c", "-g", "-l", "-o", "-s", "-cols", "-len", "-seek"] },
 	npm: { valueOptions: ["--prefix", "-w", "--workspace"] },
 	find: { split: false },
 	dd: { split: false },

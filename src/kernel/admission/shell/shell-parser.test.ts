@@ -292,3 +292,20 @@ describe("code a shell reads from standard input", () => {
 		expect(c.redirects.find((r) => r.kind === "write")?.target.value).toBe("out");
 	});
 });
+
+describe("wrappers that move the program to another directory", () => {
+	it("makes env -C and --chdir opaque, inner scripts included, so relative paths are not checked against the wrong directory", () => {
+		for (const source of ["env -C /etc cat passwd", "env --chdir=/etc cat passwd", "env -C /tmp sh -c 'cat x'", "env -C /tmp sudo rm -rf /"]) {
+			const last = parser.parse(source).commands.at(-1)!;
+			expect(last.opaque, source).toBe(true);
+			expect(last.opaqueReason, source).toContain("another directory");
+		}
+		expect(only("env -C /tmp sudo rm -rf /").text).toBe("rm -f -r /");
+		expect(only("env LC_ALL=C sort f").opaque).toBe(false);
+	});
+
+	it("records the program words of the wrappers looked through", () => {
+		expect(only("./env nice ls").launchers).toEqual(["./env", "nice"]);
+		expect(parser.parse("/bin/bash -c 'ls'").commands[0]!.launchers).toEqual(["/bin/bash"]);
+	});
+});

@@ -6,6 +6,7 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Language, type Node, Parser } from "web-tree-sitter";
+import { arithmeticCommandRisk, executesIn, testCommandRisk } from "./executing-words.js";
 import { normalizeArgs, normalizedText } from "./flag-normalization.js";
 import type { ParsedShell, ShellRedirect, ShellWord, SimpleCommand } from "./shell-types.js";
 import { wordOf, wordsOf } from "./shell-words.js";
@@ -15,6 +16,7 @@ import { basename, type CommandFrame, resolveFrame, type ScriptExpander } from "
 const MAX_DEPTH = 8;
 const REDIRECTS = new Set(["file_redirect", "heredoc_redirect", "herestring_redirect"]);
 const DUPLICATING = new Set([">&", "<&"]);
+const OWNS_ASSIGNMENTS = new Set(["command", "declaration_command", "variable_assignments"]);
 
 interface WalkContext {
 	inPipeline: boolean;
@@ -108,6 +110,7 @@ function toSimpleCommand(frame: CommandFrame): SimpleCommand {
 		env: frame.env,
 		redirects: frame.redirects,
 		wrappers: frame.wrappers,
+		launchers: frame.launchers ?? [],
 		privileged: frame.privileged,
 		argsFromInput: frame.argsFromInput,
 		opaque: frame.opaqueReason !== undefined,
@@ -116,8 +119,29 @@ function toSimpleCommand(frame: CommandFrame): SimpleCommand {
 		background: frame.background,
 	};
 	if (frame.opaqueReason !== undefined) command.opaqueReason = frame.opaqueReason;
+	else if (frame.chdir !== undefined) {
+		command.opaque = true;
+		command.opaqueReason = `${frame.chdir} runs the program in another directory, so the files it names are not the ones checked`;
+	}
 	if (frame.inFunction !== undefined) command.inFunction = frame.inFunction;
 	return command;
+}
+
+/** Frames from `start` on become opaque for `risk`: a word of theirs runs code when it is expanded. */
+function markExecuting(frames: CommandFrame[], start: number, risk: string | undefined): void {
+	if (risk === undefined) return;
+	for (let i = start; i < frames.length; i++) {
+		const f = frames[i]!;
+		if (f.opaqueReason === undefined) frames[i] = { ...f, opaqueReason: `a word's expansion may run code: ${risk}` };
+	}
+}
+
+function firstRisk(nodes: readonly Node[]): string | undefined {
+	for (const n of nodes) {
+		const risk = executesIn(n);
+		if (risk) return risk;
+	}
+	return undefined;
 }
 
 export class ShellParser {
@@ -168,6 +192,8 @@ export class ShellParser {
 					env: [...outer.env, ...f.env],
 					redirects: [...outer.redirects, ...f.redirects],
 					wrappers: [...outer.wrappers, wrapper, ...f.wrappers],
+					launchers: [...(outer.launchers ?? []), outer.words[0]?.value ?? "", ...(f.launchers ?? [])],
+					...(outer.chdir ?? f.chdir ? { chdir: outer.chdir ?? f.chdir } : {}),
 					privileged: outer.privileged || f.privileged,
 					argsFromInput: outer.argsFromInput || f.argsFromInput,
 					source: outer.source,
@@ -194,11 +220,32 @@ export class ShellParser {
 				const redirectNodes = node.children.filter((c): c is Node => c !== null && REDIRECTS.has(c.type));
 				const own = redirectNodes.flatMap(redirectsOf);
 				const body = node.childForFieldName("body");
+				const start = out.frames.length;
 				if (body) this.walk(body, { ...ctx, redirects: [...ctx.redirects, ...own] }, out, depth);
 				else out.frames.push(this.frame([], [], [...ctx.redirects, ...own], node.text, ctx));
+				markExecuting(out.frames, start, firstRisk(redirectNodes));
 				for (const r of redirectNodes) this.walkNested(r, ctx, out, depth);
 				return;
 			}
+			case "variable_assignment":
+			case "variable_assignments":
+				// An assignment before a program, or in export/local, belongs to that command.
+				if (OWNS_ASSIGNMENTS.has(node.parent?.type ?? "")) this.walkChildren(node, ctx, out, depth);
+				else this.assignment(node, ctx, out, depth);
+				return;
+			case "test_command":
+				this.evaluation(node, "[[", testCommandRisk(node), ctx, out, depth);
+				return;
+			case "c_style_for_statement":
+				this.evaluation(node, "((", arithmeticCommandRisk(node), ctx, out, depth);
+				return;
+			case "compound_statement":
+				if (node.child(0)?.type === "((") {
+					this.evaluation(node, "((", arithmeticCommandRisk(node), ctx, out, depth);
+					return;
+				}
+				this.walkChildren(node, ctx, out, depth);
+				return;
 			case "pipeline":
 				for (const child of node.namedChildren) {
 					if (child) this.walk(child, { ...ctx, inPipeline: true }, out, depth);
@@ -274,8 +321,33 @@ export class ShellParser {
 			}
 		}
 		const frame = this.frame(words, env, redirects, node.text, ctx);
+		const start = out.frames.length;
 		out.frames.push(...resolveFrame(frame, this.expander(out, depth)));
+		markExecuting(out.frames, start, firstRisk(children.filter((c): c is Node => c?.isNamed === true)));
 		this.walkNested(node, ctx, out, depth);
+	}
+
+	/**
+	 * A bare assignment (`PATH=./bin; ls`) runs nothing, but it changes what later commands run: it is
+	 * a command of its own with no program and the assignments as its environment.
+	 */
+	private assignment(node: Node, ctx: WalkContext, out: Collected, depth: number): void {
+		const assignments = node.type === "variable_assignment" ? [node] : node.namedChildren.filter((c): c is Node => c?.type === "variable_assignment");
+		const env = assignments.map((a) => {
+			const value = a.childForFieldName("value");
+			return { name: a.childForFieldName("name")?.text ?? "", value: value ? wordOf(value).value : "" };
+		});
+		const frame = this.frame([], env, [...ctx.redirects], node.text, ctx);
+		const risk = executesIn(node);
+		out.frames.push(risk === undefined ? frame : { ...frame, opaqueReason: `a word's expansion may run code: ${risk}` });
+		this.walkNested(node, ctx, out, depth);
+	}
+
+	/** `[[ … ]]`, `(( … ))`: bash evaluates them itself; a frame of their own carries what they may run. */
+	private evaluation(node: Node, keyword: string, risk: string | undefined, ctx: WalkContext, out: Collected, depth: number): void {
+		const frame = this.frame([{ value: keyword, static: true }], [], [...ctx.redirects], node.text, ctx);
+		out.frames.push(risk === undefined ? frame : { ...frame, opaqueReason: `a word's expansion may run code: ${risk}` });
+		this.walkChildren(node, ctx, out, depth);
 	}
 
 	private declaration(node: Node, ctx: WalkContext, out: Collected, depth: number): void {
@@ -284,7 +356,9 @@ export class ShellParser {
 		for (const child of node.namedChildren) {
 			if (child) words.push(wordOf(child));
 		}
+		const start = out.frames.length;
 		out.frames.push(this.frame(words, [], [...ctx.redirects], node.text, ctx));
+		markExecuting(out.frames, start, executesIn(node));
 		this.walkNested(node, ctx, out, depth);
 	}
 }

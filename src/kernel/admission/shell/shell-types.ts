@@ -52,6 +52,8 @@ export interface SimpleCommand {
 	redirects: ShellRedirect[];
 	/** Wrappers looked through, outermost first (`env`, `nice`, `sudo`, `bash -c` …). */
 	wrappers: string[];
+	/** The program words of those wrappers as written (`/usr/bin/env`, `./nice`, `bash`): each must be the system's too. */
+	launchers?: string[];
 	/** Run through sudo, doas or su. */
 	privileged: boolean;
 	/** More arguments arrive at run time (xargs, find -exec `{}`). */

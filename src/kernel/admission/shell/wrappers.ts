@@ -11,6 +11,10 @@ export interface CommandFrame {
 	env: { name: string; value: string }[];
 	redirects: ShellRedirect[];
 	wrappers: string[];
+	/** Program words of the wrappers looked through, as written. */
+	launchers?: string[];
+	/** A wrapper moved the program to another directory (`env -C`): the option, as written. */
+	chdir?: string;
 	privileged: boolean;
 	argsFromInput: boolean;
 	opaqueReason?: string;
@@ -54,12 +58,15 @@ interface WrapperSpec {
 	defaultProgram?: string;
 	/** A lone `-` is an option (`env -`). */
 	dashIsOption?: boolean;
+	/** Options that run the program in another directory (`env -C dir`): the paths it names are then not the ones checked. */
+	chdirOptions?: readonly string[];
 }
 
 const WRAPPERS: Record<string, WrapperSpec> = {
 	env: {
 		valueOptions: ["-u", "--unset", "-C", "--chdir"],
 		scriptOptions: ["-S", "--split-string"],
+		chdirOptions: ["-C", "--chdir"],
 		assignments: true,
 		dashIsOption: true,
 	},
@@ -128,6 +135,8 @@ interface ScanResult {
 	stop: boolean;
 	interactive: boolean;
 	unknownOption?: string;
+	/** The option that moved the program to another directory. */
+	chdir?: string;
 }
 
 function scanWrapper(spec: WrapperSpec, rest: readonly ShellWord[]): ScanResult {
@@ -141,7 +150,9 @@ function scanWrapper(spec: WrapperSpec, rest: readonly ShellWord[]): ScanResult 
 	const writes = new Set(spec.writeOptions ?? []);
 	let positionals = spec.positionals ?? 0;
 	let optionsDone = false;
+	const chdirs = new Set(spec.chdirOptions ?? []);
 	const takeValue = (option: string, value: ShellWord | undefined): void => {
+		if (chdirs.has(option)) result.chdir = option;
 		if (!value) return;
 		if (scripts.has(option)) {
 			result.script = value;
@@ -306,6 +317,7 @@ function findExecFrames(frame: CommandFrame, expand: ScriptExpander): CommandFra
 			...frame,
 			words: words.slice(start, end),
 			wrappers: [...frame.wrappers, `find ${words[i]!.value}`],
+			launchers: [...(frame.launchers ?? []), words[0]!.value],
 			argsFromInput: true,
 			opaqueReason: undefined,
 		};
@@ -345,9 +357,11 @@ export function resolveFrame(start: CommandFrame, expand: ScriptExpander): Comma
 				...scan.writes.map((target) => ({ operator: ">", kind: "write" as const, target })),
 			],
 			wrappers: [...frame.wrappers, name],
+			launchers: [...(frame.launchers ?? []), first.value],
 			privileged: frame.privileged || spec.privileged === true,
 			argsFromInput: frame.argsFromInput || spec.argsFromInput === true,
 		};
+		if (scan.chdir) wrapped.chdir = `${name} ${scan.chdir}`;
 		if (scan.unknownOption) return [opaque(frame, `${name} option ${scan.unknownOption} hides which program runs`)];
 		const scriptOuter: CommandFrame = { ...wrapped, wrappers: frame.wrappers };
 		const computed = `${name} runs a script with parts computed at run time`;
