@@ -34,6 +34,7 @@ import { explainToolCall, type PolicyCheckRequest, type PolicyCheckResult } from
 import { RuntimeConfigError } from "./runtime-config-error.js";
 import { exportReplay } from "./replay/replay-export.js";
 import { resumedContext } from "./resume-context.js";
+import { consumedBySession, usesByGrant } from "./resumed-authority.js";
 import { resumedBudget } from "./resumed-budget.js";
 import { childOpener } from "./child-session.js";
 import { Session } from "./session.js";
@@ -100,6 +101,8 @@ interface PreparedSession {
 	initialContext: Label | undefined;
 	/** A resumed session's use in its earlier runs, rebuilt from its rows: its budget starts there. */
 	carried?: BudgetAmounts;
+	/** Approval leases a resumed session's earlier runs consumed. */
+	spentLeases?: string[];
 }
 
 export class Runtime {
@@ -181,6 +184,10 @@ export class Runtime {
 		const { recorder, policy, model } = setup;
 		const spent = await resumedBudget(this.store, sessionId);
 		setup.carried = spent.used;
+		// A use an earlier run's intent recorded stays spent, whatever became of the operation.
+		const consumed = await consumedBySession(this.store, sessionId);
+		setup.authority.markSpent(consumed.grants);
+		setup.spentLeases = consumed.leases;
 		// The row is active again until this run of it ends; endSession keeps the time of the change.
 		await this.store.endSession(sessionId, "active", new Date().toISOString());
 		await recorder.emit("session.started", { event_schema: EVENT_SCHEMA_VERSION, workspace: policy.workspace, mode: policy.mode, model: model.spec, resumed: true }, 0);
@@ -193,6 +200,7 @@ export class Runtime {
 				unlabeled: resumed.unlabeled,
 				context: resumed.context,
 				budget_carried: { used: spent.used, cut_off_turns: spent.cutOffTurns },
+				authority_consumed: { grant_uses: usesByGrant(consumed.grants, `session:${sessionId}`), leases: new Set(consumed.leases).size },
 			},
 			undefined,
 			0,
@@ -292,7 +300,7 @@ export class Runtime {
 			decider: this.engine,
 			policy,
 			confirm,
-			approvals: new SessionApprovals(recorder, this.store, this.engine, policy),
+			approvals: new SessionApprovals(recorder, this.store, this.engine, policy, setup.spentLeases),
 			authority,
 			limits,
 			subagents,

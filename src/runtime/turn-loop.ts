@@ -440,6 +440,7 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 			authority,
 			flow,
 			operations: recorder.operationLog(),
+			...(call.lease ? { lease: call.lease.id } : {}),
 			...(deps.parseShell ? { parseShell: deps.parseShell } : {}),
 			// The mode's sandbox profile; without a working sandbox only an approved call runs.
 			sandbox: { profile: sandboxProfileFor(deps.policy.mode, deps.policy.sandbox?.required), available: deps.policy.sandbox?.available ?? false, reason: deps.policy.sandbox?.reason, home: deps.policy.home, protect: deps.policy.sandbox?.protect },
