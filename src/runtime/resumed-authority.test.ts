@@ -1,4 +1,4 @@
-import { stat } from "node:fs/promises";
+import { stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ScriptedModel } from "../models/scripted.js";
@@ -44,6 +44,20 @@ describe("one-use authority across runs of a session", () => {
 		const audit = await runtime.listAudit({ session: session.id });
 		expect(audit.find((r) => r.kind === "session.resumed")?.data.authority_consumed).toEqual({ grant_uses: { once: 2 }, leases: 0 });
 		expect(audit.find((r) => r.kind === "authority.denied")?.data).toMatchObject({ grant: "once", reason: "used-up" });
+	});
+
+	it("a counted use no intent carried (a read) is recorded with its call and stays spent on resume", async () => {
+		const grants = [{ id: "one-read", resource: "fs:**", rights: ["read" as const], uses: 1 }];
+		await writeFile(join(workspace, "notes.txt"), "hello\n");
+		const read = { tool_calls: [{ name: "read_file", arguments: { path: "notes.txt" } }] };
+		const session = await runtime.openSession({ workspace, grants, model: plan(read, { text: "read" }) });
+		expect((await session.send("read")).toolCalls).toMatchObject({ completed: 1 });
+		await session.end();
+		const used = (await runtime.listAudit({ session: session.id })).find((r) => r.kind === "authority.used");
+		expect(used).toMatchObject({ call_id: "call_1_1_1", data: { grants: [{ holder: `session:${session.id}`, grant: "one-read" }] } });
+		const resumed = await runtime.resumeSession(session.id, { grants, model: plan(read, { text: "again" }) });
+		expect((await resumed.send("read again")).toolCalls).toMatchObject({ failed: 1 });
+		await resumed.end();
 	});
 
 	it("an approved call's lease is written into its intent, and a resumed session counts it consumed", async () => {

@@ -479,6 +479,9 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 		// A primitive refused inside the call: whatever the tool made of that, the call did not do all it was asked.
 		// Likewise a capability refusal: it is evidence of its own, linked to the call, and the call failed.
 		for (const refused of authority.refusals) await recorder.audit("authority.denied", refused.toRecord(), id);
+		// Counted-grant uses no intent carried (a read's): recorded with the call, so a resumed session counts them spent too.
+		const uncarried = authority.takeUses();
+		if (uncarried.length > 0) await recorder.audit("authority.used", { grants: uncarried }, id);
 		const refused = authority.refusals[0] ?? flow.refusals[0];
 		if (refused && failure === undefined) {
 			failure = refused.message;

@@ -12,6 +12,7 @@ export type AuditKind =
 	| "effect"
 	| "budget.exhausted"
 	| "authority.denied"
+	| "authority.used"
 	| "approval.granted"
 	| "approval.consumed"
 	| "approval.invalid"
