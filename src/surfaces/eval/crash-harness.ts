@@ -311,6 +311,13 @@ export async function runCrashCase(options: CrashCaseOptions): Promise<CrashCase
 	// No developer config, no inherited state dir or model: the child sees only what the case gives it.
 	const env = { WARDEN_HOME: "", WARDEN_MODEL: "", WARDEN_CONFIG: "", XDG_CONFIG_HOME: join(options.scratch, "config"), ...options.env };
 	const rules = options.rules ?? { allow: [], ask: [], deny: [] };
+	// The crashed run's rules hold for the resumed one too.
+	const policyArgs = [
+		...rules.allow.flatMap((r) => ["--allow", r]),
+		...rules.ask.flatMap((r) => ["--ask", r]),
+		...(rules.deny.length > 0 ? ["--rules", writeRules(options.scratch, rules.deny)] : []),
+		...(options.runDeny ?? []).flatMap((r) => ["--deny", r]),
+	];
 	const args = [
 		"run",
 		`crash matrix: ${options.point}`,
@@ -326,10 +333,7 @@ export async function runCrashCase(options: CrashCaseOptions): Promise<CrashCase
 		options.onAsk ?? "allow",
 		"--json",
 		"--no-project-config",
-		...rules.allow.flatMap((r) => ["--allow", r]),
-		...rules.ask.flatMap((r) => ["--ask", r]),
-		...(rules.deny.length > 0 ? ["--rules", writeRules(options.scratch, rules.deny)] : []),
-		...(options.runDeny ?? []).flatMap((r) => ["--deny", r]),
+		...policyArgs,
 	];
 	const run = await runWarden(args, { ...env, WARDEN_CRASH_AT: options.point }, timeoutMs);
 	const atCrash = await readEvidence(options.stateDir, counterFile);
@@ -351,7 +355,7 @@ export async function runCrashCase(options: CrashCaseOptions): Promise<CrashCase
 		const retryPlan = join(options.scratch, "retry.yaml");
 		writeFileSync(retryPlan, stringify({ steps: options.retry }));
 		const resumed = await runWarden(
-			["run", "crash matrix: try again", "--resume", session, "--model", `scripted:${retryPlan}`, "--state-dir", options.stateDir, "--on-ask", options.onAsk ?? "allow", "--json", "--no-project-config"],
+			["run", "crash matrix: try again", "--resume", session, "--model", `scripted:${retryPlan}`, "--state-dir", options.stateDir, "--on-ask", options.onAsk ?? "allow", "--json", "--no-project-config", ...policyArgs],
 			env,
 			timeoutMs,
 		);
