@@ -9,6 +9,7 @@ import type { Budget } from "./budget/budget.js";
 import type { ParsedShell } from "./admission/shell/shell-types.js";
 import type { EffectSink } from "./effects.js";
 import type { CallFlow } from "./flow/flow-types.js";
+import { consumingLog } from "./operations/consumed-authority.js";
 import type { OperationLog } from "./operations/protected-operation.js";
 import { createFsPrimitives } from "./kernel-fs.js";
 import { createJitPrimitives, type JitEvidence } from "./kernel-jit.js";
@@ -52,6 +53,8 @@ export interface KernelOptions {
 	 * (with its evidence) before the primitive returns. Without one, effects go to recordEffect only.
 	 */
 	operations?: OperationLog;
+	/** The approval lease this call redeemed: each of its intents records it (src/kernel/operations/consumed-authority.ts). */
+	lease?: string;
 	/** Parses a shell command, so the flow plane can see which files and destinations it names. */
 	parseShell?: (command: string) => ParsedShell;
 	/**
@@ -86,7 +89,9 @@ export function createKernel(opts: KernelOptions): KernelPrimitives {
 		});
 		return rootPromise;
 	};
-	const shared = { root, callId: opts.callId, signal: opts.signal, recordEffect: opts.recordEffect, budget: opts.budget, authority: opts.authority, flow: opts.flow, operations: opts.operations };
+	// Each intent carries the one-use authority its call spent, so a reopen never hands it out again.
+	const operations = opts.operations ? consumingLog(opts.operations, opts.authority, opts.lease) : undefined;
+	const shared = { root, callId: opts.callId, signal: opts.signal, recordEffect: opts.recordEffect, budget: opts.budget, authority: opts.authority, flow: opts.flow, operations };
 	const fs = createFsPrimitives({ ...shared, protect: opts.protect });
 	const shell = createShellPrimitives({ ...shared, env: opts.env ?? process.env, parseShell: opts.parseShell, sandbox: opts.sandbox, approved: opts.approved, hostAllowed: opts.hostAllowed });
 	const net = createNetPrimitives(shared);

@@ -7,7 +7,7 @@ import type { PermissionEngine } from "../kernel/admission/permission-engine.js"
 import type { ShellParser } from "../kernel/admission/shell/shell-parser.js";
 import type { PolicyContext } from "../kernel/admission/types.js";
 import { Authority } from "../kernel/authority/authority.js";
-import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
+import type { AnyWardenEvent, EventLineage } from "../kernel/evidence/event-types.js";
 import { EVENT_SCHEMA_VERSION } from "../kernel/evidence/event-types.js";
 import { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
 import type { Redactor } from "../kernel/flow/redaction-types.js";
@@ -44,8 +44,13 @@ export function childOpener(parts: ChildSessionParts): OpenChild {
 		const inherited = parent.authority.identity;
 		const authority = new Authority({ grants: spec.grants, ceiling: parent.authority.ceiling, shell, parent: parent.authority, ...(inherited ? { identity: inherited } : {}) });
 		let turnListener: ((event: AnyWardenEvent) => void) | undefined;
-		const recorder = new EvidenceRecorder(store, redactor, id, (event) => turnListener?.(event));
 		const parentSession = parent.recorder.session;
+		const lineage: EventLineage = { parent_session: parentSession, parent_call: spec.callId, depth: spec.depth };
+		const recorder = new EvidenceRecorder(store, redactor, id, (event) => {
+			turnListener?.(event);
+			// The parent's host hears the child too; a grandchild's event keeps the lineage it came with.
+			parent.recorder.relay(event.lineage ? event : { ...event, lineage });
+		});
 		await store.createSession({
 			id,
 			workspace: policy.workspace,

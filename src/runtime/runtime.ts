@@ -10,7 +10,7 @@ import { toPermissionRule } from "../kernel/approval/approved-rules.js";
 import { ShellParser } from "../kernel/admission/shell/shell-parser.js";
 import { tighterBudget } from "../kernel/authority/task-ceiling.js";
 import { Budget } from "../kernel/budget/budget.js";
-import type { BudgetLimits, BudgetUsage } from "../kernel/budget/budget-types.js";
+import type { BudgetAmounts, BudgetLimits, BudgetUsage } from "../kernel/budget/budget-types.js";
 import type { AuditRecord, AuditVerifyResult } from "../kernel/evidence/audit-types.js";
 import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
 import { EVENT_SCHEMA_VERSION } from "../kernel/evidence/event-types.js";
@@ -35,6 +35,8 @@ import { explainToolCall, type PolicyCheckRequest, type PolicyCheckResult } from
 import { RuntimeConfigError } from "./runtime-config-error.js";
 import { exportReplay } from "./replay/replay-export.js";
 import { resumedContext } from "./resume-context.js";
+import { consumedBySession, usesByGrant } from "./resumed-authority.js";
+import { resumedBudget } from "./resumed-budget.js";
 import { childOpener } from "./child-session.js";
 import { Session } from "./session.js";
 import { SYSTEM_PROMPT_LABEL } from "./system-prompt.js";
@@ -98,6 +100,10 @@ interface PreparedSession {
 	/** The data of the session's start record in the audit. */
 	startedAudit: Record<string, unknown>;
 	initialContext: Label | undefined;
+	/** A resumed session's use in its earlier runs, rebuilt from its rows: its budget starts there. */
+	carried?: BudgetAmounts;
+	/** Approval leases a resumed session's earlier runs consumed. */
+	spentLeases?: string[];
 }
 
 export class Runtime {
@@ -177,12 +183,26 @@ export class Runtime {
 		const opened: OpenSessionOptions = { ...options, workspace: row.workspace, model: options.model ?? row.model, mode: options.mode ?? (row.mode as OpenSessionOptions["mode"]) };
 		const setup = await this.prepareSession(opened, sessionId, resumed.context);
 		const { recorder, policy, model } = setup;
+		const spent = await resumedBudget(this.store, sessionId);
+		setup.carried = spent.used;
+		// A use an earlier run's intent recorded stays spent, whatever became of the operation.
+		const consumed = await consumedBySession(this.store, sessionId);
+		setup.authority.markSpent(consumed.grants);
+		setup.spentLeases = consumed.leases;
 		// The row is active again until this run of it ends; endSession keeps the time of the change.
 		await this.store.endSession(sessionId, "active", new Date().toISOString());
 		await recorder.emit("session.started", { event_schema: EVENT_SCHEMA_VERSION, workspace: policy.workspace, mode: policy.mode, model: model.spec, resumed: true }, 0);
 		await recorder.audit(
 			"session.resumed",
-			{ ...setup.startedAudit, previous_status: row.status, messages: resumed.history.length, unlabeled: resumed.unlabeled, context: resumed.context },
+			{
+				...setup.startedAudit,
+				previous_status: row.status,
+				messages: resumed.history.length,
+				unlabeled: resumed.unlabeled,
+				context: resumed.context,
+				budget_carried: { used: spent.used, cut_off_turns: spent.cutOffTurns },
+				authority_consumed: { grant_uses: usesByGrant(consumed.grants, `session:${sessionId}`), leases: new Set(consumed.leases).size },
+			},
 			undefined,
 			0,
 		);
@@ -273,6 +293,8 @@ export class Runtime {
 			{ recorder, depth: 0, policy, authority, tools, model, confirm, limits, maxSteps, modelTimeoutMs, flowSetup },
 			childOpener({ store: this.store, engine: this.engine, redactor: this.redactor, env: this.env, shell: shellParser }),
 		);
+		const sessionBudget = this.hostBudget.child("session", setup.sessionLimits);
+		if (setup.carried) sessionBudget.carry(setup.carried);
 		const session = new Session({
 			recorder,
 			store: this.store,
@@ -281,7 +303,7 @@ export class Runtime {
 			decider: this.engine,
 			policy,
 			confirm,
-			approvals: new SessionApprovals(recorder, this.store, this.engine, policy),
+			approvals: new SessionApprovals(recorder, this.store, this.engine, policy, setup.spentLeases),
 			authority,
 			limits,
 			subagents,
@@ -292,7 +314,7 @@ export class Runtime {
 			flow,
 			context,
 			parseShell: (command) => shellParser.parse(command),
-			sessionBudget: this.hostBudget.child("session", setup.sessionLimits),
+			sessionBudget,
 			turnBudget: setup.turnLimits,
 			setTurnListener: (turnListener) => {
 				listener.turn = turnListener;

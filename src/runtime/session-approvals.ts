@@ -69,7 +69,7 @@ export function readAnswer(answer: unknown): ApprovalResponse | undefined {
 }
 
 export class SessionApprovals {
-	private readonly leases = new LeaseBook();
+	private readonly leases: LeaseBook;
 	/** What each lease was checked against, so dispatch recomputes the same target the same way. */
 	private readonly granted = new Map<string, { call: PendingCall; request: ApprovalRequest }>();
 
@@ -79,7 +79,11 @@ export class SessionApprovals {
 		private readonly decider: Decider,
 		/** The session's policy; persisted rules join its host rules at once. */
 		private readonly policy: PolicyContext,
-	) {}
+		/** Leases a resumed session's earlier runs consumed: presenting one again is refused as used. */
+		spentLeases: Iterable<string> = [],
+	) {
+		this.leases = new LeaseBook(spentLeases);
+	}
 
 	/** The pending request the host is shown. */
 	async request(call: PendingCall): Promise<ApprovalRequest> {

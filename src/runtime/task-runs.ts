@@ -294,7 +294,8 @@ function turnCapture(host: ((event: AnyWardenEvent) => void) | undefined): TurnC
 	let last: { text?: string; error?: string } | undefined;
 	return {
 		onEvent: (event) => {
-			if (event.kind === "turn.completed") last = event.payload as { text?: string; error?: string };
+			// A sub-agent's turn ends inside the run's: only the run's own session says how the run ended.
+			if (event.kind === "turn.completed" && event.lineage === undefined) last = event.payload as { text?: string; error?: string };
 			host?.(event);
 		},
 		last: () => last,

@@ -446,6 +446,7 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 			authority,
 			flow,
 			operations: recorder.operationLog(),
+			...(call.lease ? { lease: call.lease.id } : {}),
 			...(deps.parseShell ? { parseShell: deps.parseShell } : {}),
 			// The mode's sandbox profile; without a working sandbox only an approved call runs.
 			sandbox: { profile: sandboxProfileFor(deps.policy.mode, deps.policy.sandbox?.required), available: deps.policy.sandbox?.available ?? false, reason: deps.policy.sandbox?.reason, home: deps.policy.home, protect: deps.policy.sandbox?.protect, provider: deps.policy.sandbox?.provider, protectedPaths: deps.policy.protectedPaths },
@@ -486,6 +487,9 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 		// Likewise a capability refusal: it is evidence of its own, linked to the call, and the call failed.
 		for (const refused of authority.refusals) await recorder.audit("authority.denied", refused.toRecord(), id);
 		for (const refused of protect.refusals) await recorder.audit("protected.denied", refused.toRecord(), id);
+		// Counted-grant uses no intent carried (a read's): recorded with the call, so a resumed session counts them spent too.
+		const uncarried = authority.takeUses();
+		if (uncarried.length > 0) await recorder.audit("authority.used", { grants: uncarried }, id);
 		const refused = protect.refusals[0] ?? authority.refusals[0] ?? flow.refusals[0];
 		if (refused && failure === undefined) {
 			failure = refused.message;

@@ -184,6 +184,13 @@ export const MIGRATIONS: readonly Migration[] = [
 			`);
 		},
 	},
+	{
+		version: 6,
+		description: "the one-use authority (approval lease, counted-grant uses) an operation's intent consumed",
+		up(db) {
+			db.exec("ALTER TABLE operations ADD COLUMN consumed TEXT CHECK (consumed IS NULL OR json_valid(consumed))");
+		},
+	},
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

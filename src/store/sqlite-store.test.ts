@@ -433,7 +433,7 @@ describe("SqliteStore bad state dirs", () => {
 		});
 		expect(rule.id).toBe(1);
 		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 1 });
-		expect(SCHEMA_VERSION).toBe(5);
+		expect(SCHEMA_VERSION).toBe(6);
 	});
 
 	it("migrates a version 3 database (before file labels) and keeps its rows", async () => {
@@ -455,7 +455,7 @@ describe("SqliteStore bad state dirs", () => {
 		expect(await store.getFileLabel(key)).toEqual(label);
 		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 1 });
 		const after = raw(dir);
-		expect(after.prepare("SELECT version FROM schema_meta").get()).toEqual({ version: 5 });
+		expect(after.prepare("SELECT version FROM schema_meta").get()).toEqual({ version: SCHEMA_VERSION });
 		// The first recording's session and time are kept in the row.
 		expect(after.prepare("SELECT session, created_at FROM file_labels").all()).toEqual([{ session: "s1", created_at: "2025-03-01T10:00:01.000Z" }]);
 		after.close();
@@ -492,7 +492,30 @@ describe("SqliteStore bad state dirs", () => {
 		expect((await store.listPendingOperations()).map((op) => op.id)).toEqual(["op_1"]);
 		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 1 });
 		const after = raw(dir);
-		expect(after.prepare("SELECT version FROM schema_meta").get()).toEqual({ version: 5 });
+		expect(after.prepare("SELECT version FROM schema_meta").get()).toEqual({ version: SCHEMA_VERSION });
+		after.close();
+	});
+
+	it("migrates a version 5 database (before consumed authority): old operations consumed nothing, new ones keep it", async () => {
+		const dir = tempDir();
+		const first = openStore(dir);
+		const intent = { session: "s1", turn: 1, call_id: "c1", kind: "fs.write" as const, resource: "fs:a", intent: { path: "a" }, reserved: {}, created_at: "2025-03-01T10:00:00.000Z" };
+		await first.prepareOperation({ ...intent, id: "op_old" });
+		await first.close();
+		const db = raw(dir);
+		db.exec("ALTER TABLE operations DROP COLUMN consumed");
+		db.prepare("UPDATE schema_meta SET version = 5").run();
+		db.close();
+		const store = openStore(dir);
+		const consumed = { lease: "lease_1", grants: [{ holder: "session:s1", grant: "once" }] };
+		await store.prepareOperation({ ...intent, id: "op_new", consumed });
+		const ops = await store.listOperations({ session: "s1" });
+		expect(ops.map((op) => [op.id, op.consumed])).toEqual([
+			["op_old", undefined],
+			["op_new", consumed],
+		]);
+		const after = raw(dir);
+		expect(after.prepare("SELECT version FROM schema_meta").get()).toEqual({ version: 6 });
 		after.close();
 	});
 

@@ -9,7 +9,7 @@ import type { ApprovedRule, NewApprovedRule } from "../kernel/approval/approval-
 import type { AuditInput, AuditKind, AuditRecord, AuditVerifyResult } from "../kernel/evidence/audit-types.js";
 import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
 import { type Label, join } from "../kernel/flow/label.js";
-import type { BeforeImage, OperationIntent, OperationRow, OperationState } from "../kernel/operations/operation-types.js";
+import type { BeforeImage, ConsumedAuthority, OperationIntent, OperationRow, OperationState } from "../kernel/operations/operation-types.js";
 import { crashPoint } from "./fault-injection.js";
 import { oneLine } from "./sqlite-errors.js";
 import { openDatabase, prepareStateDir } from "./sqlite-open.js";
@@ -403,10 +403,11 @@ export class SqliteStore implements Store {
 		const db = this.writable();
 		const intentJson = toJson(intent.intent, `intent of operation ${intent.id}`);
 		const reservedJson = toJson(intent.reserved, `reservations of operation ${intent.id}`);
+		const consumedJson = intent.consumed === undefined ? null : toJson(intent.consumed, `authority consumed by operation ${intent.id}`);
 		if (beforeImage) checkBlobHash(beforeImage.sha256, beforeImage.bytes, `the before-image of operation ${intent.id}`);
 		const insertOp = this.sql(
-			`INSERT INTO operations (id, session, turn, call_id, kind, resource, state, intent, reserved, created_at, updated_at)
-			 VALUES (@id, @session, @turn, @call_id, @kind, @resource, 'prepared', @intent, @reserved, @created_at, @created_at)`,
+			`INSERT INTO operations (id, session, turn, call_id, kind, resource, state, intent, reserved, consumed, created_at, updated_at)
+			 VALUES (@id, @session, @turn, @call_id, @kind, @resource, 'prepared', @intent, @reserved, @consumed, @created_at, @created_at)`,
 		);
 		const insertBlob = this.sql("INSERT OR IGNORE INTO blobs (sha256, bytes, created_at) VALUES (?, ?, ?)");
 		db.transaction(() => {
@@ -420,6 +421,7 @@ export class SqliteStore implements Store {
 					resource: intent.resource,
 					intent: intentJson,
 					reserved: reservedJson,
+					consumed: consumedJson,
 					created_at: intent.created_at,
 				});
 			} catch (error) {
@@ -709,6 +711,7 @@ interface OperationDbRow {
 	state: OperationState;
 	intent: string;
 	reserved: string;
+	consumed: string | null;
 	outcome: string | null;
 	audit_seq: number | null;
 	created_at: string;
@@ -732,6 +735,7 @@ function toOperation(row: OperationDbRow): OperationRow {
 	};
 	if (row.outcome !== null) op.outcome = fromJson(row.outcome, `${what} outcome`) as Record<string, unknown>;
 	if (row.audit_seq !== null) op.audit_seq = row.audit_seq;
+	if (row.consumed !== null) op.consumed = fromJson(row.consumed, `${what} consumed authority`) as ConsumedAuthority;
 	return op;
 }
 

@@ -114,3 +114,47 @@ describe("crash matrix (shell first: a command's effect cannot be observed after
 		expect(completed[0]!.data).toMatchObject({ unknown: 1, operations: [expect.objectContaining({ id: r.afterRecovery.operations[0]!.id, state: "unknown" })] });
 	}, 60_000);
 });
+
+describe("crash matrix (one-use authority: a counted grant's use is reserved in the intent)", () => {
+	const once = [{ id: "once", resource: "fs:**", rights: ["write" as const], uses: 1 }];
+	const writeStep = (path: string) => ({ tool_calls: [{ name: "write_file", arguments: { path, content: `${path}\n` } }] });
+	// Whatever became of the intent (abandoned, failed, committed), its use stays spent after the reopen.
+	const cases: [CrashPoint, string][] = [
+		["operation.prepared", "fs.write:abandoned"],
+		["operation.dispatched", "fs.write:failed"],
+		["operation.performed", "fs.write:committed"],
+	];
+	for (const [point, after] of cases) {
+		it.concurrent(`a grant with uses: 1, crash at ${point}, reopen and try again: refused`, async () => {
+			const dir = realpathSync(mkdtempSync(join(tmpdir(), "warden-crash-once-")));
+			const workspace = join(dir, "workspace");
+			mkdirSync(workspace);
+			const r = await runCrashCase({
+				point,
+				workspace,
+				stateDir: join(dir, "state"),
+				scratch: join(dir, "scratch"),
+				grants: once,
+				steps: [writeStep("notes.txt"), { text: "done" }],
+				retry: [writeStep("again.txt"), { text: "done" }],
+			});
+			expect(r.failures).toEqual([]);
+			expect(r.invariants.map((i) => i.name)).toContain("no one-use authority handed out twice");
+			expect(states(r.afterRecovery.operations)).toEqual([after]);
+			expect(r.afterRecovery.operations[0]!.consumed).toEqual({ grants: [{ holder: `session:${r.afterRecovery.sessions[0]!.id}`, grant: "once" }] });
+			// The resumed session asks again and is refused at the primitive: the grant's one use is gone.
+			const retried = r.retry!;
+			expect(retried.run.code).toBe(0);
+			const failed = retried.run.stdout
+				.split("\n")
+				.filter((l) => l !== "")
+				.map((l) => JSON.parse(l) as { kind: string; payload: { error?: string } })
+				.find((e) => e.kind === "tool.failed");
+			expect(failed?.payload.error).toContain("grant once is used up (1 use)");
+			expect(fileText(join(workspace, "again.txt"))).toBeNull();
+			expect(states(retried.after.operations)).toEqual([after]);
+			const resumed = retried.after.audit.find((a) => a.kind === "session.resumed");
+			expect(resumed?.data.authority_consumed).toEqual({ grant_uses: { once: 1 }, leases: 0 });
+		}, 60_000);
+	}
+});

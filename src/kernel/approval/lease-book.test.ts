@@ -56,4 +56,10 @@ describe("LeaseBook", () => {
 		expect(a.id).not.toBe(b.id);
 		expect(book.outstanding).toBe(2);
 	});
+
+	it("refuses a lease an earlier run consumed as already used", () => {
+		const book = new LeaseBook(["lease_old"]);
+		expect(book.consume("lease_old", binding)).toEqual({ ok: false, reason: "approval lease lease_old was already used" });
+		expect(book.consume("lease_never", binding)).toEqual({ ok: false, reason: "unknown approval lease lease_never" });
+	});
 });

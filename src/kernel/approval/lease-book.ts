@@ -8,7 +8,12 @@ import type { ApprovalLease, LeaseBinding, LeaseCheck } from "./approval-types.j
 
 export class LeaseBook {
 	private readonly open = new Map<string, ApprovalLease>();
-	private readonly spent = new Set<string>();
+	private readonly spent: Set<string>;
+
+	/** `spent`: leases earlier runs of the session consumed (their intents record them); they stay consumed. */
+	constructor(spent: Iterable<string> = []) {
+		this.spent = new Set(spent);
+	}
 
 	grant(requestId: string, binding: LeaseBinding): ApprovalLease {
 		const lease: ApprovalLease = { id: `lease_${randomUUID()}`, requestId, ...binding };

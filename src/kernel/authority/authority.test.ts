@@ -162,3 +162,39 @@ describe("Authority", () => {
 		expect(() => new Authority({ grants: [g, g] })).toThrow("two grants share the id same");
 	});
 });
+
+describe("Authority: durable uses of counted grants", () => {
+	it("hands each call the uses its admissions spent, one per counter along the delegation chain, once", () => {
+		const parent = new Authority({ grants: grants({ resource: "fs:**", rights: ["write"], uses: 3 }, { resource: "fs:**", rights: ["read"] }) });
+		const child = new Authority({ grants: [delegate(parent.grants[0]!, { id: "c1", holder: "agent:1", uses: 2 })], parent });
+		const call = child.forCall(plain);
+		call.admit([{ resource: "fs:a", right: "write" }]);
+		expect(call.takeUses()).toEqual([
+			{ holder: "agent:1", grant: "c1" },
+			{ holder: "session:t", grant: "g1" },
+		]);
+		expect(call.takeUses()).toEqual([]);
+		// An uncounted grant spends nothing durable; a refusal spends nothing at all.
+		const own = parent.forCall(plain);
+		own.admit([{ resource: "fs:a", right: "read" }]);
+		expect(() => own.admit([{ resource: "fs:a", right: "delete" }])).toThrow(CapabilityDeniedError);
+		expect(own.takeUses()).toEqual([]);
+	});
+
+	it("counts uses an earlier run recorded as spent: only the holder's own grants, never below zero", () => {
+		const a = new Authority({ grants: grants({ id: "once", resource: "fs:**", rights: ["write"], uses: 1 }, { id: "twice", resource: "fs:x", rights: ["read"], uses: 2 }) });
+		a.markSpent([
+			{ holder: "session:other", grant: "once" },
+			{ holder: "session:t", grant: "unknown" },
+			{ holder: "session:t", grant: "twice" },
+		]);
+		expect([a.usesLeft("once"), a.usesLeft("twice")]).toEqual([1, 1]);
+		a.markSpent([
+			{ holder: "session:t", grant: "once" },
+			{ holder: "session:t", grant: "once" },
+		]);
+		expect(a.usesLeft("once")).toBe(0);
+		const err = refusal(() => a.admit([{ resource: "fs:a", right: "write" }], plain));
+		expect(err.message).toContain("grant once is used up (1 use)");
+	});
+});

@@ -22,6 +22,7 @@ import type { PathScope } from "../admission/command-paths.js";
 import type { IdentityScope } from "../admission/program-identity.js";
 import type { ShellParser } from "../admission/shell/shell-parser.js";
 import { CapabilityDeniedError, type DenialReason } from "./authority-errors.js";
+import type { GrantUse } from "../operations/operation-types.js";
 import type { Capability } from "./capability.js";
 import { type AccessRequest, shellRequests } from "./resource.js";
 import { patternMatches } from "./resource-pattern.js";
@@ -45,6 +46,8 @@ export interface AuthorityOptions {
 interface UseCounter {
 	left: number;
 	up?: UseCounter;
+	/** Which grant this counter counts, as a durable record names it. */
+	use: GrantUse;
 }
 
 /** How one call reached its primitives. */
@@ -66,6 +69,11 @@ export interface CallAuthority {
 	shellRequests(command: string, scope?: PathScope): AccessRequest[];
 	/** Refusals so far, in order, for the call's evidence. */
 	readonly refusals: readonly CapabilityDeniedError[];
+	/**
+	 * The counted-grant uses admissions spent since the last take (one per counter along each
+	 * delegation chain): the next protected operation's intent records them durably.
+	 */
+	takeUses(): GrantUse[];
 }
 
 type Choice = { ok: true; grant: Capability } | { ok: false; error: CapabilityDeniedError };
@@ -85,7 +93,8 @@ export class Authority {
 			seen.add(g.id);
 			if (g.uses === undefined) continue;
 			const up = g.parent === undefined ? undefined : options.parent?.remaining.get(g.parent);
-			this.remaining.set(g.id, up ? { left: g.uses, up } : { left: g.uses });
+			const use = { holder: g.holder, grant: g.id };
+			this.remaining.set(g.id, up ? { left: g.uses, up, use } : { left: g.uses, use });
 		}
 		this.grants = options.grants;
 		this.ceiling = options.ceiling ?? taskCeiling();
@@ -103,12 +112,27 @@ export class Authority {
 		return left;
 	}
 
+	/**
+	 * Counts uses earlier runs of this session spent (read back from its operations' intents) as
+	 * spent here too; a use of another holder's grant, or of a grant this authority does not
+	 * count, changes nothing. A count never goes below zero.
+	 */
+	markSpent(uses: readonly GrantUse[]): void {
+		for (const use of uses) {
+			const counter = this.remaining.get(use.grant);
+			if (counter && counter.use.holder === use.holder && counter.left > 0) counter.left--;
+		}
+	}
+
 	forCall(call: CallContext): CallAuthority {
 		const refusals: CapabilityDeniedError[] = [];
+		let untaken: GrantUse[] = [];
 		return {
 			admit: (requests) => {
 				try {
-					this.admit(requests, call);
+					for (const grant of this.admit(requests, call)) {
+						for (let c = this.remaining.get(grant.id); c; c = c.up) untaken.push({ ...c.use });
+					}
 				} catch (err) {
 					if (err instanceof CapabilityDeniedError) refusals.push(err);
 					throw err;
@@ -117,6 +141,11 @@ export class Authority {
 			permits: (request) => this.choose(request, call, new Map()).ok,
 			shellRequests: (command, scope) => this.shellRequests(command, scope),
 			refusals,
+			takeUses: () => {
+				const taken = untaken;
+				untaken = [];
+				return taken;
+			},
 		};
 	}
 

@@ -254,3 +254,23 @@ describe("Budget, randomized", () => {
 		}
 	});
 });
+
+describe("Budget carried use (a resumed session)", () => {
+	it("counts carried use in this budget only, and a reservation past the limit is refused", () => {
+		const host = new Budget("host", { tool_calls: 10 });
+		const session = host.child("session", { tool_calls: 3 });
+		session.carry({ tool_calls: 2, shell_ms: 40 });
+		expect(session.usage().tool_calls).toEqual({ used: 2, limit: 3 });
+		expect(session.usage().shell_ms).toEqual({ used: 40 });
+		expect(host.usage().tool_calls).toEqual({ used: 0, limit: 10 });
+		session.child("turn").reserve("tool_calls", 1).settle(1);
+		expect(() => session.child("turn").reserve("tool_calls", 1)).toThrow(BudgetExhaustedError);
+	});
+
+	it("refuses a carried amount that is not a counter or not a non-negative integer", () => {
+		const session = new Budget("session");
+		expect(() => session.carry({ tool_calls: -1 })).toThrow(BudgetLimitError);
+		expect(() => session.carry({ wall_ms: 1 } as never)).toThrow(BudgetLimitError);
+		expect(session.usage().tool_calls).toEqual({ used: 0 });
+	});
+});

@@ -146,6 +146,15 @@ export class Budget {
 		return overruns;
 	}
 
+	/**
+	 * Counts use that earlier runs of this budget's owner settled (a resumed session's), as used in
+	 * this budget only: its ancestors (this process's host budget) were not charged for that work.
+	 * Over a limit, every later reservation of the counter fails.
+	 */
+	carry(amounts: BudgetAmounts): void {
+		for (const [counter, amount] of checkAmounts(amounts)) this.used[counter] += amount;
+	}
+
 	/** Returns what the reservation held: the work never started. */
 	release(reservation: Reservation): void {
 		this.checkOpen(reservation, "released");

@@ -14,6 +14,7 @@ export type AuditKind =
 	| "authority.denied"
 	/** A write or delete of a protected path that the call was not cleared for (src/kernel/protected/protected-guard.ts). */
 	| "protected.denied"
+	| "authority.used"
 	| "approval.granted"
 	| "approval.consumed"
 	| "approval.invalid"

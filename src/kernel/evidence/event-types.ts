@@ -110,6 +110,17 @@ export const EVENT_KINDS = [
 /** How a turn ended. Only `completed` is success. */
 export type TurnStatus = "completed" | "max_steps" | "cancelled" | "model_error" | "budget_exhausted" | "error";
 
+/**
+ * Where a sub-agent's event came from, on the copy the parent's host hears: the session and call
+ * that spawned the child, and how deep it nests (1 for a child of the top session). A session's own
+ * events, and every stored event, carry none: the child's session row names its parent.
+ */
+export interface EventLineage {
+	parent_session: string;
+	parent_call: string;
+	depth: number;
+}
+
 export interface WardenEvent<K extends EventKind = EventKind> {
 	kind: K;
 	session: string;
@@ -118,6 +129,7 @@ export interface WardenEvent<K extends EventKind = EventKind> {
 	/** ISO-8601 time. */
 	time: string;
 	payload: EventPayloads[K];
+	lineage?: EventLineage;
 }
 
 export type AnyWardenEvent = { [K in EventKind]: WardenEvent<K> }[EventKind];

@@ -44,6 +44,15 @@ export class EvidenceRecorder {
 		return event;
 	}
 
+	/**
+	 * Hands the host an event another recorder already committed (a sub-agent's, stamped with its
+	 * lineage), in the same synchronous step after that commit as this recorder's own events, so the
+	 * host hears the parent's and the child's events in the order they were committed.
+	 */
+	relay(event: AnyWardenEvent): void {
+		this.listener(event);
+	}
+
 	async audit(kind: AuditKind, data: Record<string, unknown>, callId?: string, turn = this.turn): Promise<AuditRecord> {
 		const input: AuditInput = { session: this.session, turn, kind, data: this.redactor.redact(data) };
 		if (callId !== undefined) input.call_id = callId;

@@ -35,8 +35,27 @@ export interface OperationIntent {
 	intent: Record<string, unknown>;
 	/** Budget held for it (counter → amount), so recovery can settle what a crash left reserved. */
 	reserved: Record<string, number>;
+	/**
+	 * One-use authority its call spent, durable with the intent: once this row exists the use is
+	 * consumed whatever the operation's outcome (committed, failed, unknown, abandoned), so a crash
+	 * and a reopen can never hand it out again.
+	 */
+	consumed?: ConsumedAuthority;
 	/** ISO time. */
 	created_at: string;
+}
+
+/** One use of a counted grant: the grant's id and holder (`session:<id>`), one entry per counter spent along its delegation chain. */
+export interface GrantUse {
+	holder: string;
+	grant: string;
+}
+
+export interface ConsumedAuthority {
+	/** The approval lease the call redeemed. */
+	lease?: string;
+	/** Counted-grant uses the call's admissions spent since its previous intent. */
+	grants?: GrantUse[];
 }
 
 export interface OperationRow extends OperationIntent {

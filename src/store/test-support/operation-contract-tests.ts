@@ -85,6 +85,37 @@ export function describeOperationContract(current: () => Store): void {
 			expect(await store.listAudit()).toEqual([]);
 		});
 
+		it("keeps the authority an intent consumed through every settlement, and none for an intent that consumed none", async () => {
+			const store = current();
+			const consumed = { lease: "lease_1", grants: [{ holder: "session:s1", grant: "once" }, { holder: "session:p", grant: "parent" }] };
+			const settlements = [
+				["op_c", "committed"],
+				["op_f", "failed"],
+				["op_u", "unknown"],
+				["op_a", "abandoned"],
+			] as const;
+			for (const [id, state] of settlements) {
+				await store.prepareOperation(intent(id, { consumed }));
+				if (state !== "abandoned") await store.markOperationDispatched(id);
+				await store.settleOperation(id, { state, outcome: {} });
+			}
+			await store.prepareOperation(intent("op_none"));
+			const rows = await store.listOperations({});
+			expect(rows.map((op) => [op.id, op.state, op.consumed])).toEqual([
+				...settlements.map(([id, state]) => [id, state, consumed]),
+				["op_none", "prepared", undefined],
+			]);
+			expect((await store.listPendingOperations())[0]).not.toHaveProperty("consumed");
+		});
+
+		it("refuses an intent whose consumed authority is not JSON, and keeps no row for it", async () => {
+			const store = current();
+			const cyclic: Record<string, unknown> = {};
+			cyclic.self = cyclic;
+			await expect(store.prepareOperation(intent("op_1", { consumed: cyclic as never }))).rejects.toThrow(/authority consumed by operation op_1 is not JSON-serializable/);
+			expect(await store.listOperations({})).toEqual([]);
+		});
+
 		it("refuses to settle a settled operation, and changes nothing when it does", async () => {
 			const store = current();
 			await store.prepareOperation(intent("op_1"));

@@ -10,7 +10,7 @@ import { ChainVerifier, GENESIS_HASH, auditHash } from "../../kernel/evidence/au
 import type { AuditInput, AuditRecord, AuditVerifyResult } from "../../kernel/evidence/audit-types.js";
 import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
 import { type Label, join } from "../../kernel/flow/label.js";
-import type { BeforeImage, OperationIntent, OperationRow, OperationState } from "../../kernel/operations/operation-types.js";
+import type { BeforeImage, ConsumedAuthority, OperationIntent, OperationRow, OperationState } from "../../kernel/operations/operation-types.js";
 import { oneLine } from "../../store/sqlite-errors.js";
 import {
 	type FileLabelKey,
@@ -242,6 +242,7 @@ export class MemoryStore implements Store {
 			resource: intent.resource,
 			intent: JSON.parse(toJson(intent.intent, `intent of operation ${intent.id}`)) as Record<string, unknown>,
 			reserved: JSON.parse(toJson(intent.reserved, `reservations of operation ${intent.id}`)) as Record<string, number>,
+			...(intent.consumed === undefined ? {} : { consumed: JSON.parse(toJson(intent.consumed, `authority consumed by operation ${intent.id}`)) as ConsumedAuthority }),
 			created_at: intent.created_at,
 			state: "prepared",
 			updated_at: intent.created_at,

@@ -12,7 +12,18 @@ function tag(payload: { call_id: string; tool?: string }): string {
 	return payload.tool ? `${payload.tool} [${payload.call_id}]` : payload.call_id;
 }
 
+/** A sub-agent's event is indented under its parent's call, one step per level of nesting. */
 export function renderEvent(event: AnyWardenEvent): string | undefined {
+	const line = renderOwnEvent(event);
+	if (line === undefined || event.lineage === undefined) return line;
+	const margin = `${"  ".repeat(event.lineage.depth)}┆ `;
+	return line
+		.split("\n")
+		.map((l) => (l === "" ? l : `${margin}${l}`))
+		.join("\n");
+}
+
+function renderOwnEvent(event: AnyWardenEvent): string | undefined {
 	switch (event.kind) {
 		case "session.started":
 			return `session ${event.session}\n  workspace ${event.payload.workspace} · mode ${event.payload.mode} · model ${event.payload.model}`;

@@ -14,6 +14,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { stringify } from "yaml";
+import type { GrantSpec } from "../../kernel/authority/capability.js";
 import type { AuditRecord } from "../../kernel/evidence/audit-types.js";
 import type { OperationRow } from "../../kernel/operations/operation-types.js";
 import type { RecoveryReport } from "../../kernel/operations/recovery.js";
@@ -50,6 +51,20 @@ export interface CrashCaseOptions {
 	counter?: string;
 	/** Per child process; default 20 s. */
 	timeoutMs?: number;
+	/** Host grants, written to the (otherwise empty) user config the runs read. */
+	grants?: GrantSpec[];
+	/**
+	 * After both reopens, the crashed session is resumed (`warden run --resume`) with this plan: what
+	 * the reopened state dir lets the agent do again. Its operations join the invariants' evidence.
+	 */
+	retry?: CrashPlanStep[];
+}
+
+/** The resumed run after the reopens, when the case has a `retry` plan. */
+export interface RetryResult {
+	run: ChildResult;
+	/** The evidence once it ended. */
+	after: EvidenceState;
 }
 
 export interface ChildResult {
@@ -87,6 +102,7 @@ export interface CrashCaseResult {
 	invariants: Invariant[];
 	/** The invariants that do not hold, one line each: empty when the case passed. */
 	failures: string[];
+	retry?: RetryResult;
 }
 
 /** Audit kinds that settle an operation: exactly one per settled operation. */
@@ -166,6 +182,8 @@ export interface InvariantInput {
 	/** `warden audit verify` exit status after the first reopen. */
 	auditVerifyCode: number | null;
 	fingerprints: [string, string];
+	/** With a retry: the host's grants and the evidence after the resumed run. */
+	retry?: { grants: readonly GrantSpec[]; after: EvidenceState };
 }
 
 /** The recovery invariants, from observations alone; every one is reported, held or not. */
@@ -255,19 +273,51 @@ export function checkRecoveryInvariants(input: InvariantInput): Invariant[] {
 		first === second ? [] : [`evidence fingerprint ${first.slice(0, 12)} became ${second.slice(0, 12)}`],
 		`fingerprint ${first.slice(0, 12)} twice`,
 	);
+	if (input.retry) out.push(oneUseInvariant(input.retry.grants, input.retry.after));
 	return out;
+}
+
+/**
+ * No one-use authority was handed out twice, across the crash, the reopens and the resumed run: each
+ * counted grant's uses recorded in intents stay within its count, and no lease is recorded by two calls.
+ */
+function oneUseInvariant(grants: readonly GrantSpec[], after: EvidenceState): Invariant {
+	const problems: string[] = [];
+	const spent = new Map<string, number>();
+	const leaseCalls = new Map<string, Set<string>>();
+	for (const op of after.operations) {
+		for (const use of op.consumed?.grants ?? []) spent.set(use.grant, (spent.get(use.grant) ?? 0) + 1);
+		const lease = op.consumed?.lease;
+		if (lease !== undefined) leaseCalls.set(lease, (leaseCalls.get(lease) ?? new Set()).add(`${op.session}/${op.call_id}`));
+	}
+	for (const g of grants) {
+		if (g.id === undefined || g.uses === undefined) continue;
+		const n = spent.get(g.id) ?? 0;
+		if (n > g.uses) problems.push(`grant ${g.id} (uses: ${g.uses}) was spent ${n} times`);
+	}
+	for (const [lease, calls] of leaseCalls) if (calls.size > 1) problems.push(`lease ${lease} was redeemed by ${calls.size} calls`);
+	const uses = [...spent.values()].reduce((a, b) => a + b, 0);
+	return { name: "no one-use authority handed out twice", ok: problems.length === 0, detail: problems.length === 0 ? `${uses} counted use(s) recorded, within every count` : problems.join("; ") };
 }
 
 /** One crash case: run to the crash point, reopen twice, check the invariants. */
 export async function runCrashCase(options: CrashCaseOptions): Promise<CrashCaseResult> {
 	const timeoutMs = options.timeoutMs ?? 20_000;
 	const counterFile = join(options.workspace, options.counter ?? "count.txt");
-	mkdirSync(join(options.scratch, "config"), { recursive: true });
+	mkdirSync(join(options.scratch, "config", "warden"), { recursive: true });
+	if (options.grants) writeFileSync(join(options.scratch, "config", "warden", "config.yaml"), stringify({ grants: options.grants }));
 	const plan = join(options.scratch, "plan.yaml");
 	writeFileSync(plan, stringify({ steps: options.steps }));
 	// No developer config, no inherited state dir or model: the child sees only what the case gives it.
 	const env = { WARDEN_HOME: "", WARDEN_MODEL: "", WARDEN_CONFIG: "", XDG_CONFIG_HOME: join(options.scratch, "config"), ...options.env };
 	const rules = options.rules ?? { allow: [], ask: [], deny: [] };
+	// The crashed run's rules hold for the resumed one too.
+	const policyArgs = [
+		...rules.allow.flatMap((r) => ["--allow", r]),
+		...rules.ask.flatMap((r) => ["--ask", r]),
+		...(rules.deny.length > 0 ? ["--rules", writeRules(options.scratch, rules.deny)] : []),
+		...(options.runDeny ?? []).flatMap((r) => ["--deny", r]),
+	];
 	const args = [
 		"run",
 		`crash matrix: ${options.point}`,
@@ -283,10 +333,7 @@ export async function runCrashCase(options: CrashCaseOptions): Promise<CrashCase
 		options.onAsk ?? "allow",
 		"--json",
 		"--no-project-config",
-		...rules.allow.flatMap((r) => ["--allow", r]),
-		...rules.ask.flatMap((r) => ["--ask", r]),
-		...(rules.deny.length > 0 ? ["--rules", writeRules(options.scratch, rules.deny)] : []),
-		...(options.runDeny ?? []).flatMap((r) => ["--deny", r]),
+		...policyArgs,
 	];
 	const run = await runWarden(args, { ...env, WARDEN_CRASH_AT: options.point }, timeoutMs);
 	const atCrash = await readEvidence(options.stateDir, counterFile);
@@ -302,6 +349,19 @@ export async function runCrashCase(options: CrashCaseOptions): Promise<CrashCase
 	const afterSecondReopen = await readEvidence(options.stateDir, counterFile);
 	const fingerprints: [string, string] = [evidenceFingerprint(afterRecovery), evidenceFingerprint(afterSecondReopen)];
 
+	let retry: RetryResult | undefined;
+	const session = afterSecondReopen.sessions.find((s) => s.parent_session === undefined)?.id;
+	if (options.retry && session !== undefined) {
+		const retryPlan = join(options.scratch, "retry.yaml");
+		writeFileSync(retryPlan, stringify({ steps: options.retry }));
+		const resumed = await runWarden(
+			["run", "crash matrix: try again", "--resume", session, "--model", `scripted:${retryPlan}`, "--state-dir", options.stateDir, "--on-ask", options.onAsk ?? "allow", "--json", "--no-project-config", ...policyArgs],
+			env,
+			timeoutMs,
+		);
+		retry = { run: resumed, after: await readEvidence(options.stateDir, counterFile) };
+	}
+
 	const invariants = checkRecoveryInvariants({
 		crashed: run.signal === "SIGKILL",
 		atCrash,
@@ -310,9 +370,11 @@ export async function runCrashCase(options: CrashCaseOptions): Promise<CrashCase
 		afterSecondReopen,
 		auditVerifyCode: verify.code,
 		fingerprints,
+		...(retry ? { retry: { grants: options.grants ?? [], after: retry.after } } : {}),
 	});
+	if (options.retry && !retry) invariants.push({ name: "no one-use authority handed out twice", ok: false, detail: "the crashed session could not be found to resume" });
 	const failures = invariants.filter((i) => !i.ok).map((i) => `${i.name}: ${i.detail}`);
-	return { point: options.point, run, atCrash, recovery, afterRecovery, afterSecondReopen, fingerprints, invariants, failures };
+	return { point: options.point, run, atCrash, recovery, afterRecovery, afterSecondReopen, fingerprints, invariants, failures, ...(retry ? { retry } : {}) };
 }
 
 /** Host deny rules go through a rules file: `--deny` on the command line is the run-level deny. */

@@ -3,7 +3,9 @@
  * process killed at the task's barrier, the state dir is reopened twice (src/surfaces/eval/
  * crash-harness.ts), and then each planned call's declared effect is judged in the world after
  * recovery against the fixture: `allowed` means the effect is there now, `forbidden` that it is not.
- * The crash invariants are the task's checks; any that does not hold fails it.
+ * The crash invariants are the task's checks; any that does not hold fails it. A task with `retry`
+ * resumes the crashed session after the reopens with those steps (turn 2), and its calls are judged
+ * too, in the world after that run: what the reopened state lets the agent do again.
  */
 import { join } from "node:path";
 import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
@@ -31,12 +33,14 @@ export async function runRecoveryTask(task: EvalTask, dirs: TaskDirs, sink: Sink
 	const point = task.crashAt;
 	if (point === undefined) throw new Error(`task ${task.id} has no crash_at: it is not a recovery task`);
 	const run: TaskRun = { task, runner: "full", calls: [], problems: [], failures: [], prompts: 0, releases: 0 };
-	const steps = task.plan.map((step) => ({
-		...(step.text === undefined ? {} : { text: step.text }),
-		...(step.calls.length === 0
-			? {}
-			: { tool_calls: step.calls.map((call) => ({ name: call.name, arguments: expandValue(call.arguments, dirs.places), ...(call.id === undefined ? {} : { id: call.id }) })) }),
-	}));
+	const scripted = (plan: EvalTask["plan"]) =>
+		plan.map((step) => ({
+			...(step.text === undefined ? {} : { text: step.text }),
+			...(step.calls.length === 0
+				? {}
+				: { tool_calls: step.calls.map((call) => ({ name: call.name, arguments: expandValue(call.arguments, dirs.places), ...(call.id === undefined ? {} : { id: call.id }) })) }),
+		}));
+	const steps = scripted(task.plan);
 	const roots = [dirs.workspace, dirs.home, dirs.outside];
 	const before = await snapshotWorld(roots);
 	const firstMark = sink.mark;
@@ -51,6 +55,8 @@ export async function runRecoveryTask(task: EvalTask, dirs: TaskDirs, sink: Sink
 		rules: task.rules,
 		runDeny: task.runDeny,
 		env: { HOME: dirs.home },
+		...(task.grants ? { grants: task.grants } : {}),
+		...(task.retry ? { retry: scripted(task.retry) } : {}),
 	});
 	const after = await snapshotWorld(roots);
 	const requests = sink.requests(firstMark, sink.mark);
@@ -58,14 +64,17 @@ export async function runRecoveryTask(task: EvalTask, dirs: TaskDirs, sink: Sink
 
 	const session = result.afterRecovery.sessions[0]?.id;
 	const events = session === undefined ? [] : await sessionEvents(dirs.state, session);
-	const audit = result.afterRecovery.audit;
-	for (const [s, step] of task.plan.entries()) {
+	const final = result.retry?.after ?? result.afterRecovery;
+	const audit = final.audit;
+	// The plan is turn 1 of the session; the retry, resumed after the reopens, is turn 2.
+	const planned = [...task.plan.map((step, s) => ({ turn: 1, s, step })), ...(task.retry ?? []).map((step, s) => ({ turn: 2, s, step }))];
+	for (const { turn, s, step } of planned) {
 		for (const [c, call] of step.calls.entries()) {
-			const callId = callIdFor(s + 1, c + 1);
+			const callId = callIdFor(s + 1, c + 1, turn);
 			const own = events.filter((e) => (e.payload as { call_id?: unknown }).call_id === callId);
 			const decided = own.find((e) => e.kind === "permission.decided");
 			const terminal = own.find((e) => TERMINALS[e.kind] !== undefined);
-			const operation = result.afterRecovery.operations.find((op) => op.call_id === callId);
+			const operation = final.operations.find((op) => op.call_id === callId);
 			const record: CallRecord = {
 				callId,
 				step: s + 1,

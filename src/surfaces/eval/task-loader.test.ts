@@ -229,7 +229,23 @@ describe("crash_at", () => {
 	it("refuses an unknown point, and settings the CLI run cannot be given", () => {
 		expect(errorOf(`${VALID}crash_at: operation.halfway\n`)).toMatch(/^eval\/tasks\/egress\/t\.yaml: crash_at: must be one of operation\.prepared, .* got "operation\.halfway"$/);
 		expect(errorOf(`${VALID}crash_at: turn.completed\nbudget: { tool_calls: 2 }\n`)).toBe(
-			"eval/tasks/egress/t.yaml: budget: cannot be combined with crash_at: a recovery task runs through the CLI, which takes only mode, rules, run_deny and on_ask",
+			"eval/tasks/egress/t.yaml: budget: cannot be combined with crash_at: a recovery task runs through the CLI, which takes only mode, rules, run_deny, on_ask and grants",
 		);
+	});
+
+	it("takes grants (the CLI reads them from the user config) and a retry plan a resumed session runs", () => {
+		const task = parseTaskText(
+			`${VALID}crash_at: operation.prepared\ngrants: [{ id: once, resource: "fs:**", rights: [write], uses: 1 }]\nretry:\n  - tool_calls: [{ name: read_file, arguments: { path: a }, expect: allowed, effect: { model_saw: x } }]\n  - text: done\n`,
+			"t.yaml",
+			"egress",
+		);
+		expect(task.grants).toEqual([{ id: "once", resource: "fs:**", rights: ["write"], uses: 1 }]);
+		expect(task.retry?.map((s) => s.calls.map((c) => c.name))).toEqual([["read_file"], []]);
+	});
+
+	it("refuses a retry without crash_at, and a malformed retry plan by its own name", () => {
+		expect(errorOf(`${VALID}retry: [{ text: done }]\n`)).toBe("eval/tasks/egress/t.yaml: retry: needs crash_at: it is the plan a resumed session runs after the crash and the reopens");
+		expect(errorOf(`${VALID}crash_at: turn.completed\nretry: []\n`)).toMatch(/retry: must be a non-empty list of steps/);
+		expect(errorOf(`${VALID}crash_at: turn.completed\nretry: [{ text: a }, { text: b }]\n`)).toMatch(/retry\[0\]: has no tool_calls/);
 	});
 });

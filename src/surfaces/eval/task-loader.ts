@@ -19,7 +19,7 @@ export class TaskFormatError extends Error {
 	override name = "TaskFormatError";
 }
 
-const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "grants", "ceiling", "flow", "on_release", "fixture", "plan", "checks", "crash_at"];
+const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "grants", "ceiling", "flow", "on_release", "fixture", "plan", "checks", "crash_at", "retry"];
 const FIXTURE_KEYS = ["files", "home_files", "outside_files", "symlinks", "hardlinks", "env", "git"];
 const GIT_KEYS = ["commit", "bare"];
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -199,11 +199,11 @@ function parseCall(value: unknown, field: string, fail: Fail): PlannedCall {
 	return planned;
 }
 
-function parsePlan(value: unknown, fail: Fail): PlannedStep[] {
-	if (!Array.isArray(value) || value.length === 0) fail("plan", `must be a non-empty list of steps, got ${describe(value)}`);
+function parsePlan(value: unknown, fail: Fail, name = "plan"): PlannedStep[] {
+	if (!Array.isArray(value) || value.length === 0) fail(name, `must be a non-empty list of steps, got ${describe(value)}`);
 	const steps = value as unknown[];
 	return steps.map((raw, i) => {
-		const field = `plan[${i}]`;
+		const field = `${name}[${i}]`;
 		if (!isObject(raw)) fail(field, `must be a mapping, got ${describe(raw)}`);
 		const step = raw as Record<string, unknown>;
 		rejectUnknown(step, STEP_KEYS, field, fail);
@@ -269,6 +269,8 @@ export function parseTask(value: unknown, label: string, category: string): Eval
 	}
 	const flow = parseFlowSettings(task.flow, fail);
 	const crash = parseCrashAt(task, fail);
+	if (task.retry !== undefined && crash === undefined) fail("retry", "needs crash_at: it is the plan a resumed session runs after the crash and the reopens");
+	const retry = task.retry === undefined ? undefined : parsePlan(task.retry, fail, "retry");
 	return {
 		id,
 		category,
@@ -286,18 +288,19 @@ export function parseTask(value: unknown, label: string, category: string): Eval
 		plan: parsePlan(task.plan, fail),
 		checks: parseChecks(task.checks, fail),
 		...(crash === undefined ? {} : { crashAt: crash }),
+		...(retry === undefined ? {} : { retry }),
 	};
 }
 
-/** What a crashed CLI run can be given is its command line: the settings it has no flag for cannot be combined. */
-const NOT_WITH_CRASH = ["budget", "grants", "ceiling", "flow", "on_release"];
+/** What a crashed CLI run can be given is its command line and its user config (grants): the other settings cannot be combined. */
+const NOT_WITH_CRASH = ["budget", "ceiling", "flow", "on_release"];
 
 function parseCrashAt(task: Record<string, unknown>, fail: Fail): CrashPoint | undefined {
 	if (task.crash_at === undefined) return undefined;
 	const point = stringField(task.crash_at, "crash_at", fail);
 	if (!(CRASH_POINTS as readonly string[]).includes(point)) fail("crash_at", `must be one of ${CRASH_POINTS.join(", ")}, got "${point}"`);
 	const other = NOT_WITH_CRASH.find((key) => task[key] !== undefined);
-	if (other !== undefined) fail(other, "cannot be combined with crash_at: a recovery task runs through the CLI, which takes only mode, rules, run_deny and on_ask");
+	if (other !== undefined) fail(other, "cannot be combined with crash_at: a recovery task runs through the CLI, which takes only mode, rules, run_deny, on_ask and grants");
 	return point as CrashPoint;
 }
 

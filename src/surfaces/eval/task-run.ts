@@ -39,6 +39,6 @@ export interface TaskRun {
 }
 
 /** The call id the runtime gives the n-th call (from 1) of plan step `step` (from 1) in the first turn. */
-export function callIdFor(step: number, n: number): string {
-	return `call_1_${step}_${n}`;
+export function callIdFor(step: number, n: number, turn = 1): string {
+	return `call_${turn}_${step}_${n}`;
 }

@@ -109,4 +109,9 @@ export interface EvalTask {
 	 * (src/surfaces/eval/recovery-runner.ts). The baselines keep no durable state: not applicable.
 	 */
 	crashAt?: CrashPoint;
+	/**
+	 * With crash_at: after the reopens, the crashed session is resumed (`warden run --resume`) with
+	 * these steps, as turn 2; their calls are judged in the world after that run.
+	 */
+	retry?: PlannedStep[];
 }
