@@ -3,6 +3,7 @@
  * another program, and that program is what policy must see. A wrapper whose program cannot be
  * determined makes the command opaque.
  */
+import { reasonText } from "./reason-text.js";
 import type { ShellRedirect, ShellWord } from "./shell-types.js";
 
 /** A command on its way to becoming a SimpleCommand, while wrappers are peeled off. */
@@ -207,7 +208,7 @@ function scanWrapper(spec: WrapperSpec, rest: readonly ShellWord[]): ScanResult 
 }
 
 function opaque(frame: CommandFrame, reason: string): CommandFrame {
-	return { ...frame, opaqueReason: frame.opaqueReason ?? reason };
+	return { ...frame, opaqueReason: frame.opaqueReason ?? reasonText(reason) };
 }
 
 /** The text a shell would run for a script word: a dynamic word keeps its expansions as written. */
