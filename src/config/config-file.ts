@@ -35,7 +35,7 @@ export function readConfigFile(path: string, name: ConfigLayerName, required: bo
 	}
 	let data: unknown;
 	try {
-		data = parse(text);
+		data = parse(text, { logLevel: "error" });
 	} catch (err) {
 		fail(`not valid YAML or JSON (${String((err as Error).message).split("\n")[0]})`);
 	}
