@@ -69,7 +69,8 @@ export function isReadOnlyCommand(c: SimpleCommand): boolean {
 	if (c.opaque || !c.programKnown || c.privileged || writesFiles(c)) return false;
 	if (c.program === "") return true;
 	if (READERS.has(c.program)) return true;
-	return CONDITIONAL_READERS[c.program]?.(c) ?? false;
+	// Own keys only: a program named `constructor` or `__proto__` must not reach Object.prototype.
+	return Object.hasOwn(CONDITIONAL_READERS, c.program) ? CONDITIONAL_READERS[c.program]!(c) : false;
 }
 
 const ALWAYS_DESTRUCTIVE = new Set([

@@ -48,7 +48,7 @@ const SHELL_TOKENS = [
 	"EOF", "\n", "\0", "$", "${", "#", "!", "*", "?", "[", "]", "=", "sh", "-c", "bash", "eval", "exec", "sudo", "env", "xargs", "find", "-exec",
 	"{}", "\\;", " ", "\t", "\r", "é", "\u202e", "\u{1f600}", "\ufeff", "\u0085", "\u2028", "\u00a0", "\ud800", "x=", ":", "$((", "))", "[[", "]]",
 	"if", "then", "fi", "for", "in", "do", "done", "case", "esac", "function", "cat", "~/.ssh/id_rsa", "dd", "of=/dev/sda", "mkfs", ":()", ":|:&",
-	"};:", "@P", braced("x@P"), "$'\\x41'", "$\"x\"", "a[$(ls)]", "--", "-", "..", "../..", "/etc/passwd", ">&2", "2>&1", "&>", "<(", ">(", "coproc",
+	"};:", "__proto__", "constructor", "toString", "hasOwnProperty", "@P", braced("x@P"), "$'\\x41'", "$\"x\"", "a[$(ls)]", "--", "-", "..", "../..", "/etc/passwd", ">&2", "2>&1", "&>", "<(", ">(", "coproc",
 ];
 const tokenSoup = fc
 	.array(fc.tuple(fc.constantFrom(...SHELL_TOKENS), fc.constantFrom("", " ", "")), { maxLength: 40 })
@@ -153,12 +153,12 @@ const WRAPPERS: Wrapper[] = [
 	{ name: "… &", needsSimple: false, givesSimple: false, wrap: (c) => `${c} &` },
 ];
 
-/** A spelling of a core inside up to three wrappers that fit it, with the names of those used. */
+/** A spelling of a core inside up to four wrappers that fit it, with the names of those used. */
 const wrappedCommand = fc
 	.record({
 		core: fc.constantFrom(...CORES),
 		pick: fc.nat(),
-		wrappers: fc.array(fc.constantFrom(...WRAPPERS), { minLength: 1, maxLength: 3 }),
+		wrappers: fc.array(fc.constantFrom(...WRAPPERS), { minLength: 1, maxLength: 4 }),
 	})
 	.map(({ core, pick, wrappers }) => {
 		const plain = core.spellings[pick % core.spellings.length]!;
@@ -264,5 +264,15 @@ describe("regressions found by fuzzing the shell decision", () => {
 		expect(decide("{ git push origin main &; }", ctx).decision).toBe("deny");
 		// Elsewhere an opaque command still needs confirmation.
 		expect(decide("$( git push origin main )", { ...ctx, mode: "workspace-write" }).decision).toBe("ask");
+	});
+
+	it.each(["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"])("regression: a program named %s is an unknown program, not a crash or a wrapper (found by fuzzing)", (name) => {
+		// Decided as any program Warden does not know, in every form: alone, and with arguments a wrapper would run.
+		for (const mode of PERMISSION_MODES) {
+			for (const args of ["", " ls", " rm -rf build"]) {
+				const unknown = decide(`frobnicate${args}`, policy({ mode }));
+				expect(decide(`${name}${args}`, policy({ mode })).decision, `${mode}: ${name}${args}`).toBe(unknown.decision);
+			}
+		}
 	});
 });

@@ -312,7 +312,8 @@ export function resolveFrame(start: CommandFrame, expand: ScriptExpander): Comma
 		}
 		if (SOURCERS.has(name)) return [opaque(frame, `${name} runs the commands in a file`)];
 		if (name === "find") return [frame, ...findExecFrames(frame, expand)];
-		const spec = WRAPPERS[name];
+		// Own keys only: a program named `constructor` or `__proto__` is no wrapper.
+		const spec = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
 		if (!spec) return [frame];
 		const rest = frame.words.slice(1);
 		const scan = scanWrapper(spec, rest);
