@@ -15,7 +15,7 @@ import { policy } from "../kernel/admission/test-support/policy-fixtures.js";
 import { PERMISSION_MODES } from "../kernel/admission/types.js";
 import { checkTraceInvariant } from "../kernel/evidence/trace-invariant.js";
 import type { ModelProvider, RawToolCall } from "../models/provider.js";
-import { FUZZ_TIMEOUT_MS, fuzzRuns } from "../test-support/fuzz-runs.js";
+import { FUZZ_TIMEOUT_MS, fuzzRuns, LONG_FUZZ } from "../test-support/fuzz-runs.js";
 import { validateArguments } from "../tools/argument-validator.js";
 import { builtinTools } from "../tools/registry.js";
 import { Runtime } from "./runtime.js";
@@ -70,7 +70,7 @@ const callFor = (name: string) => {
 };
 const anyCall = fc.oneof(
 	{ weight: 9, arbitrary: fc.constantFrom(...TOOL_NAMES).chain(callFor) },
-	{ weight: 1, arbitrary: fc.record({ name: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom("read_file ", "READ_FILE", "register_tool", "")), arguments: fc.constant("{}") }) },
+	{ weight: 1, arbitrary: fc.record({ name: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom("read_file ", "READ_FILE", "register_tool", "", "__proto__", "constructor", "toString", "hasOwnProperty")), arguments: fc.constant("{}") }) },
 );
 
 const withOutside = (value: unknown, outside: string): unknown => {
@@ -124,6 +124,8 @@ describe("tool arguments under generated input: through a real session", () => {
 	let outside: string;
 	let runtime: Runtime;
 	const SENTINEL = "the host's own file\n";
+	/** Tool calls sent through sessions: this property's cases are sessions, its family counts calls. */
+	let callsSent = 0;
 
 	beforeAll(async () => {
 		root = await mkdtemp(join(tmpdir(), "warden-fuzz-args-"));
@@ -135,6 +137,7 @@ describe("tool arguments under generated input: through a real session", () => {
 		runtime = await Runtime.open({ stateDir: join(root, "state"), env: process.env });
 	});
 	afterAll(async () => {
+		if (LONG_FUZZ) console.log(`tool calls sent through sessions: ${callsSent}`);
 		await runtime?.close();
 		await rm(root, { recursive: true, force: true });
 	});
@@ -147,6 +150,7 @@ describe("tool arguments under generated input: through a real session", () => {
 					await writeFile(join(workspace, "notes.txt"), "hello\n");
 					// A provider of its own: the scripted plan format refuses an empty tool name, a real provider may send one.
 					const toolCalls = calls.map((c) => withOutside(c, outside) as RawToolCall);
+					callsSent += toolCalls.length;
 					let step = 0;
 					const model: ModelProvider = { spec: "fuzz:model", complete: async () => (step++ === 0 ? { text: "", toolCalls } : { text: "done", toolCalls: [] }) };
 					// Shell, sub-agents and the network are refused by a run deny rule: their arguments are
