@@ -237,6 +237,19 @@ describe("config input under generated input", () => {
 });
 
 describe("regressions found by fuzzing config input", () => {
+	it("regression: a config key holding a carriage return or line break is named on one line (found by fuzzing)", async () => {
+		const dir = await mkdtemp(join(tmpdir(), "warden-fuzz-key-"));
+		try {
+			const path = join(dir, "config.yaml");
+			await writeFile(path, '"\\rules": []\n"a\\nb": 1\n');
+			expect(() => readConfigFile(path, "user", true)).toThrow(`config ${path}: \\rules is not a known key`);
+			await writeFile(path, 'mode: "plan\\nx"\n');
+			expect(() => readConfigFile(path, "user", true)).toThrow(/^[^\n\r]*$/);
+		} finally {
+			await rm(dir, { recursive: true, force: true });
+		}
+	});
+
 	it("regression: a rule with a line break in it is refused with a one-line error (found by fuzzing)", () => {
 		expect(() => parseRule("shell(\n)", "allow", "fuzz")).toThrow('invalid permission rule "shell(\\n)" (from fuzz): the pattern inside the parentheses is empty');
 		expect(() => parseRule("she\nll", "deny", "fuzz")).toThrow(/^[^\n]*$/);
