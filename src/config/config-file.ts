@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { parse } from "yaml";
 import { parseRule, RuleSyntaxError } from "../kernel/admission/rules.js";
+import { reasonText } from "../kernel/admission/shell/reason-text.js";
 import type { Decision } from "../kernel/admission/types.js";
 import { AuthorityFormatError } from "../kernel/authority/authority-errors.js";
 import { checkGrantSpec } from "../kernel/authority/capability.js";
@@ -24,7 +25,8 @@ export function layerSource(name: ConfigLayerName, path: string): string {
 export function readConfigFile(path: string, name: ConfigLayerName, required: boolean): ConfigLayer | undefined {
 	const file = resolve(path);
 	const fail = (problem: string): never => {
-		throw new ConfigError(`config ${file}: ${problem}`);
+		// A key or value the file holds can carry a line break; the error stays one line.
+		throw new ConfigError(`config ${file}: ${reasonText(problem)}`);
 	};
 	let text: string;
 	try {
@@ -36,7 +38,7 @@ export function readConfigFile(path: string, name: ConfigLayerName, required: bo
 	}
 	let data: unknown;
 	try {
-		data = parse(text);
+		data = parse(text, { logLevel: "error" });
 	} catch (err) {
 		fail(`not valid YAML or JSON (${String((err as Error).message).split("\n")[0]})`);
 	}

@@ -67,7 +67,7 @@ const CALL_KEYS = ["id", "name", "arguments"];
 export function decodeScriptedPlanText(text: string, label: string): unknown {
 	const asJson = label.toLowerCase().endsWith(".json") || text.trimStart().startsWith("{");
 	try {
-		return asJson ? JSON.parse(text) : parseYaml(text);
+		return asJson ? JSON.parse(text) : parseYaml(text, { logLevel: "error" });
 	} catch (error) {
 		// YAML errors continue with a code frame after the first line; the first line names the spot.
 		const message = error instanceof Error ? (error.message.split("\n")[0] ?? "").replace(/:$/, "") : String(error);

@@ -229,7 +229,8 @@ export function notReadOnlyBecause(c: SimpleCommand): string | undefined {
 	const env = unsafeEnvPrefix(c.env);
 	if (env) return env;
 	if (READERS.has(c.program)) return undefined;
-	const check = CONDITIONAL_READERS[c.program];
+	// Own keys only: a program named `constructor` or `__proto__` must not reach Object.prototype.
+	const check = Object.hasOwn(CONDITIONAL_READERS, c.program) ? CONDITIONAL_READERS[c.program] : undefined;
 	return check ? check(c) : `${c.program} is not a known read-only program`;
 }
 

@@ -55,7 +55,7 @@ export function splitPatternWords(text: string): string[] {
 			inWord = true;
 		}
 	}
-	if (quote) throw new CommandPatternError(`unterminated ${quote} quote in command pattern "${text}"`);
+	if (quote) throw new CommandPatternError(`unterminated ${quote} quote in command pattern ${JSON.stringify(text)}`);
 	if (inWord) words.push(current);
 	return words;
 }

@@ -14,6 +14,7 @@ import { matchModeRule, needsSandbox, SANDBOXED_REASON } from "./modes.js";
 import { identityScope, untrustedProgram } from "./program-identity.js";
 import { decideReach, withReach } from "./reach-policy.js";
 import { breadthFor, type RuleScope, type RuleTarget, ruleMatches, toolMatches } from "./rules.js";
+import { reasonText } from "./shell/reason-text.js";
 import { ShellParser } from "./shell/shell-parser.js";
 import type { ParsedShell } from "./shell/shell-types.js";
 import {
@@ -56,7 +57,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 	typeof value === "object" && value !== null && !Array.isArray(value);
 
 function malformed(reason: string): DecisionResult {
-	return { decision: "deny", layer: "malformed", reason };
+	return { decision: "deny", layer: "malformed", reason: reasonText(reason) };
 }
 
 /** Used only when the tool definition gave no subject: the conventional argument names. */
@@ -69,7 +70,8 @@ function conventionalSubject(tool: ToolFacts, args: Record<string, unknown>): Ru
 	return undefined;
 }
 
-function step(decision: Decision, layer: DecisionLayer, reason: string, rule?: string): Step {
+function step(decision: Decision, layer: DecisionLayer, why: string, rule?: string): Step {
+	const reason = reasonText(why);
 	return rule === undefined ? { decision, layer, reason } : { decision, layer, reason, rule };
 }
 
@@ -135,7 +137,7 @@ export class PermissionEngine {
 	private decideShell(tool: ToolFacts, command: string, ctx: PolicyContext): DecisionResult {
 		const parsed = this.parseCommand(command);
 		if (parsed.commands.length === 0) {
-			return malformed(parsed.malformed ? "the command does not parse and runs nothing recognizable" : "the command is empty");
+			return malformed(parsed.malformedReason ?? (parsed.malformed ? "the command does not parse and runs nothing recognizable" : "the command is empty"));
 		}
 		const scope = pathScope(ctx);
 		// Where the sandbox confines writes, a target only known at run time is left to it (and /tmp is its own).
@@ -210,9 +212,10 @@ export class PermissionEngine {
 				return step("deny", "host-rule", `host rule ${deny.text} (deny, ${deny.source}) applies to opaque ${what} (${facts.opaque})`, deny.text);
 			}
 		}
+		// An ask rule is not applied to an opaque command just because it could be anything: the rest of
+		// the chain never allows one, and may deny it (plan mode), which an early ask would hide.
 		for (const rule of ctx.hostRules) {
-			const opaqueHit = facts.opaque !== undefined && rule.outcome !== "allow" && toolMatches(rule, tool.name);
-			if (opaqueHit || ruleMatches(rule, tool.name, target, scope, breadthFor(rule.outcome))) {
+			if (ruleMatches(rule, tool.name, target, scope, breadthFor(rule.outcome))) {
 				const found = step(rule.outcome, "host-rule", `host rule ${rule.text} (${rule.outcome}, ${rule.source}) matched ${what}`, rule.text);
 				return askWithoutSandbox(this.neverAutoAllowOpaque(found, facts), target, ctx);
 			}

@@ -122,7 +122,7 @@ const EXACT_LONG_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
 function names(written: string, flag: string, program: string): boolean {
 	if (written === flag) return true;
 	if (!flag.startsWith("--") || !written.startsWith("--") || written.length < 3) return false;
-	return flag.startsWith(written) && !EXACT_LONG_OPTIONS[program]?.has(written);
+	return flag.startsWith(written) && !(Object.hasOwn(EXACT_LONG_OPTIONS, program) && EXACT_LONG_OPTIONS[program]!.has(written));
 }
 
 /** The option name of a normalized flag: `-o out.txt` → `-o`, `--pre=./x` → `--pre`. */

@@ -39,13 +39,14 @@ const OUTCOMES: readonly Decision[] = ["allow", "ask", "deny"];
 export function parseRule(text: string, outcome: Decision, source: string): PermissionRule {
 	const trimmed = text.trim();
 	const fail = (why: string): never => {
-		throw new RuleSyntaxError(`invalid permission rule "${text}" (from ${source}): ${why}`);
+		// Quoted as JSON: a rule's text can hold a line break, and the error is one line.
+		throw new RuleSyntaxError(`invalid permission rule ${JSON.stringify(text)} (from ${source}): ${why}`);
 	};
 	if (!OUTCOMES.includes(outcome)) fail(`outcome must be allow, ask or deny, not "${String(outcome)}"`);
 	const m = RULE.exec(trimmed);
 	if (!m) return fail("expected tool or tool(pattern)");
 	const tool = m[1]!;
-	if (!TOOL_NAME.test(tool)) fail(`"${tool}" is not a tool name or tool-name glob`);
+	if (!TOOL_NAME.test(tool)) fail(`${JSON.stringify(tool)} is not a tool name or tool-name glob`);
 	const rule: PermissionRule = { tool, outcome, source, text: trimmed };
 	if (m[2] === undefined) return rule;
 	const pattern = m[2].trim();

@@ -301,7 +301,7 @@ function gitSend(send: GitSendKind, rest: ShellWord[], cwd: string | undefined, 
 function gitReads(c: SimpleCommand, committedBefore: boolean): ReadScope[] {
 	const found = gitSub(c);
 	if (!found) return c.args.length === 0 ? [] : [{ kind: "workspace", via: "git with a sub-command only known at run time" }];
-	const send = GIT_SEND[found.sub];
+	const send = Object.hasOwn(GIT_SEND, found.sub) ? GIT_SEND[found.sub] : undefined;
 	if (send) return [gitSend(send, found.rest, found.cwd, committedBefore)];
 	if (found.sub === "grep") return [{ kind: "tree", path: found.cwd ?? ".", via: "git grep" }];
 	return [];

@@ -20,7 +20,7 @@ export function readRulesFile(path: string): RulesFile {
 	}
 	let data: unknown;
 	try {
-		data = parse(text);
+		data = parse(text, { logLevel: "error" });
 	} catch (err) {
 		throw new UsageError(`rules file ${path}: not valid YAML (${String((err as Error).message).split("\n")[0]})`);
 	}

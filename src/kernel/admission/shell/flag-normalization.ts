@@ -88,7 +88,8 @@ const FLAG_SPECS: Record<string, FlagSpec> = {
 const isLetter = (c: string): boolean => /[A-Za-z]/.test(c);
 
 export function flagSpecOf(program: string): { split: boolean; aliases: Record<string, string>; valueOptions: ReadonlySet<string> } {
-	const spec = FLAG_SPECS[program] ?? {};
+	// Own keys only: a program named `constructor` or `__proto__` has no flag spec.
+	const spec = (Object.hasOwn(FLAG_SPECS, program) ? FLAG_SPECS[program] : undefined) ?? {};
 	return { split: spec.split ?? true, aliases: spec.aliases ?? {}, valueOptions: new Set(spec.valueOptions ?? []) };
 }
 

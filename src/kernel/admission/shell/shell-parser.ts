@@ -5,7 +5,7 @@
  */
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { Language, type Node, Parser } from "web-tree-sitter";
+import { Language, type Node, Parser, type Tree } from "web-tree-sitter";
 import { arithmeticCommandRisk, executesIn, testCommandRisk } from "./executing-words.js";
 import { normalizeArgs, normalizedText } from "./flag-normalization.js";
 import type { ParsedShell, ShellRedirect, ShellWord, SimpleCommand } from "./shell-types.js";
@@ -14,6 +14,14 @@ import { basename, type CommandFrame, resolveFrame, type ScriptExpander } from "
 
 /** `bash -c "bash -c '…'"` nesting past this depth is treated as opaque. */
 const MAX_DEPTH = 8;
+/**
+ * The walk below recurses once per syntax-tree level, so a few thousand levels of `( ( …`, `$( $( …`
+ * or `a && b && …` would overflow the stack. A tree deeper than this is refused unwalked (nested
+ * scripts get less, as they are walked inside their parent's walk); no command a person writes comes near.
+ */
+const MAX_TREE_DEPTH = 256;
+const MAX_NESTED_TREE_DEPTH = 64;
+const TOO_DEEP = `the command is nested too deeply to check (more than ${MAX_TREE_DEPTH} syntax levels)`;
 const REDIRECTS = new Set(["file_redirect", "heredoc_redirect", "herestring_redirect"]);
 const DUPLICATING = new Set([">&", "<&"]);
 const OWNS_ASSIGNMENTS = new Set(["command", "declaration_command", "variable_assignments"]);
@@ -29,6 +37,8 @@ interface Collected {
 	frames: CommandFrame[];
 	functions: string[];
 	malformed: boolean;
+	/** The tree (or a script nested in it) was past its depth limit and was not walked. */
+	tooDeep?: boolean;
 }
 
 let bashLanguage: Promise<Language> | undefined;
@@ -52,6 +62,26 @@ function heredocBody(node: Node): ShellWord {
 	const quoted = /['"\\]/.test(node.children.find((c) => c?.type === "heredoc_start")?.text ?? "");
 	const expands = !quoted && body !== undefined && body !== null && body.namedChildren.some((c) => c !== null && HEREDOC_EXPANSIONS.has(c.type));
 	return expands ? { value: text, static: false, scriptText: text } : { value: text, static: true };
+}
+
+/** Whether the tree has more than `limit` levels, found without recursion. */
+function deeperThan(tree: Tree, limit: number): boolean {
+	const cursor = tree.walk();
+	try {
+		let depth = 0;
+		for (;;) {
+			if (cursor.gotoFirstChild()) {
+				if (++depth > limit) return true;
+				continue;
+			}
+			while (!cursor.gotoNextSibling()) {
+				if (!cursor.gotoParent()) return false;
+				depth--;
+			}
+		}
+	} finally {
+		cursor.delete();
+	}
 }
 
 function toRedirect(node: Node): ShellRedirect | undefined {
@@ -157,6 +187,7 @@ export class ShellParser {
 
 	parse(source: string): ParsedShell {
 		const collected = this.collect(source, 0);
+		if (collected.tooDeep) return { source, commands: [], functions: [], malformed: true, malformedReason: TOO_DEEP };
 		return {
 			source,
 			commands: collected.frames.map(toSimpleCommand),
@@ -170,6 +201,7 @@ export class ShellParser {
 		const tree = this.parser.parse(source);
 		if (!tree) return { ...out, malformed: true };
 		try {
+			if (deeperThan(tree, depth === 0 ? MAX_TREE_DEPTH : MAX_NESTED_TREE_DEPTH)) return { ...out, malformed: true, tooDeep: true };
 			out.malformed = tree.rootNode.hasError;
 			this.walk(tree.rootNode, { inPipeline: false, background: false, redirects: [] }, out, depth);
 		} finally {
@@ -185,6 +217,7 @@ export class ShellParser {
 		return (script, outer, wrapper) => {
 			if (depth + 1 >= MAX_DEPTH) return [{ ...outer, opaqueReason: outer.opaqueReason ?? "shell code is nested too deeply" }];
 			const inner = this.collect(script, depth + 1);
+			if (inner.tooDeep) out.tooDeep = true;
 			out.functions.push(...inner.functions);
 			return inner.frames.map((f) => {
 				const merged: CommandFrame = {

@@ -77,4 +77,6 @@ export interface ParsedShell {
 	functions: string[];
 	/** The text did not parse cleanly; every command is then marked opaque. */
 	malformed: boolean;
+	/** Why nothing could be read from a malformed text, when it is not plain bad syntax (nesting too deep). */
+	malformedReason?: string;
 }

@@ -3,6 +3,7 @@
  * another program, and that program is what policy must see. A wrapper whose program cannot be
  * determined makes the command opaque.
  */
+import { reasonText } from "./reason-text.js";
 import type { ShellRedirect, ShellWord } from "./shell-types.js";
 
 /** A command on its way to becoming a SimpleCommand, while wrappers are peeled off. */
@@ -218,7 +219,7 @@ function scanWrapper(spec: WrapperSpec, rest: readonly ShellWord[]): ScanResult 
 }
 
 function opaque(frame: CommandFrame, reason: string): CommandFrame {
-	return { ...frame, opaqueReason: frame.opaqueReason ?? reason };
+	return { ...frame, opaqueReason: frame.opaqueReason ?? reasonText(reason) };
 }
 
 /** The text a shell would run for a script word: a dynamic word keeps its expansions as written. */
@@ -344,7 +345,8 @@ export function resolveFrame(start: CommandFrame, expand: ScriptExpander): Comma
 		}
 		if (SOURCERS.has(name)) return [opaque(frame, `${name} runs the commands in a file`)];
 		if (name === "find") return [frame, ...findExecFrames(frame, expand)];
-		const spec = WRAPPERS[name];
+		// Own keys only: a program named `constructor` or `__proto__` is no wrapper.
+		const spec = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
 		if (!spec) return [frame];
 		const rest = frame.words.slice(1);
 		const scan = scanWrapper(spec, rest);
