@@ -72,6 +72,13 @@ describe("schemaProblem", () => {
 		expect(problem).not.toContain("\n");
 	});
 
+	it("judges a schema with an $id on its own: a refused one does not block the corrected one, nor one tool another", () => {
+		const id = "https://example.com/word-count.json";
+		expect(schemaProblem({ $id: id, type: "object", bogus: 1 })).toContain('unknown keyword: "bogus"');
+		expect(schemaProblem({ $id: id, type: "object" })).toBeUndefined();
+		expect(schemaProblem({ $id: id, type: "object", properties: { path: { type: "string" } } })).toBeUndefined();
+	});
+
 	it("a call meeting a schema the validator refuses fails with that reason instead of throwing", () => {
 		const broken: ToolDefinition = { ...tool("read_file"), name: "broken", inputSchema: { type: "object", nope: 1 } };
 		expect(validateArguments(broken, {})).toEqual({ ok: false, error: 'broken: its input schema cannot be used: strict mode: unknown keyword: "nope"' });

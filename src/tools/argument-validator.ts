@@ -4,7 +4,17 @@ import type { ToolDefinition } from "./tool.js";
 
 export type ValidationResult = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
 
-const ajv = new Ajv2020({ allErrors: false, strict: true });
+const OPTIONS = { allErrors: false, strict: true } as const;
+const shared = new Ajv2020(OPTIONS);
+
+/**
+ * The validator instance a schema is compiled in. Ajv keeps every `$id` it has seen, even from a
+ * schema that failed to compile, and refuses to see it again: a schema naming ids gets an instance
+ * of its own (same options), so one tool's ids can neither block nor be referenced by another's.
+ */
+function validatorFor(schema: Record<string, unknown>): Ajv2020 {
+	return JSON.stringify(schema).includes('"$id"') ? new Ajv2020(OPTIONS) : shared;
+}
 /**
  * Compiled once per schema object: a definition's schema does not change after registration, and a
  * JIT tool's schema is compiled when it is registered, so its calls reuse that compilation.
@@ -16,7 +26,7 @@ function compile(schema: Record<string, unknown>): ValidateFunction | string {
 	const cached = compiled.get(schema);
 	if (cached) return cached;
 	try {
-		const validate = ajv.compile(schema);
+		const validate = validatorFor(schema).compile(schema);
 		compiled.set(schema, validate);
 		return validate;
 	} catch (err) {
