@@ -13,7 +13,7 @@ import { type OpenSessionOptions, type ResumeSessionOptions, Runtime } from "../
 import type { Session } from "../../runtime/session.js";
 import { parseBudgetFlag } from "./budget-flag.js";
 import { type ConfigCliFlags, resolveCliConfig } from "./cli-config.js";
-import { onReaderGone } from "./stdout-pipe.js";
+import { onReaderGone, readerGone } from "./stdout-pipe.js";
 import { EXIT, UsageError } from "./cli-error.js";
 import { renderEvent } from "./render-event.js";
 
@@ -138,7 +138,8 @@ async function runTask(task: string, flags: RunFlags, out: (text: string) => voi
 		await warnWithoutSandbox(session.mode, flags.sandbox === "required");
 		const result = await session.send(task, { signal: controller.signal });
 		await session.end(result.status === "completed" ? "ok" : "error");
-		if (result.status !== "completed") process.stderr.write(`warden: ${result.error ?? `turn ended with status ${result.status}`}\n`);
+		// A reader that went away is not news to report: the run stopped because of it.
+		if (result.status !== "completed" && !readerGone()) process.stderr.write(`warden: ${result.error ?? `turn ended with status ${result.status}`}\n`);
 		if (!flags.json) {
 			const verdict = await runtime.verifyAudit();
 			out(
