@@ -4,7 +4,9 @@ import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "../dist/surfaces/cli/main.js";
+import { flushed, watchReader } from "../dist/surfaces/cli/stdout-pipe.js";
 
+watchReader(process.stdout);
 const work = mkdtempSync(join(tmpdir(), "warden-demo-"));
 const workspace = join(work, "workspace");
 const stateDir = join(work, "state");
@@ -22,4 +24,7 @@ await main(["audit", "list", "--state-dir", stateDir]);
 say("warden audit verify");
 const verify = await main(["audit", "verify", "--state-dir", stateDir]);
 say(`state kept in ${stateDir}; try: node bin/warden.js sessions list --state-dir ${stateDir}`);
-process.exit(code === 0 && verify === 0 ? 0 : 1);
+process.exitCode = code === 0 && verify === 0 ? 0 : 1;
+// Through a pipe, what the reader has not taken yet is still delivered before the process ends.
+await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+process.exit();

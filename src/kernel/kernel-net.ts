@@ -3,8 +3,8 @@
  * (`net:<scheme>://<host>:<port>`), its response charged to `bytes_read`, and recorded before it
  * returns — also when it fails, since the request may have left the host.
  *
- * It fails closed: without an authority nothing is sent, and no mode preset grants `net:`, so a
- * fetch is refused unless a host grant covers the origin. A redirect is not followed: its Location
+ * It fails closed: without an authority nothing is sent, and only the full-access preset grants
+ * `net:`, so elsewhere a fetch is refused unless a host grant covers the origin. A redirect is not followed: its Location
  * comes back to the caller, and fetching it is a new admission on its own origin. The request body
  * is not charged to any counter; the response is charged what was read, the cap reserved first.
  */

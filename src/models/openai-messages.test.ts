@@ -14,6 +14,19 @@ describe("toOpenAIMessage", () => {
 		});
 		expect(toOpenAIMessage({ role: "tool", tool_call_id: "1", name: "f", content: "ok" })).toEqual({ role: "tool", tool_call_id: "1", content: "ok" });
 	});
+
+	it("sends the provider's own ids back where it issued them", () => {
+		expect(toOpenAIMessage({ role: "assistant", content: "", tool_calls: [{ id: "call_1_1_1", provider_id: "aB3dE5fG7", name: "f", arguments: "{}" }] })).toEqual({
+			role: "assistant",
+			content: "",
+			tool_calls: [{ id: "aB3dE5fG7", type: "function", function: { name: "f", arguments: "{}" } }],
+		});
+		expect(toOpenAIMessage({ role: "tool", tool_call_id: "call_1_1_1", provider_call_id: "aB3dE5fG7", name: "f", content: "ok" })).toEqual({
+			role: "tool",
+			tool_call_id: "aB3dE5fG7",
+			content: "ok",
+		});
+	});
 });
 
 describe("toOpenAITool", () => {

@@ -24,8 +24,9 @@ export function toOpenAIMessage(message: Message): OpenAIMessage {
 			if (message.tool_calls === undefined || message.tool_calls.length === 0) {
 				return { role: "assistant", content: message.content };
 			}
+			// The provider hears its own ids back; a call it gave no id to keeps Warden's.
 			const tool_calls = message.tool_calls.map((call) => ({
-				id: call.id,
+				id: call.provider_id ?? call.id,
 				type: "function" as const,
 				function: { name: call.name, arguments: call.arguments },
 			}));
@@ -33,7 +34,7 @@ export function toOpenAIMessage(message: Message): OpenAIMessage {
 		}
 		case "tool":
 			// The tool name stays out: strict servers reject fields the API does not define here.
-			return { role: "tool", tool_call_id: message.tool_call_id, content: message.content };
+			return { role: "tool", tool_call_id: message.provider_call_id ?? message.tool_call_id, content: message.content };
 	}
 }
 

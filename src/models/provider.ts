@@ -16,11 +16,24 @@ export interface RawToolCall {
 	arguments: unknown;
 }
 
+/**
+ * A call in the history. `id` is Warden's (`call_<turn>_<step>_<n>`, the id of its evidence);
+ * `provider_id` is the id the provider issued, which goes back to that provider: some validate it
+ * (Mistral accepts only its own nine-character ids).
+ */
+export interface HistoryToolCall {
+	id: string;
+	provider_id?: string;
+	name: string;
+	arguments: string;
+}
+
 export type Message =
 	| { role: "system"; content: string }
 	| { role: "user"; content: string }
-	| { role: "assistant"; content: string; tool_calls?: { id: string; name: string; arguments: string }[] }
-	| { role: "tool"; tool_call_id: string; name: string; content: string };
+	| { role: "assistant"; content: string; tool_calls?: HistoryToolCall[] }
+	/** `provider_call_id` is the `provider_id` of the call this answers, when the provider issued one. */
+	| { role: "tool"; tool_call_id: string; provider_call_id?: string; name: string; content: string };
 
 export interface ModelRequest {
 	messages: Message[];

@@ -111,6 +111,27 @@ describe("egress after a secret was read", () => {
 	});
 });
 
+describe("full-access: every tool allowed, the flow plane still decides", () => {
+	it("fetches public data with no rule, grant or human, and refuses the secret it read afterwards", async () => {
+		const model = new RecordingModel([post("/status", "build 42 passed"), readEnv, post("/x", SECRET), done]);
+		const asked: string[] = [];
+		const session = await runtime.openSession({ workspace, model, mode: "full-access", confirm: async (r) => {
+			asked.push(r.tool);
+			return false;
+		} });
+		expect(await session.send("report and sync")).toMatchObject({ status: "completed", toolCalls: { completed: 2, failed: 1 } });
+		expect(asked).toEqual([]);
+		expect(received).toEqual([{ path: "/status", body: "build 42 passed" }]);
+		const decisions = await flowEvents(session.id);
+		expect(decisions.map((d) => [d.call_id, d.decision])).toEqual([
+			["call_1_1_1", "allow"],
+			["call_1_3_1", "deny"],
+		]);
+		const permissions = (await runtime.sessionEvents(session.id)).filter((e) => e.kind === "permission.decided").map((e) => e.payload as { decision: string });
+		expect(permissions.map((p) => p.decision)).toEqual(["allow", "allow", "allow"]);
+	});
+});
+
 describe("sinks and exact releases", () => {
 	it("sends the secret once to a sink the host trusts with it", async () => {
 		const model = new RecordingModel([readEnv, post("/vault", SECRET), done]);

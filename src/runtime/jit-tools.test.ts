@@ -113,6 +113,29 @@ describe("register_tool and JIT tools in a session", () => {
 		await session.end();
 	});
 
+	it.each([
+		["an unknown keyword", { type: "object", properties: { path: { type: "string", pathy: true } } }, 'strict mode: unknown keyword: "pathy"'],
+		["an invalid schema", { type: "object", properties: { path: { type: "strung" } } }, "schema is invalid"],
+		["a reference to nowhere", { type: "object", properties: { path: { $ref: "#/$defs/missing" } } }, "can't resolve reference"],
+	])("refuses a schema with %s at registration, in one line the model reads; the turn goes on", async (_what, input_schema, reason) => {
+		const host = answering(true);
+		const registering = { ...register(), arguments: { ...register().arguments, input_schema } };
+		const { model, offered } = modelOf([callsStep(registering), callsStep({ name: "word_count", arguments: { path: "notes.md" } }), { text: "done", toolCalls: [] }]);
+		const session = await runtime.openSession({ workspace, model, confirm: host.confirm });
+		const result = await session.send("make a tool");
+		expect(result.status).toBe("completed");
+		expect(offered[1]).not.toContain("word_count");
+		const events = await expectSoundEvidence(runtime, session.id, validate);
+		const failed = events.find((e) => e.kind === "tool.failed" && e.payload.call_id === "call_1_1_1")?.payload as { error: string } | undefined;
+		expect(failed?.error).toContain("input_schema is not a schema Warden can check arguments with");
+		expect(failed?.error).toContain(reason);
+		expect(failed?.error).not.toContain("\n");
+		expect(model.requests[1]!.find((m) => m.role === "tool")?.content).toContain(reason);
+		expect(events.filter((e) => e.kind === "tool.invalid").map((e) => e.payload.tool)).toEqual(["word_count"]);
+		expect((await auditOf(session.id)).some((r) => r.kind === "jit.registered")).toBe(false);
+		await session.end();
+	});
+
 	it("does not register without a host to ask", async () => {
 		const { model, offered } = modelOf([callsStep(register()), { text: "done", toolCalls: [] }]);
 		const session = await runtime.openSession({ workspace, model });

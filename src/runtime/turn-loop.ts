@@ -35,7 +35,7 @@ import { runByKey } from "./keyed-serializer.js";
 import type { SessionApprovals } from "./session-approvals.js";
 import type { ConfirmCallback } from "./session-options.js";
 import type { TurnSubagents } from "./subagents.js";
-import { normalizeToolCalls, type ToolProposal } from "./tool-call-normalizer.js";
+import { historyCall, normalizeToolCalls, type ToolProposal } from "./tool-call-normalizer.js";
 import {
 	budgetExhaustedMessage,
 	cancelledMessage,
@@ -247,7 +247,7 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 			await pushMessage(deps, history, {
 				role: "assistant",
 				content: response.text,
-				tool_calls: proposals.map((p) => ({ id: p.id, name: p.name, arguments: p.rawArguments })),
+				tool_calls: proposals.map(historyCall),
 			}, deps.flow.contextLabel);
 
 			const outcomes = new Map<string, CallOutcome>();
@@ -272,7 +272,8 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 				const outcome = outcomes.get(proposal.id)!;
 				// A result enters the model's context only as far as the model's sink clears it: redacted, or withheld.
 				const entered = await modelFlow.enter({ callId: outcome.id, content: outcome.content, label: outcome.label ?? RUNTIME_WORDS, signal });
-				await pushMessage(deps, history, { role: "tool", tool_call_id: outcome.id, name: outcome.name, content: entered.content }, entered.label);
+				const answers = proposal.providerId === undefined ? {} : { provider_call_id: proposal.providerId };
+				await pushMessage(deps, history, { role: "tool", tool_call_id: outcome.id, ...answers, name: outcome.name, content: entered.content }, entered.label);
 			}
 			if (signal.aborted) return finish("cancelled", step, "", "turn cancelled by the host");
 			const exhausted = proposals.map((p) => outcomes.get(p.id)!.exhausted).find((e) => e !== undefined);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { validateArguments } from "./argument-validator.js";
+import { schemaProblem, validateArguments } from "./argument-validator.js";
 import { builtinTools } from "./registry.js";
 import type { ToolDefinition } from "./tool.js";
 
@@ -54,5 +54,33 @@ describe("validateArguments", () => {
 			expect(result.ok).toBe(false);
 			if (!result.ok) expect(result.error).toMatch(new RegExp(`^${t.name}: is missing required property "\\w+"$`));
 		}
+	});
+});
+
+describe("schemaProblem", () => {
+	it("accepts every built-in tool's schema", () => {
+		for (const t of builtinTools()) expect(schemaProblem(t.inputSchema), t.name).toBeUndefined();
+	});
+
+	it.each([
+		[{ type: "object", properties: { a: { type: "string", pathy: true } } }, 'strict mode: unknown keyword: "pathy"'],
+		[{ type: "object", properties: { a: { type: "strung" } } }, "schema is invalid"],
+		[{ type: "object", properties: { a: { $ref: "#/$defs/none" } } }, "can't resolve reference"],
+	])("names why %j cannot be used, in one line", (schema, reason) => {
+		const problem = schemaProblem(schema);
+		expect(problem).toContain(reason);
+		expect(problem).not.toContain("\n");
+	});
+
+	it("judges a schema with an $id on its own: a refused one does not block the corrected one, nor one tool another", () => {
+		const id = "https://example.com/word-count.json";
+		expect(schemaProblem({ $id: id, type: "object", bogus: 1 })).toContain('unknown keyword: "bogus"');
+		expect(schemaProblem({ $id: id, type: "object" })).toBeUndefined();
+		expect(schemaProblem({ $id: id, type: "object", properties: { path: { type: "string" } } })).toBeUndefined();
+	});
+
+	it("a call meeting a schema the validator refuses fails with that reason instead of throwing", () => {
+		const broken: ToolDefinition = { ...tool("read_file"), name: "broken", inputSchema: { type: "object", nope: 1 } };
+		expect(validateArguments(broken, {})).toEqual({ ok: false, error: 'broken: its input schema cannot be used: strict mode: unknown keyword: "nope"' });
 	});
 });

@@ -47,6 +47,25 @@ describe("warden replay (end to end, real CLI)", () => {
 		expect(again.stderr).toBe(`warden: ${file} already exists; a replay file is never overwritten\n`);
 	});
 
+	it("records the replayed session in --state-dir, or in $WARDEN_HOME, where the other commands find it", async () => {
+		const { fx, session, file } = await recordSession();
+		const replayState = join(fx.dir, "replay-state");
+		const byFlag = await runCli(["replay", file, "--json", "--state-dir", replayState]);
+		expect(byFlag.code, byFlag.stderr).toBe(0);
+		const report = JSON.parse(byFlag.stdout) as { match: boolean; session: string; replay_session: string; state_dir: string };
+		expect(report).toMatchObject({ match: true, session, state_dir: replayState });
+		const shown = await runCli(["sessions", "show", report.replay_session, "--state-dir", replayState]);
+		expect(shown.code, shown.stderr).toBe(0);
+		expect((await runCli(["audit", "verify", "--state-dir", replayState])).code).toBe(0);
+
+		const homeState = join(fx.dir, "home-state");
+		const byEnv = await runCli(["replay", file], { env: { WARDEN_HOME: homeState } });
+		expect(byEnv.code, byEnv.stderr).toBe(0);
+		const recorded = byEnv.stdout.match(/^recorded: session (\S+) in (.+)$/m);
+		expect(recorded?.[2]).toBe(homeState);
+		expect((await runCli(["sessions", "show", recorded![1]!], { env: { WARDEN_HOME: homeState } })).code).toBe(0);
+	});
+
 	it("detects a replay file whose tool argument was changed, naming the line, and runs nothing", async () => {
 		const { fx, file } = await recordSession();
 		const lines = readFileSync(file, "utf8").split("\n");

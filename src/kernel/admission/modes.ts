@@ -13,6 +13,11 @@
  * as a whole: not opaque, naming nothing outside the workspace, not privileged or destructive, and
  * not able to reach the network (the sandbox gives it none, and its output cannot leave). The
  * sandbox, not the text, then keeps its writes in the workspace.
+ *
+ * full-access allows every tool, as Table 2 has it (`web_fetch`, `register_tool`, JIT tools
+ * included), except destructive and privileged commands, which still ask. What stays above it is
+ * not a mode's business: hardline, protected paths and the flow plane, which still refuses to let a
+ * secret leave through an allowed fetch.
  */
 import { globMayNameSecret, secretFileMatcher } from "../flow/file-labels.js";
 import { shellEgress } from "../flow/shell-egress.js";
@@ -90,6 +95,7 @@ export const MODE_RULES: Readonly<Record<PermissionMode, readonly ModeRule[]>> =
 		[SHELL, "destructive-command", "ask"],
 		[SHELL, "privileged-command", "ask"],
 		[SHELL, "always", "allow"],
+		[ANY, "always", "allow"],
 	]),
 	plan: rules("plan", [
 		[READ_TOOLS, "always", "allow"],

@@ -267,7 +267,9 @@ describe("hardline through the engine", () => {
 	});
 });
 
-type ToolClass = "read tool" | "write tool" | "write outside" | "shell read-only" | "shell ordinary" | "shell destructive" | "shell sudo";
+type ToolClass = "read tool" | "write tool" | "write outside" | "shell read-only" | "shell ordinary" | "shell destructive" | "shell sudo" | "web fetch";
+
+const webFetch: ToolFacts = { name: "web_fetch", readOnly: false, requiresConfirmation: true, subject: { kind: "pattern", value: "https://example.com/a" } };
 
 const call = (kind: ToolClass, ctx: PolicyContext): DecisionResult => {
 	switch (kind) {
@@ -285,6 +287,8 @@ const call = (kind: ToolClass, ctx: PolicyContext): DecisionResult => {
 			return sh("rm -rf build", ctx);
 		case "shell sudo":
 			return sh("sudo apt-get install jq", ctx);
+		case "web fetch":
+			return engine.decide(webFetch, { url: "https://example.com/a" }, ctx);
 	}
 };
 
@@ -300,6 +304,7 @@ describe("modes (Table 2)", () => {
 				"shell ordinary": "deny",
 				"shell destructive": "deny",
 				"shell sudo": "deny",
+				"web fetch": "deny",
 			},
 		],
 		[
@@ -312,6 +317,7 @@ describe("modes (Table 2)", () => {
 				"shell ordinary": "ask",
 				"shell destructive": "deny",
 				"shell sudo": "ask",
+				"web fetch": "ask",
 			},
 		],
 		[
@@ -324,6 +330,7 @@ describe("modes (Table 2)", () => {
 				"shell ordinary": "allow",
 				"shell destructive": "ask",
 				"shell sudo": "ask",
+				"web fetch": "allow",
 			},
 		],
 		[
@@ -336,6 +343,7 @@ describe("modes (Table 2)", () => {
 				"shell ordinary": "deny",
 				"shell destructive": "deny",
 				"shell sudo": "deny",
+				"web fetch": "deny",
 			},
 		],
 	];

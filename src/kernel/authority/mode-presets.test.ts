@@ -37,7 +37,7 @@ describe("mode presets", () => {
 			"read-only": { read: true, write: false, readOnlyShell: true, otherShell: false, egress: false },
 			plan: { read: true, write: false, readOnlyShell: true, otherShell: false, egress: false },
 			"workspace-write": { read: true, write: true, readOnlyShell: true, otherShell: true, egress: false },
-			"full-access": { read: true, write: true, readOnlyShell: true, otherShell: true, egress: false },
+			"full-access": { read: true, write: true, readOnlyShell: true, otherShell: true, egress: true },
 		});
 	});
 

@@ -6,8 +6,12 @@
  * read-only and plan: read anything in the workspace, run only read-only commands — the same
  * commands their mode rules allow (the read-only mode's shell row is read-only commands, so its
  * preset holds them too). workspace-write and full-access: read, write and delete in the
- * workspace, run any command. No preset grants `net:`: net.fetch is refused unless a host grant
- * covers the origin.
+ * workspace, run any command. full-access also grants egress to any http(s) origin (`net:*`): its
+ * shell already runs unconfined and may reach any host with curl, so refusing the same request made
+ * through `web_fetch` (which the kernel admits, records and passes through the flow plane) would
+ * only push the model towards the less governed route. The flow plane, not the grant, keeps a
+ * secret from leaving. The other modes grant no `net:`: net.fetch is refused there unless a host
+ * grant covers the origin. Host grants replace the preset, `net:` included.
  *
  * Every mode may talk to any model (`llm:*`) and ask the host (`human:*`), both with the right
  * `egress`: each sends content out of the session (messages to a provider, a call's exact
@@ -38,6 +42,7 @@ export const MODE_PRESETS: Readonly<Record<PermissionMode, readonly GrantSpec[]>
 	"full-access": [
 		{ id: "mode:full-access:fs", resource: "fs:**", rights: ["read", "write", "delete"] },
 		{ id: "mode:full-access:shell", resource: "shell:*", rights: ["exec"] },
+		{ id: "mode:full-access:net", resource: "net:*", rights: ["egress"] },
 		{ id: "mode:full-access:llm", resource: "llm:*", rights: ["egress"] },
 		{ id: "mode:full-access:human", resource: "human:*", rights: ["egress"] },
 	],

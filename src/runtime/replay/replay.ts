@@ -27,6 +27,12 @@ export interface ReplayOptions {
 	env?: NodeJS.ProcessEnv;
 	/** Keeps the workspace copy and the state dir (their paths are in the report). */
 	keep?: boolean;
+	/**
+	 * Records the replayed session in this state directory, which is the caller's and is kept (its
+	 * path is in the report), so `explain` can show why a replay differed. Default: a fresh
+	 * temporary one.
+	 */
+	stateDir?: string;
 }
 
 export interface ReplayReport {
@@ -58,18 +64,16 @@ export async function replayParsed(parsed: Replay, options: ReplayOptions): Prom
 	let stateDir: string | undefined;
 	try {
 		const notes = await restoreStart(disk, copy, replayFiles(parsed).map((f) => f.item));
-		stateDir = await disk.temporaryDirectory();
+		stateDir = options.stateDir ?? (await disk.temporaryDirectory());
 		const report = await run(parsed, copy, stateDir, options);
 		report.notes = notes;
-		if (options.keep) {
-			report.workspace_copy = copy;
-			report.state_dir = stateDir;
-		}
+		if (options.keep) report.workspace_copy = copy;
+		if (options.keep || options.stateDir !== undefined) report.state_dir = stateDir;
 		return report;
 	} finally {
 		if (!options.keep) {
 			await disk.removeDirectory(copy);
-			if (stateDir !== undefined) await disk.removeDirectory(stateDir);
+			if (stateDir !== undefined && options.stateDir === undefined) await disk.removeDirectory(stateDir);
 		}
 	}
 }

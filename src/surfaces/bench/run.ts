@@ -3,7 +3,11 @@
  * Usage: node dist/surfaces/bench/run.js [--json] [--dir <temp dir>]
  */
 import { Command } from "commander";
+import { watchReader } from "../cli/stdout-pipe.js";
 import { registerBenchCommand } from "./bench-command.js";
+
+// A reader that goes away (`| head`) ends the bench quietly; otherwise the process ends once stdout has drained.
+watchReader(process.stdout);
 
 const program = new Command().name("run.js");
 registerBenchCommand(program, (text) => process.stdout.write(text));

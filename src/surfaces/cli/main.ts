@@ -12,7 +12,8 @@ import { registerRunCommand } from "./run-command.js";
 import { registerRunsCommand } from "./runs-command.js";
 import { registerUndoCommand } from "./undo-command.js";
 
-export async function main(argv: readonly string[], out: (text: string) => void = (t) => process.stdout.write(t)): Promise<number> {
+/** The whole command tree, with every command registered; `main` parses with it. */
+export function buildProgram(out: (text: string) => void): Command {
 	const program = new Command()
 		.name("warden")
 		.description("A governed, local-first runtime for tool-using LLM agents: the model proposes, the host decides.")
@@ -29,6 +30,11 @@ export async function main(argv: readonly string[], out: (text: string) => void 
 	registerRecoverCommand(program, out);
 	registerUndoCommand(program, out);
 	registerBenchCommand(registerEvalCommands(program, out), out);
+	return program;
+}
+
+export async function main(argv: readonly string[], out: (text: string) => void = (t) => process.stdout.write(t)): Promise<number> {
+	const program = buildProgram(out);
 	try {
 		process.exitCode = undefined;
 		await program.parseAsync(argv as string[], { from: "user" });

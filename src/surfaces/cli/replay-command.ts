@@ -10,10 +10,12 @@ import { type ReplayReport, replay } from "../../runtime/replay/replay.js";
 import { replayText } from "../../runtime/replay/replay-chain.js";
 import { ReplayError } from "../../runtime/replay/replay-format.js";
 import { Runtime } from "../../runtime/runtime.js";
+import { resolveStateDir } from "../../store/state-dir.js";
 import { EXIT, UsageError } from "./cli-error.js";
 
 interface ReplayFlags {
 	workspace?: string;
+	stateDir?: string;
 	json?: boolean;
 	keep?: boolean;
 }
@@ -30,6 +32,7 @@ export function registerReplayCommand(program: Command, out: (text: string) => v
 		.argument("<file>", "a replay file written by `warden replay export`")
 		.option("--workspace <dir>", "directory to start from, copied (default: the workspace the session recorded; the session's own changes are taken back in the copy)")
 		.option("--keep", "keep the workspace copy and the replay's state dir, and print where they are")
+		.option("--state-dir <dir>", "record the replayed session in this state directory, kept (default $WARDEN_HOME; without either, a temporary one)")
 		.option("--json", "the report as one JSON object")
 		.action(async (file: string, flags: ReplayFlags) => {
 			let text: string;
@@ -40,7 +43,14 @@ export function registerReplayCommand(program: Command, out: (text: string) => v
 			}
 			let report: ReplayReport;
 			try {
-				report = await replay(text, { disk: nodeReplayDisk, env: process.env, ...(flags.workspace ? { workspace: flags.workspace } : {}), ...(flags.keep ? { keep: true } : {}) });
+				const stateDir = explicitStateDir(flags.stateDir, process.env);
+				report = await replay(text, {
+					disk: nodeReplayDisk,
+					env: process.env,
+					...(flags.workspace ? { workspace: flags.workspace } : {}),
+					...(flags.keep ? { keep: true } : {}),
+					...(stateDir ? { stateDir } : {}),
+				});
 			} catch (err) {
 				if (err instanceof ReplaySourceError) throw new UsageError(err.message);
 				if (!(err instanceof ReplayError)) throw err;
@@ -58,7 +68,9 @@ export function registerReplayCommand(program: Command, out: (text: string) => v
 		.argument("<session>", "the session id (see `warden sessions list`)")
 		.argument("<file>", "where to write the replay file")
 		.option("--state-dir <dir>", "state directory (default $WARDEN_HOME)")
-		.action(async (session: string, file: string, flags: { stateDir?: string }) => {
+		.action(async (session: string, file: string, _flags: unknown, self: Command) => {
+			// `replay` has a --state-dir of its own, which Commander fills wherever the flag is written.
+			const flags = self.optsWithGlobals<{ stateDir?: string }>();
 			// Exporting only reads: it must work while another process runs sessions on the same state dir.
 			const runtime = await Runtime.open({ ...(flags.stateDir ? { stateDir: flags.stateDir } : {}), readOnly: true });
 			let lines: string[];
@@ -82,11 +94,18 @@ export function registerReplayCommand(program: Command, out: (text: string) => v
 		});
 }
 
+/** The state dir the user named (flag, else WARDEN_HOME); a replay records in no default one of its own. */
+function explicitStateDir(flag: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+	const named = [flag, env.WARDEN_HOME].find((v) => v !== undefined && v.trim() !== "");
+	return named === undefined ? undefined : resolveStateDir(named, env);
+}
+
 export function renderReport(r: ReplayReport): string {
 	const lines: string[] = [];
 	for (const t of r.turns) lines.push(`turn ${t.turn}: ${t.status}${t.error ? ` (${t.error})` : ""}`);
 	for (const note of r.notes) lines.push(`start: ${note}`);
 	if (r.workspace_copy) lines.push(`kept: workspace copy ${r.workspace_copy}, state dir ${r.state_dir}`);
+	else if (r.state_dir) lines.push(`recorded: session ${r.replay_session} in ${r.state_dir}`);
 	if (r.match) lines.push(`match: ${r.decisions} decision(s) and ${r.effects} effect(s) of session ${r.session} replayed the same`);
 	else {
 		lines.push(`MISMATCH: ${r.mismatches.length} difference(s) replaying session ${r.session}`);

@@ -13,6 +13,7 @@ import { type OpenSessionOptions, type ResumeSessionOptions, Runtime } from "../
 import type { Session } from "../../runtime/session.js";
 import { parseBudgetFlag } from "./budget-flag.js";
 import { type ConfigCliFlags, resolveCliConfig } from "./cli-config.js";
+import { onReaderGone, readerGone } from "./stdout-pipe.js";
 import { EXIT, UsageError } from "./cli-error.js";
 import { renderEvent } from "./render-event.js";
 
@@ -131,12 +132,15 @@ async function runTask(task: string, flags: RunFlags, out: (text: string) => voi
 	const onSignal = () => controller.abort(new Error("interrupted"));
 	process.once("SIGINT", onSignal);
 	process.once("SIGTERM", onSignal);
+	// Whoever read the events went away: the run stops as if interrupted, its evidence settled.
+	const offReaderGone = onReaderGone(() => controller.abort(new Error("the reader of standard output went away")));
 	try {
 		const session = fresh ? await runtime.openSession(withoutConfig(fresh)) : await resumeFromFlags(runtime, flags, print, flags.resume as string);
 		await warnWithoutSandbox(session.mode, flags.sandbox === "required");
 		const result = await session.send(task, { signal: controller.signal });
 		await session.end(result.status === "completed" ? "ok" : "error");
-		if (result.status !== "completed") process.stderr.write(`warden: ${result.error ?? `turn ended with status ${result.status}`}\n`);
+		// A reader that went away is not news to report: the run stopped because of it.
+		if (result.status !== "completed" && !readerGone()) process.stderr.write(`warden: ${result.error ?? `turn ended with status ${result.status}`}\n`);
 		if (!flags.json) {
 			const verdict = await runtime.verifyAudit();
 			out(
@@ -149,6 +153,7 @@ async function runTask(task: string, flags: RunFlags, out: (text: string) => voi
 	} finally {
 		process.off("SIGINT", onSignal);
 		process.off("SIGTERM", onSignal);
+		offReaderGone();
 		await runtime.close();
 	}
 }
