@@ -40,19 +40,21 @@ function plantWorkspace(c: Canaries): Fixture {
 }
 
 const MODEL = "redaction-canary";
-/** The runtime names calls by turn, step and position, whatever ids the provider gave. */
+/** The runtime names calls by turn, step and position in its evidence, whatever ids the provider gave. */
 const CALL = { env: "call_1_1_1", pem: "call_1_2_1", config: "call_1_3_1", cat: "call_1_4_1" };
 const SECRET_READS = [CALL.env, CALL.pem, CALL.cat];
+/** The ids the provider issued: its requests carry them back, paired with each tool result. */
+const PROVIDER_ID = { [CALL.env]: "prov_env", [CALL.pem]: "prov_pem", [CALL.config]: "prov_config", [CALL.cat]: "prov_cat" } as Record<string, string>;
 const SINK = `llm:openai/${MODEL}`;
 
 /** Reads each planted file, then `cat .env` through the shell, then answers with text that repeats two secrets. */
 function script(c: Canaries): FakeOpenAIResponse[] {
-	const call = (name: string, args: object) => ({ name, arguments: JSON.stringify(args) });
+	const call = (name: string, args: object, warden: string) => ({ name, arguments: JSON.stringify(args), id: PROVIDER_ID[warden]! });
 	return [
-		{ tool_calls: [call("read_file", { path: ".env" })] },
-		{ tool_calls: [call("read_file", { path: "deploy.pem" })] },
-		{ tool_calls: [call("read_file", { path: "config.js" })] },
-		{ tool_calls: [call("shell", { command: "cat .env" })] },
+		{ tool_calls: [call("read_file", { path: ".env" }, CALL.env)] },
+		{ tool_calls: [call("read_file", { path: "deploy.pem" }, CALL.pem)] },
+		{ tool_calls: [call("read_file", { path: "config.js" }, CALL.config)] },
+		{ tool_calls: [call("shell", { command: "cat .env" }, CALL.cat)] },
 		// A model may echo a secret it got elsewhere; the runtime read these values, so they are masked wherever they reappear.
 		{ text: `Done. The password is ${c.dbPassword} and the key is ${c.stripe}.` },
 	];
@@ -101,7 +103,7 @@ function expectNoCanary(where: string, text: string, c: Canaries): void {
 /** The text of the message that carried a tool call's result to the model, from the last request. */
 function toolMessage(server: FakeOpenAIServer, callId: string): string {
 	const last = server.requests.at(-1)?.body as { messages?: { role: string; tool_call_id?: string; content?: unknown }[] } | undefined;
-	const message = last?.messages?.find((m) => m.role === "tool" && m.tool_call_id === callId);
+	const message = last?.messages?.find((m) => m.role === "tool" && m.tool_call_id === PROVIDER_ID[callId]);
 	if (message === undefined) throw new Error(`no tool message for ${callId} in the last request`);
 	return typeof message.content === "string" ? message.content : JSON.stringify(message.content);
 }

