@@ -22,7 +22,7 @@ export const CREDENTIAL_STORES = [".ssh", ".aws", ".gnupg", ".config/gcloud", ".
 
 /**
  * What to re-bind read-only inside the workspace: each protected path that exists, as its real path.
- * The absent ones are there too when the caller made placeholders for them (prepareSandbox).
+ * The absent ones are there too when the caller made stand-ins for them (prepareSandbox).
  */
 function readOnlyInside(profile: SandboxProfile, layout: ProtectedLayout | undefined): string[] {
 	const found = layout ?? protectedLayout(profile.workspace, profile.protectedRoots ?? [], profile.protect ?? []);

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BWRAP_ENV, bwrapInvocation } from "./bwrap-invocation.js";
 import { landlockInvocation } from "./landlock-invocation.js";
-import { acquirePlaceholders } from "./placeholders.js";
+import { acquireStandIns } from "./stand-ins.js";
 import { protectedLayout } from "./protected-layout.js";
 import type { SandboxInvocation, SandboxProfile, SandboxProviderName } from "./sandbox-profile.js";
 
@@ -29,7 +29,7 @@ export async function prepareSandbox(sandbox: SandboxProgram, profile: SandboxPr
 	const writable = profile.name === "workspace-write";
 	const layout = writable ? protectedLayout(profile.workspace, profile.protectedRoots ?? [], profile.protect ?? []) : undefined;
 	if (sandbox.provider === "bwrap") {
-		const release = layout ? acquirePlaceholders(layout.absent) : () => {};
+		const release = layout ? acquireStandIns(layout.absent) : () => {};
 		try {
 			const { program, args } = bwrapInvocation(profile, command, env, sandbox.program, layout);
 			return { program, args, env: BWRAP_ENV, cleanup: async () => release() };

@@ -3,7 +3,7 @@
  * (workspace-relative, from the kernel's registry) applied to the workspace and to every nested
  * repository found on a short walk, each resolved to what exists. A root that exists is kept
  * read-only as it is; one that does not exist is represented by its topmost missing component,
- * which a sandbox must keep from being created (bubblewrap: an empty placeholder bound read-only;
+ * which a sandbox must keep from being created (bubblewrap: an empty stand-in bound read-only;
  * Landlock: no right to create names in its parent).
  */
 import { type Dirent, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";

@@ -8,7 +8,7 @@
  */
 import { closeSync, lstatSync, mkdirSync, openSync, rmdirSync, unlinkSync } from "node:fs";
 
-export interface Placeholder {
+export interface StandIn {
 	path: string;
 	directory: boolean;
 }
@@ -16,7 +16,7 @@ export interface Placeholder {
 /** The stand-ins in use: how many commands hold each, and whether this process made it. */
 const held = new Map<string, { count: number; made: boolean; directory: boolean }>();
 
-function make(p: Placeholder): boolean {
+function make(p: StandIn): boolean {
 	try {
 		if (p.directory) mkdirSync(p.path, { mode: 0o755 });
 		else closeSync(openSync(p.path, "wx", 0o644));
@@ -38,7 +38,7 @@ function removeIfEmpty(path: string, directory: boolean): void {
 }
 
 /** Makes the stand-ins (or joins ones already held); the returned function gives them back. */
-export function acquirePlaceholders(wanted: readonly Placeholder[]): () => void {
+export function acquireStandIns(wanted: readonly StandIn[]): () => void {
 	const mine: string[] = [];
 	try {
 		for (const p of wanted) {
