@@ -5,19 +5,13 @@
  * on its own (caches, logs) or names elsewhere (a patch's file list, an archive's members) is
  * reported as a target whose value is only known at run time, inside the directory it lands in.
  */
+import { type ScannedArgs, type ScannedOption, scanOptions } from "./option-scan.js";
 import type { ShellWord, SimpleCommand } from "./shell-types.js";
 import type { WriteTarget } from "./write-targets.js";
 
-export interface ScannedOption {
-	/** The spelling used (`-o`, `--output`), without any `=value`. */
-	name: string;
-	value?: ShellWord;
-}
-
-export interface ScannedWords {
-	options: ScannedOption[];
-	operands: ShellWord[];
-}
+/** Arguments as the program reads them (option-scan.ts). */
+export type ScannedWords = ScannedArgs;
+export type { ScannedOption };
 
 export interface WriteRule {
 	/** Options that take a value: the rest of a short cluster, the next word, or `--long=value`. */
@@ -33,49 +27,12 @@ export interface WriteRule {
 
 /** Splits arguments into options and operands as `rule` says; `--` ends the options. */
 export function scanWords(args: readonly ShellWord[], rule: Pick<WriteRule, "values" | "attached" | "noOptions" | "bundledFirst">): ScannedWords {
-	const out: ScannedWords = { options: [], operands: [] };
-	if (rule.noOptions) return { options: [], operands: [...args] };
-	const values = new Set(rule.values ?? []);
-	const attached = new Set(rule.attached ?? []);
-	let optionsDone = false;
-	for (let i = 0; i < args.length; i++) {
-		const word = args[i]!;
-		let v = word.value;
-		if (i === 0 && rule.bundledFirst && word.static && /^[A-Za-z]+$/.test(v)) v = `-${v}`;
-		if (optionsDone || !word.static || v === "-" || !v.startsWith("-") || /^-\d/.test(v)) {
-			out.operands.push(word);
-			continue;
-		}
-		if (v === "--") {
-			optionsDone = true;
-			continue;
-		}
-		if (v.startsWith("--")) {
-			const eq = v.indexOf("=");
-			const name = eq === -1 ? v : v.slice(0, eq);
-			if (eq !== -1) out.options.push({ name, value: { value: v.slice(eq + 1), static: true } });
-			else if (values.has(name) && i + 1 < args.length) out.options.push({ name, value: args[++i]! });
-			else out.options.push({ name });
-			continue;
-		}
-		for (let j = 1; j < v.length; j++) {
-			const name = `-${v[j]}`;
-			const rest = v.slice(j + 1);
-			if (attached.has(name)) {
-				out.options.push(rest === "" ? { name } : { name, value: { value: rest, static: true } });
-				break;
-			}
-			if (!values.has(name)) {
-				out.options.push({ name });
-				continue;
-			}
-			if (rest !== "") out.options.push({ name, value: { value: rest, static: true } });
-			else if (i + 1 < args.length) out.options.push({ name, value: args[++i]! });
-			else out.options.push({ name });
-			break;
-		}
-	}
-	return out;
+	return scanOptions(args, {
+		values: rule.values ? new Set(rule.values) : undefined,
+		attached: rule.attached ? new Set(rule.attached) : undefined,
+		noOptions: rule.noOptions,
+		bundledFirst: rule.bundledFirst,
+	});
 }
 
 // Reading a scan ------------------------------------------------------------------------------
