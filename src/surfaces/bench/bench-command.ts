@@ -4,9 +4,7 @@
  * terminal, so `--json` output stays one parseable object.
  */
 import type { Command } from "commander";
-import { formatBenchTable } from "./bench-table.js";
 import type { BenchOptions } from "./bench-types.js";
-import { runBenchmarks } from "./run-benchmarks.js";
 
 interface BenchFlags {
 	json?: boolean;
@@ -25,6 +23,8 @@ export function registerBenchCommand(parent: Command, out: (text: string) => voi
 		.option("--json", "print one JSON report instead of the tables")
 		.option("--dir <dir>", "where temporary workspaces and state dirs are made (default: the OS temp dir; its filesystem decides what fsync costs)")
 		.action(async (flags: BenchFlags) => {
+			// Loaded only when this command runs, so the CLI starts without the benchmarks.
+			const [{ formatBenchTable }, { runBenchmarks }] = await Promise.all([import("./bench-table.js"), import("./run-benchmarks.js")]);
 			const report = await runBenchmarks({
 				onProgress: progressToTerminal,
 				...defaults,

@@ -4,8 +4,7 @@
  */
 import type { Command } from "commander";
 import type { ApprovedRule } from "../../kernel/approval/approval-types.js";
-import { approvedRuleSource, approvedRuleText } from "../../kernel/approval/approved-rules.js";
-import { Runtime } from "../../runtime/runtime.js";
+import type { Runtime } from "../../runtime/runtime.js";
 import { EXIT, UsageError } from "./cli-error.js";
 
 interface ListFlags {
@@ -17,6 +16,8 @@ interface ListFlags {
 
 /** `readOnly` for listing: it needs no writer lease, so it works while a run holds one. */
 async function withRuntime<T>(stateDir: string | undefined, body: (runtime: Runtime) => Promise<T>, readOnly = false): Promise<T> {
+	// Loaded here, not at start: `warden --version` and `--help` never load the runtime.
+	const { Runtime } = await import("../../runtime/runtime.js");
 	const runtime = await Runtime.open({ ...(stateDir ? { stateDir } : {}), readOnly });
 	try {
 		return await body(runtime);
@@ -25,11 +26,15 @@ async function withRuntime<T>(stateDir: string | undefined, body: (runtime: Runt
 	}
 }
 
-function ruleJson(rule: ApprovedRule): Record<string, unknown> {
+type RuleText = Pick<typeof import("../../kernel/approval/approved-rules.js"), "approvedRuleSource" | "approvedRuleText">;
+
+const ruleText = (): Promise<RuleText> => import("../../kernel/approval/approved-rules.js");
+
+function ruleJson({ approvedRuleSource, approvedRuleText }: RuleText, rule: ApprovedRule): Record<string, unknown> {
 	return { ...rule, rule: approvedRuleText(rule), source: approvedRuleSource(rule.id) };
 }
 
-function ruleLine(rule: ApprovedRule): string {
+function ruleLine({ approvedRuleText }: RuleText, rule: ApprovedRule): string {
 	const revoked = rule.revoked_at ? `  REVOKED ${rule.revoked_at} by ${rule.revoked_by ?? "?"}` : "";
 	return `#${rule.id}  ${rule.outcome.padEnd(5)}  ${approvedRuleText(rule)}  workspace ${rule.workspace}  by ${rule.created_by}  ${rule.created_at}${revoked}\n`;
 }
@@ -47,7 +52,8 @@ export function registerApprovedRuleCommands(policy: Command, out: (text: string
 				rt.listApprovedRules({ ...(flags.workspace ? { workspace: flags.workspace } : {}), includeRevoked: flags.all === true }),
 				true,
 			);
-			for (const rule of rules) out(flags.json ? `${JSON.stringify(ruleJson(rule))}\n` : ruleLine(rule));
+			const text = await ruleText();
+			for (const rule of rules) out(flags.json ? `${JSON.stringify(ruleJson(text, rule))}\n` : ruleLine(text, rule));
 			if (!flags.json && rules.length === 0) out("no approved rules\n");
 			process.exitCode = EXIT.ok;
 		});
@@ -61,7 +67,8 @@ export function registerApprovedRuleCommands(policy: Command, out: (text: string
 			const n = Number(id.replace(/^#/, ""));
 			if (!Number.isInteger(n) || n < 1) throw new UsageError(`<id> must be a rule id such as 3, got "${id}"`);
 			const rule = await withRuntime(flags.stateDir, (rt) => rt.revokeApprovedRule(n, "cli"));
-			out(flags.json ? `${JSON.stringify(ruleJson(rule))}\n` : `revoked approved rule #${rule.id}: ${rule.outcome} ${approvedRuleText(rule)} in ${rule.workspace}\n`);
+			const text = await ruleText();
+			out(flags.json ? `${JSON.stringify(ruleJson(text, rule))}\n` : `revoked approved rule #${rule.id}: ${rule.outcome} ${text.approvedRuleText(rule)} in ${rule.workspace}\n`);
 			process.exitCode = EXIT.ok;
 		});
 }

@@ -1,6 +1,6 @@
 /** `warden audit list|verify` and `warden sessions list|show`: reading the evidence. */
 import type { Command } from "commander";
-import { Runtime } from "../../runtime/runtime.js";
+import type { Runtime } from "../../runtime/runtime.js";
 import { EXIT, UsageError } from "./cli-error.js";
 import { renderEvent } from "./render-event.js";
 
@@ -10,6 +10,8 @@ interface CommonFlags {
 }
 
 async function withRuntime<T>(flags: CommonFlags, body: (runtime: Runtime) => Promise<T>): Promise<T> {
+	// Loaded here, not at start: `warden --version` and `--help` never load the runtime.
+	const { Runtime } = await import("../../runtime/runtime.js");
 	// Every command here only reads, so none waits for or blocks a running `warden run`.
 	const runtime = await Runtime.open(flags.stateDir ? { stateDir: flags.stateDir, readOnly: true } : { readOnly: true });
 	try {

@@ -4,19 +4,14 @@
  * decide (the decision is in the output); 2 for a usage error, including a call a run would
  * record as invalid (unknown tool, arguments the tool's schema refuses).
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import type { Command } from "commander";
 import { PERMISSION_MODES } from "../../kernel/admission/types.js";
 import { INTEGRITIES, type Integrity, SENSITIVITIES, type Sensitivity } from "../../kernel/flow/label.js";
 import type { FlowLabelInput } from "../../runtime/policy-check-flow.js";
-import { checkPolicy, type PolicyCheckRequest, type PolicyCheckResult } from "../../runtime/policy-check.js";
-import { Runtime } from "../../runtime/runtime.js";
-import { resolveStateDir } from "../../store/state-dir.js";
+import type { PolicyCheckRequest, PolicyCheckResult } from "../../runtime/policy-check.js";
 import { registerApprovedRuleCommands } from "./approved-rules-commands.js";
-import { type ConfigCliFlags, resolveCliConfig } from "./cli-config.js";
+import type { ConfigCliFlags } from "./cli-config.js";
 import { EXIT, UsageError } from "./cli-error.js";
-import { policyReport, renderPolicyReport } from "./policy-report.js";
 
 interface CheckFlags extends ConfigCliFlags {
 	json?: boolean;
@@ -39,6 +34,13 @@ export function parseLabelFlag(text: string): FlowLabelInput {
  * count. Without one there are none to load, and the check creates no state directory.
  */
 async function checkWithState(request: PolicyCheckRequest, stateDir: string | undefined): Promise<PolicyCheckResult> {
+	const [{ existsSync }, { join }, { checkPolicy }, { Runtime }, { resolveStateDir }] = await Promise.all([
+		import("node:fs"),
+		import("node:path"),
+		import("../../runtime/policy-check.js"),
+		import("../../runtime/runtime.js"),
+		import("../../store/state-dir.js"),
+	]);
 	const dir = resolveStateDir(stateDir, process.env);
 	if (!existsSync(join(dir, "warden.db"))) return checkPolicy(request, { env: process.env });
 	const runtime = await Runtime.open({ stateDir: dir, readOnly: true });
@@ -79,6 +81,8 @@ export function registerPolicyCommand(program: Command, out: (text: string) => v
 				throw new UsageError(`<args-json> is not valid JSON: ${(err as Error).message.split("\n")[0]}`);
 			}
 			const label = flags.label === undefined ? undefined : parseLabelFlag(flags.label);
+			// Loaded only when this command runs, so the CLI starts without the runtime.
+			const [{ resolveCliConfig }, { policyReport, renderPolicyReport }] = await Promise.all([import("./cli-config.js"), import("./policy-report.js")]);
 			const config = await resolveCliConfig(flags, process.env);
 			// The flow settings and model as `warden run` would pass them to its session.
 			const request: PolicyCheckRequest = {

@@ -6,7 +6,6 @@
  */
 import type { Command } from "commander";
 import type { RecoveryReport } from "../../kernel/operations/recovery.js";
-import { Runtime } from "../../runtime/runtime.js";
 import { EXIT } from "./cli-error.js";
 
 interface RecoverFlags {
@@ -23,6 +22,7 @@ export function registerRecoverCommand(program: Command, out: (text: string) => 
 		.option("--state-dir <dir>", "state directory (default $WARDEN_HOME)")
 		.option("--json", "the recovery report as one JSON object")
 		.action(async (flags: RecoverFlags) => {
+			const { Runtime } = await import("../../runtime/runtime.js");
 			const runtime = await Runtime.open(flags.stateDir ? { stateDir: flags.stateDir } : {});
 			const report = runtime.recovery ?? EMPTY;
 			await runtime.close();

@@ -5,12 +5,7 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { nodeReplayDisk, ReplaySourceError } from "../../providers/replay-disk.js";
-import { type ReplayReport, replay } from "../../runtime/replay/replay.js";
-import { replayText } from "../../runtime/replay/replay-chain.js";
-import { ReplayError } from "../../runtime/replay/replay-format.js";
-import { Runtime } from "../../runtime/runtime.js";
-import { resolveStateDir } from "../../store/state-dir.js";
+import type { ReplayReport } from "../../runtime/replay/replay.js";
 import { EXIT, UsageError } from "./cli-error.js";
 
 interface ReplayFlags {
@@ -41,9 +36,16 @@ export function registerReplayCommand(program: Command, out: (text: string) => v
 			} catch (err) {
 				throw new UsageError(`cannot read replay file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
 			}
+			// Loaded only when this command runs, so the CLI starts without the runtime.
+			const [{ nodeReplayDisk, ReplaySourceError }, { replay }, { ReplayError }, { resolveStateDir }] = await Promise.all([
+				import("../../providers/replay-disk.js"),
+				import("../../runtime/replay/replay.js"),
+				import("../../runtime/replay/replay-format.js"),
+				import("../../store/state-dir.js"),
+			]);
 			let report: ReplayReport;
 			try {
-				const stateDir = explicitStateDir(flags.stateDir, process.env);
+				const stateDir = explicitStateDir(flags.stateDir, process.env, resolveStateDir);
 				report = await replay(text, {
 					disk: nodeReplayDisk,
 					env: process.env,
@@ -71,6 +73,11 @@ export function registerReplayCommand(program: Command, out: (text: string) => v
 		.action(async (session: string, file: string, _flags: unknown, self: Command) => {
 			// `replay` has a --state-dir of its own, which Commander fills wherever the flag is written.
 			const flags = self.optsWithGlobals<{ stateDir?: string }>();
+			const [{ Runtime }, { replayText }, { ReplayError }] = await Promise.all([
+				import("../../runtime/runtime.js"),
+				import("../../runtime/replay/replay-chain.js"),
+				import("../../runtime/replay/replay-format.js"),
+			]);
 			// Exporting only reads: it must work while another process runs sessions on the same state dir.
 			const runtime = await Runtime.open({ ...(flags.stateDir ? { stateDir: flags.stateDir } : {}), readOnly: true });
 			let lines: string[];
@@ -95,7 +102,7 @@ export function registerReplayCommand(program: Command, out: (text: string) => v
 }
 
 /** The state dir the user named (flag, else WARDEN_HOME); a replay records in no default one of its own. */
-function explicitStateDir(flag: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+function explicitStateDir(flag: string | undefined, env: NodeJS.ProcessEnv, resolveStateDir: (dir: string, env: NodeJS.ProcessEnv) => string): string | undefined {
 	const named = [flag, env.WARDEN_HOME].find((v) => v !== undefined && v.trim() !== "");
 	return named === undefined ? undefined : resolveStateDir(named, env);
 }

@@ -4,11 +4,11 @@
  */
 import type { Command } from "commander";
 import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
-import { Runtime } from "../../runtime/runtime.js";
-import { type CommandOutcome, type RunCommandResult, TaskRunError, TaskRuns, type TaskRunView } from "../../runtime/task-runs.js";
+import type { Runtime } from "../../runtime/runtime.js";
+import type { CommandOutcome, RunCommandResult, TaskRuns, TaskRunView } from "../../runtime/task-runs.js";
 import { EXIT } from "./cli-error.js";
 import { renderEvent } from "./render-event.js";
-import { resumeOptionsFromFlags, type SessionCliFlags, sessionFlags, sessionOptionsFromFlags, withoutConfig } from "./run-command.js";
+import { type SessionCliFlags, sessionFlags } from "./run-command.js";
 
 interface OutputFlags {
 	json?: boolean;
@@ -34,6 +34,7 @@ export function registerRunsCommand(program: Command, out: Out): void {
 			.requiredOption("--id <id>", "the run's id, chosen by you: it is also the start command's id")
 			.option("--json", "print the result as JSON"),
 	).action(async (task: string, flags: SessionCliFlags & OutputFlags & { id: string }) => {
+		const { sessionOptionsFromFlags, withoutConfig } = await import("./session-options.js");
 		const options = withoutConfig(await sessionOptionsFromFlags(flags, progress));
 		process.exitCode = await withRuns(flags, out, (r) => r.start(flags.id, task, options));
 	});
@@ -85,6 +86,7 @@ export function registerRunsCommand(program: Command, out: Out): void {
 		.option("--json", "print the run as JSON")
 		.action(async (run: string, flags: OutputFlags) => {
 			process.exitCode = await withRuntime(flags, async (runtime) => {
+				const { TaskRuns } = await import("../../runtime/task-runs.js");
 				const view = await new TaskRuns(runtime).show(run);
 				out(flags.json ? `${JSON.stringify(view)}\n` : renderView(view));
 				return EXIT.ok;
@@ -98,6 +100,7 @@ export function registerRunsCommand(program: Command, out: Out): void {
 		.option("--json", "print the runs as JSON")
 		.action(async (flags: OutputFlags) => {
 			process.exitCode = await withRuntime(flags, async (runtime) => {
+				const { TaskRuns } = await import("../../runtime/task-runs.js");
 				const list = await new TaskRuns(runtime).list();
 				if (flags.json) out(`${JSON.stringify(list)}\n`);
 				else for (const run of list) out(`${run.id}  ${run.state}  session ${run.session}  ${run.updated_at}${run.attention ? `  (${run.attention})` : ""}\n`);
@@ -108,6 +111,8 @@ export function registerRunsCommand(program: Command, out: Out): void {
 
 /** A write open: recovery settles what a crash left before any run is judged. */
 async function withRuntime(flags: OutputFlags, act: (runtime: Runtime) => Promise<number>): Promise<number> {
+	// Loaded here, not at start: `warden --version` and `--help` never load the runtime.
+	const [{ Runtime }, { TaskRunError }] = await Promise.all([import("../../runtime/runtime.js"), import("../../runtime/task-runs.js")]);
 	const runtime = await Runtime.open(flags.stateDir ? { stateDir: flags.stateDir } : {});
 	try {
 		return await act(runtime);
@@ -122,6 +127,7 @@ async function withRuntime(flags: OutputFlags, act: (runtime: Runtime) => Promis
 
 function withRuns(flags: OutputFlags, out: Out, command: (runs: TaskRuns, runtime: Runtime) => Promise<CommandOutcome>): Promise<number> {
 	return withRuntime(flags, async (runtime) => {
+		const { TaskRuns } = await import("../../runtime/task-runs.js");
 		const outcome = await command(new TaskRuns(runtime), runtime);
 		if (outcome.interrupted) process.stderr.write(`warden: ${outcome.interrupted}\n`);
 		else if (outcome.replayed) process.stderr.write(`warden: command ${outcome.result.command} of run ${outcome.result.run} was already done; its stored result follows\n`);
@@ -131,6 +137,7 @@ function withRuns(flags: OutputFlags, out: Out, command: (runs: TaskRuns, runtim
 }
 
 async function resumeOptions(runtime: Runtime, runId: string, flags: SessionCliFlags) {
+	const [{ TaskRunError }, { resumeOptionsFromFlags }] = await Promise.all([import("../../runtime/task-runs.js"), import("./session-options.js")]);
 	const run = await runtime.store.getTaskRun(runId);
 	if (!run) throw new TaskRunError(`unknown run ${runId}`);
 	const session = await runtime.getSession(run.session);

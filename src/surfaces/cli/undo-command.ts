@@ -5,9 +5,7 @@
  * a usage error such as an unknown session or call.
  */
 import type { Command } from "commander";
-import { userProtectedPaths } from "../../config/user-protected-paths.js";
-import { Runtime } from "../../runtime/runtime.js";
-import { type UndoResult, type UndoTarget, UndoTargetError } from "../../runtime/undo.js";
+import type { UndoResult, UndoTarget } from "../../runtime/undo.js";
 import { EXIT, UsageError } from "./cli-error.js";
 
 interface UndoFlags {
@@ -27,6 +25,12 @@ export function registerUndoCommand(program: Command, out: (text: string) => voi
 		.option("--state-dir <dir>", "state directory (default $WARDEN_HOME)")
 		.option("--json", "the result as one JSON object")
 		.action(async (id: string, flags: UndoFlags) => {
+			// Loaded only when this command runs, so the CLI starts without the runtime.
+			const [{ userProtectedPaths }, { Runtime }, { UndoTargetError }] = await Promise.all([
+				import("../../config/user-protected-paths.js"),
+				import("../../runtime/runtime.js"),
+				import("../../runtime/undo.js"),
+			]);
 			const runtime = await Runtime.open(flags.stateDir ? { stateDir: flags.stateDir } : {});
 			let result: UndoResult;
 			try {

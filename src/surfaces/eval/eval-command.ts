@@ -2,9 +2,7 @@
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { EXIT, UsageError } from "../cli/cli-error.js";
-import { renderReport } from "./render-report.js";
-import { NoTasksError, runSafetyEval } from "./run-safety-eval.js";
-import { TaskFormatError } from "./task-loader.js";
+import type { runSafetyEval } from "./run-safety-eval.js";
 import { RUNNER_NAMES, type RunnerName } from "./task-types.js";
 
 /** The repository's task suite, found from this file in src/ and in dist/ alike. */
@@ -43,6 +41,12 @@ export function registerEvalCommands(program: Command, out: (text: string) => vo
 			const runners = parseRunners(flags.runner);
 			const concurrency = Number(flags.concurrency);
 			if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency must be a positive integer, got "${flags.concurrency}"`);
+			// Loaded only when this command runs, so the CLI starts without the runtime.
+			const [{ renderReport }, { NoTasksError, runSafetyEval }, { TaskFormatError }] = await Promise.all([
+				import("./render-report.js"),
+				import("./run-safety-eval.js"),
+				import("./task-loader.js"),
+			]);
 			let report: Awaited<ReturnType<typeof runSafetyEval>>;
 			try {
 				report = await runSafetyEval({

@@ -1,0 +1,59 @@
+/** What `warden run` does once its flags are parsed: one session, one turn, the audit verdict. */
+import { needsSandbox } from "../../kernel/admission/modes.js";
+import type { PermissionMode } from "../../kernel/admission/types.js";
+import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
+import { Runtime } from "../../runtime/runtime.js";
+import { shellSandbox } from "../../runtime/session-policy.js";
+import { EXIT } from "./cli-error.js";
+import { renderEvent } from "./render-event.js";
+import type { RunFlags } from "./run-command.js";
+import { resumeFromFlags, sessionOptionsFromFlags, withoutConfig } from "./session-options.js";
+import { onReaderGone, readerGone } from "./stdout-pipe.js";
+
+export async function runTask(task: string, flags: RunFlags, out: (text: string) => void): Promise<number> {
+	const print = (event: AnyWardenEvent) => {
+		if (flags.json) out(`${JSON.stringify(event)}\n`);
+		else {
+			const line = renderEvent(event);
+			if (line !== undefined) out(`${line}\n`);
+		}
+	};
+	// A new session's flags are checked before the state dir is opened; a resumed one needs its row first.
+	const fresh = flags.resume === undefined ? await sessionOptionsFromFlags(flags, print) : undefined;
+	const runtime = await Runtime.open(flags.stateDir ? { stateDir: flags.stateDir } : {});
+	const controller = new AbortController();
+	const onSignal = () => controller.abort(new Error("interrupted"));
+	process.once("SIGINT", onSignal);
+	process.once("SIGTERM", onSignal);
+	// Whoever read the events went away: the run stops as if interrupted, its evidence settled.
+	const offReaderGone = onReaderGone(() => controller.abort(new Error("the reader of standard output went away")));
+	try {
+		const session = fresh ? await runtime.openSession(withoutConfig(fresh)) : await resumeFromFlags(runtime, flags, print, flags.resume as string);
+		await warnWithoutSandbox(session.mode, flags.sandbox === "required");
+		const result = await session.send(task, { signal: controller.signal });
+		await session.end(result.status === "completed" ? "ok" : "error");
+		// A reader that went away is not news to report: the run stopped because of it.
+		if (result.status !== "completed" && !readerGone()) process.stderr.write(`warden: ${result.error ?? `turn ended with status ${result.status}`}\n`);
+		if (!flags.json) {
+			const verdict = await runtime.verifyAudit();
+			out(
+				verdict.ok
+					? `audit: ${verdict.checked} records in ${runtime.stateDir}, hash chain valid\n`
+					: `audit: CHAIN BROKEN at record ${verdict.firstBad.seq}: ${verdict.firstBad.reason}\n`,
+			);
+		}
+		return result.status === "completed" ? EXIT.ok : EXIT.failed;
+	} finally {
+		process.off("SIGINT", onSignal);
+		process.off("SIGTERM", onSignal);
+		offReaderGone();
+		await runtime.close();
+	}
+}
+
+/** Said once per run, before anything is asked: without a sandbox, every shell command is asked about. */
+async function warnWithoutSandbox(mode: PermissionMode, required: boolean): Promise<void> {
+	if (!needsSandbox(mode, required)) return;
+	const sandbox = await shellSandbox();
+	if (!sandbox.available) process.stderr.write(`warden: no sandbox here (${sandbox.reason}); every shell command will be asked about\n`);
+}
