@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { PermissionEngine } from "../kernel/admission/permission-engine.js";
 import type { ShellParser } from "../kernel/admission/shell/shell-parser.js";
+import { ShellParses } from "../kernel/admission/shell/shell-parses.js";
 import type { PolicyContext } from "../kernel/admission/types.js";
 import { Authority } from "../kernel/authority/authority.js";
 import type { AnyWardenEvent, EventLineage } from "../kernel/evidence/event-types.js";
@@ -33,16 +34,19 @@ export function childOpener(parts: ChildSessionParts): OpenChild {
 		const { store, engine, redactor, env, shell } = parts;
 		const { parent } = spec;
 		const id = randomUUID();
+		// A sub-agent is a session of its own: its parses are its own too, shared by its decision, admission, flow and primitives.
+		const parses = new ShellParses(shell);
 		// The parent's host rules (persisted answers included) and run-deny rules hold in the child too.
 		const policy: PolicyContext = {
 			...parent.policy,
 			mode: spec.mode,
 			hostRules: [...parent.policy.hostRules],
 			runDenyRules: [...parent.policy.runDenyRules],
+			parseShell: (command) => parses.parse(command),
 		};
 		// Counted grants share their parent grant's count, so parent and child together never spend more than it.
 		const inherited = parent.authority.identity;
-		const authority = new Authority({ grants: spec.grants, ceiling: parent.authority.ceiling, shell, parent: parent.authority, ...(inherited ? { identity: inherited } : {}) });
+		const authority = new Authority({ grants: spec.grants, ceiling: parent.authority.ceiling, shell: parses, parent: parent.authority, ...(inherited ? { identity: inherited } : {}) });
 		let turnListener: ((event: AnyWardenEvent) => void) | undefined;
 		const parentSession = parent.recorder.session;
 		const lineage: EventLineage = { parent_session: parentSession, parent_call: spec.callId, depth: spec.depth };
@@ -98,7 +102,7 @@ export function childOpener(parts: ChildSessionParts): OpenChild {
 			history,
 			flow: openSessionFlow(parent.flowSetup, recorder, authority, spec.initialContext),
 			context: { labels: [SYSTEM_PROMPT_LABEL], sent: 0 },
-			parseShell: (command) => shell.parse(command),
+			parseShell: (command) => parses.parse(command),
 			sessionBudget: spec.budget,
 			turnBudget: {},
 			setTurnListener: (listener) => {

@@ -6,6 +6,7 @@
 import { PermissionEngine } from "../kernel/admission/permission-engine.js";
 import { identityScope } from "../kernel/admission/program-identity.js";
 import { ShellParser } from "../kernel/admission/shell/shell-parser.js";
+import { ShellParses } from "../kernel/admission/shell/shell-parses.js";
 import type {
 	Decision,
 	DecisionLayer,
@@ -144,11 +145,14 @@ export async function explainToolCall(
 	shell: ShellParser,
 ): Promise<PolicyCheckResult> {
 	const policy = await sessionPolicy(request, env);
+	// One parse of the command for the decision, the capability verdict and the flow explanation, as in a session.
+	const parses = new ShellParses(shell);
+	policy.parseShell = (command) => parses.parse(command);
 	const approved = (request.approvedRules ?? []).filter((r) => r.workspace === policy.workspace && !r.revoked_at);
 	policy.hostRules = withApprovedRules(policy.hostRules, approved.map(toPermissionRule));
 	// Built before the tool is looked up, so a bad grant or ceiling fails as it would open a session.
 	const ceiling = sessionCeiling(request);
-	const authority = sessionAuthority(request, policy.mode, ceiling, "policy-check", shell, identityScope(policy));
+	const authority = sessionAuthority(request, policy.mode, ceiling, "policy-check", parses, identityScope(policy));
 	const tool: ToolDefinition | undefined = tools.get(request.tool);
 	if (!tool) {
 		return { valid: false, tool: request.tool, error: `unknown tool "${request.tool}"; available: ${tools.list().map((t) => t.name).join(", ")}` };
@@ -170,7 +174,7 @@ export async function explainToolCall(
 		...(request.label ? { label: request.label } : {}),
 		...(request.model !== undefined ? { model: request.model } : {}),
 		env,
-		parseShell: (command) => shell.parse(command),
+		parseShell: (command) => parses.parse(command),
 	});
 
 	const check: PolicyCheck = {

@@ -8,6 +8,7 @@ import { identityScope } from "../kernel/admission/program-identity.js";
 import type { ApprovedRule } from "../kernel/approval/approval-types.js";
 import { toPermissionRule } from "../kernel/approval/approved-rules.js";
 import { ShellParser } from "../kernel/admission/shell/shell-parser.js";
+import { ShellParses } from "../kernel/admission/shell/shell-parses.js";
 import { tighterBudget } from "../kernel/authority/task-ceiling.js";
 import { Budget } from "../kernel/budget/budget.js";
 import type { BudgetAmounts, BudgetLimits, BudgetUsage } from "../kernel/budget/budget-types.js";
@@ -94,6 +95,8 @@ interface PreparedSession {
 	turnLimits: BudgetLimits;
 	registry: FlowSetup["registry"];
 	authority: ReturnType<typeof sessionAuthority>;
+	/** The session's parses: its decision, capability admission, flow and shell primitive read the same one. */
+	parses: ShellParses;
 	recorder: EvidenceRecorder;
 	/** The running turn's listener: the recorder routes each event to it. */
 	listener: { turn: ((event: AnyWardenEvent) => void) | undefined };
@@ -241,7 +244,9 @@ export class Runtime {
 		}
 
 		this.shellParser ??= await ShellParser.create();
-		const authority = sessionAuthority(options, mode, ceiling, `session:${id}`, this.shellParser, identityScope(policy));
+		const parses = new ShellParses(this.shellParser);
+		policy.parseShell = (command) => parses.parse(command);
+		const authority = sessionAuthority(options, mode, ceiling, `session:${id}`, parses, identityScope(policy));
 		const listener: PreparedSession["listener"] = { turn: undefined };
 		const recorder = new EvidenceRecorder(this.store, this.redactor, id, (event) => {
 			listener.turn?.(event);
@@ -267,12 +272,12 @@ export class Runtime {
 			// The registry beyond the built-in defaults, as it was in force for this session.
 			...(options.protectedPaths?.length ? { protected_paths: policy.protectedPaths?.rules().filter((r) => r.source !== "default") } : {}),
 		};
-		return { id, policy, model, maxSteps, modelTimeoutMs, ceiling, sessionLimits, turnLimits, registry, authority, recorder, listener, startedAudit, initialContext };
+		return { id, policy, model, maxSteps, modelTimeoutMs, ceiling, sessionLimits, turnLimits, registry, authority, parses, recorder, listener, startedAudit, initialContext };
 	}
 
 	/** The Session over a prepared setup and its conversation so far. */
 	private assembleSession(setup: PreparedSession, options: OpenSessionOptions, history: Message[], context: { labels: Label[]; sent: number }): Session {
-		const { policy, model, maxSteps, modelTimeoutMs, ceiling, registry, authority, recorder, listener } = setup;
+		const { policy, model, maxSteps, modelTimeoutMs, ceiling, registry, authority, parses, recorder, listener } = setup;
 		// register_tool adds the session's JIT tools to this registry (src/runtime/jit-registrar.ts).
 		const tools = new ToolRegistry([...builtinTools(), registerToolTool]);
 		// A ceiling whose approval policy is deny approves no ask, whatever the host would answer.
@@ -313,7 +318,7 @@ export class Runtime {
 			history,
 			flow,
 			context,
-			parseShell: (command) => shellParser.parse(command),
+			parseShell: (command) => parses.parse(command),
 			sessionBudget,
 			turnBudget: setup.turnLimits,
 			setTurnListener: (turnListener) => {

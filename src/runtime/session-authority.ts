@@ -4,7 +4,7 @@
  * configuration error, not a refusal in the middle of a turn.
  */
 import type { IdentityScope } from "../kernel/admission/program-identity.js";
-import type { ShellParser } from "../kernel/admission/shell/shell-parser.js";
+import type { ShellParse } from "../kernel/admission/shell/shell-parses.js";
 import type { PermissionMode } from "../kernel/admission/types.js";
 import { Authority } from "../kernel/authority/authority.js";
 import { AuthorityFormatError } from "../kernel/authority/authority-errors.js";
@@ -22,7 +22,7 @@ export function sessionAuthority(
 	mode: PermissionMode,
 	ceiling: TaskCeiling,
 	holder: string,
-	shell: ShellParser,
+	shell: ShellParse,
 	identity?: IdentityScope,
 ): Authority {
 	const grants = configured(() => sessionGrants(mode, options.grants, holder));

@@ -30,7 +30,6 @@ import {
 import { canonicalPath } from "./workspace-path.js";
 
 /** Parsed commands kept for repeated calls (the same command is often decided, then re-checked). */
-const PARSE_CACHE_SIZE = 256;
 const SEVERITY: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
 const DEFAULT_PROTECTED = defaultProtectedPaths();
 
@@ -83,8 +82,6 @@ function pathScope(ctx: PolicyContext): HardlineScope {
 }
 
 export class PermissionEngine {
-	private readonly parsed = new Map<string, ParsedShell>();
-
 	private constructor(private readonly shell: ShellParser) {}
 
 	/** Loads the shell grammar; `decide` is synchronous afterwards. */
@@ -92,14 +89,9 @@ export class PermissionEngine {
 		return new PermissionEngine(await ShellParser.create());
 	}
 
-	/** The parse the engine decides on, exposed for explanations and tests. */
+	/** The parse the engine decides on when the context brings none, exposed for explanations and tests. */
 	parseCommand(command: string): ParsedShell {
-		const cached = this.parsed.get(command);
-		if (cached) return cached;
-		const parsed = this.shell.parse(command);
-		if (this.parsed.size >= PARSE_CACHE_SIZE) this.parsed.delete(this.parsed.keys().next().value!);
-		this.parsed.set(command, parsed);
-		return parsed;
+		return this.shell.parse(command);
 	}
 
 	decide(tool: ToolFacts | undefined, args: unknown, ctx: PolicyContext): DecisionResult {
@@ -135,7 +127,8 @@ export class PermissionEngine {
 	}
 
 	private decideShell(tool: ToolFacts, command: string, ctx: PolicyContext): DecisionResult {
-		const parsed = this.parseCommand(command);
+		// A session's parse is the one its admission, flow and primitive read too (shell-parses.ts).
+		const parsed = ctx.parseShell ? ctx.parseShell(command) : this.parseCommand(command);
 		if (parsed.commands.length === 0) {
 			return malformed(parsed.malformedReason ?? (parsed.malformed ? "the command does not parse and runs nothing recognizable" : "the command is empty"));
 		}

@@ -1,5 +1,6 @@
 /** Types of the tool-level permission decision (the Agentao paper's Algorithm 2). */
 import type { ProtectedPaths } from "../protected/protected-paths.js";
+import type { ParsedShell } from "./shell/shell-types.js";
 
 export type PermissionMode = "read-only" | "workspace-write" | "full-access" | "plan";
 export const PERMISSION_MODES: readonly PermissionMode[] = ["read-only", "workspace-write", "full-access", "plan"];
@@ -65,6 +66,11 @@ export interface PolicyContext {
 	 * names; without it the engine decides on the text alone.
 	 */
 	resolvePath?: (absolutePath: string) => string | undefined;
+	/**
+	 * The session's parse of a command text (shell-parses.ts), so the decision reads the same frozen
+	 * parse as capability admission, the flow plane and the primitive; without it the engine parses.
+	 */
+	parseShell?: (command: string) => ParsedShell;
 	/**
 	 * Where the host's PATH finds a bare program name: the absolute path bash would run, or undefined
 	 * when it is not found or a relative or workspace PATH entry comes first. When given, a read-only

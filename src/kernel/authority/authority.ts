@@ -20,7 +20,7 @@
  */
 import type { PathScope } from "../admission/command-paths.js";
 import type { IdentityScope } from "../admission/program-identity.js";
-import type { ShellParser } from "../admission/shell/shell-parser.js";
+import type { ShellParse } from "../admission/shell/shell-parses.js";
 import { CapabilityDeniedError, type DenialReason } from "./authority-errors.js";
 import type { GrantUse } from "../operations/operation-types.js";
 import type { Capability } from "./capability.js";
@@ -32,8 +32,8 @@ import { ceilingPermits, type TaskCeiling, taskCeiling } from "./task-ceiling.js
 export interface AuthorityOptions {
 	grants: readonly Capability[];
 	ceiling?: TaskCeiling;
-	/** Parses shell commands into sub-commands; without it a command is one resource, as written. */
-	shell?: ShellParser;
+	/** Parses shell commands into sub-commands (a session's shared parses); without it a command is one resource, as written. */
+	shell?: ShellParse;
 	/** Where bare program names are found, so a `read_only_commands` grant admits only the system's readers. */
 	identity?: IdentityScope;
 	/** Milliseconds since the epoch; injectable for tests. */
@@ -83,7 +83,7 @@ export class Authority {
 	readonly ceiling: TaskCeiling;
 	private readonly remaining = new Map<string, UseCounter>();
 	private readonly now: () => number;
-	private readonly shell: ShellParser | undefined;
+	private readonly shell: ShellParse | undefined;
 	readonly identity: IdentityScope | undefined;
 
 	constructor(options: AuthorityOptions) {
