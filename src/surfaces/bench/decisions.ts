@@ -50,7 +50,8 @@ function deciderTiming(roundsMs: readonly number[], inputs: number, outcomes: Re
 export async function benchDecisions(options: DecisionBenchOptions): Promise<DecisionReport> {
 	const engine = await PermissionEngine.create();
 	const { hostRules, runDenyRules } = decisionRules();
-	// A fixed, fictitious workspace: decide() is pure and never touches the filesystem.
+	// A fixed, fictitious workspace: decide() is pure and never touches the filesystem. No parseShell:
+	// every decision parses its command, so the figure never leans on a session's parse cache.
 	const ctx: PolicyContext = { mode: "workspace-write", workspace: "/bench/project", home: "/home/bench", runDenyRules, hostRules };
 	const naive = new NaivePrefixMatcher(runDenyRules, hostRules);
 	const inputs = decisionInputs(options.variants);
