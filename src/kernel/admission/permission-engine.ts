@@ -94,7 +94,16 @@ export class PermissionEngine {
 		return this.shell.parse(command);
 	}
 
+	/**
+	 * The decision for one call. Every reason is one line, whichever layer wrote it: a reason quotes
+	 * command text and file names, and either may hold line breaks that would draw extra lines in a
+	 * prompt or a log.
+	 */
 	decide(tool: ToolFacts | undefined, args: unknown, ctx: PolicyContext): DecisionResult {
+		return oneLine(this.decideCall(tool, args, ctx));
+	}
+
+	private decideCall(tool: ToolFacts | undefined, args: unknown, ctx: PolicyContext): DecisionResult {
 		if (!tool) return { decision: "deny", layer: "unknown-tool", reason: "the tool is not registered, so the call cannot run" };
 		if (!isRecord(args)) return malformed(`arguments for ${tool.name} are not an object`);
 		if (!PERMISSION_MODES.includes(ctx.mode)) return malformed(`unknown permission mode "${String(ctx.mode)}"`);
@@ -240,4 +249,14 @@ function askWithoutSandbox(found: Step, target: RuleTarget | undefined, ctx: Pol
 	if (found.decision !== "allow" || target?.kind !== "command" || ctx.sandbox === undefined || ctx.sandbox.available || !needsSandbox(ctx.mode, ctx.sandbox.required)) return found;
 	const why = ctx.sandbox.reason ?? "bubblewrap is not available";
 	return { ...found, decision: "ask", reason: `no sandbox here (${why}): every command is asked about (${found.reason})` };
+}
+
+function oneLine(result: DecisionResult): DecisionResult {
+	const reason = reasonText(result.reason);
+	const subcommands = result.subcommands?.map((sub) => {
+		const subReason = reasonText(sub.reason);
+		return subReason === sub.reason ? sub : { ...sub, reason: subReason };
+	});
+	if (reason === result.reason && subcommands?.every((sub, i) => sub === result.subcommands![i]) !== false) return result;
+	return { ...result, reason, ...(subcommands ? { subcommands } : {}) };
 }

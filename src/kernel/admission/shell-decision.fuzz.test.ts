@@ -257,6 +257,14 @@ describe("regressions found by fuzzing the shell decision", () => {
 		expect(separator.reason).toContain("\\u2028");
 	});
 
+	it("regression: a write target holding U+0085 is named on one line by the reach layer too (found by fuzzing the merged engine)", () => {
+		const decided = decide(">>$(\u0085", policy({ mode: "read-only" }));
+		expect(decided.reason).not.toMatch(/[\n\r\v\f\u0085\u2028\u2029]/);
+		for (const sub of decided.subcommands ?? []) expect(sub.reason).not.toMatch(/[\n\r\v\f\u0085\u2028\u2029]/);
+		const file = engine.decide({ name: "write_file", readOnly: false, requiresConfirmation: false }, { path: ".git/hooks/pre\ncommit", content: "x" }, policy({ mode: "full-access" }));
+		expect(file.reason).not.toMatch(/[\n\r]/);
+	});
+
 	it("regression: a host ask rule does not turn plan mode's denial of an opaque command into a question (found by fuzzing)", () => {
 		const ctx = policy({ mode: "plan", hostRules: [parseRule("shell(rm *)", "ask", "fuzz")] });
 		expect(decide("git push origin main", ctx)).toMatchObject({ decision: "deny", layer: "mode-rule" });
