@@ -206,3 +206,23 @@ describe("SqliteStore audit verification of a chain written before data was cano
 		expect(await store.verifyAudit()).toEqual(EDITED(1, 0));
 	});
 });
+
+describe("SqliteStore audit verification of a database a reader did not migrate", () => {
+	it("verifies a version 6 chain by decoding when audit_format is not there yet", async () => {
+		const dir = tempDir();
+		const store = openStore(dir);
+		await fill(store, 3);
+		const db = raw(dir);
+		// What a version 6 database looks like to a reader that opened it without migrating.
+		db.exec("DROP TABLE audit_format");
+		db.prepare("UPDATE schema_meta SET version = 6").run();
+		dropTriggers(db);
+		db.prepare(`UPDATE audit SET data = '{"resource":"fs:file-2.txt","bytes":20}' WHERE seq = 2`).run();
+		db.close();
+		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 3 });
+		const edit = raw(dir);
+		edit.prepare(`UPDATE audit SET data = '{"bytes":21,"resource":"fs:file-2.txt"}' WHERE seq = 2`).run();
+		edit.close();
+		expect(await store.verifyAudit()).toEqual(EDITED(2, 1));
+	});
+});

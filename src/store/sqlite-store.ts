@@ -298,9 +298,7 @@ export class SqliteStore implements Store {
 		// One read transaction, so a concurrent append cannot make the head and the chain disagree.
 		const verify = db.transaction((): AuditVerifyResult => {
 			const verifier = new ChainVerifier();
-			const format = this.sql("SELECT canonical_from FROM audit_format WHERE id = 1").get() as { canonical_from: number } | undefined;
-			// Without the row, every record must verify from its bytes: the strictest reading.
-			const canonicalFrom = format?.canonical_from ?? 1;
+			const canonicalFrom = this.canonicalAuditFrom();
 			const first = this.sql(`SELECT ${AUDIT_COLUMNS} FROM audit ORDER BY seq LIMIT ?`).raw();
 			const next = this.sql(`SELECT ${AUDIT_COLUMNS} FROM audit WHERE seq > ? ORDER BY seq LIMIT ?`).raw();
 			// Keyset pages: each page is read whole (cheaper per row than stepping an iterator) and
@@ -321,6 +319,18 @@ export class SqliteStore implements Store {
 			return verifier.finish(head ?? { seq: 0, hash: GENESIS_HASH });
 		});
 		return verify.deferred();
+	}
+
+	/**
+	 * The first seq whose data column is canonical (schema version 7 on). A database still at an
+	 * older version (one a reader did not migrate) has none; without audit_format's row, every
+	 * record must verify from its bytes: the strictest reading.
+	 */
+	private canonicalAuditFrom(): number {
+		const schema = this.sql("SELECT version FROM schema_meta WHERE id = 1").get() as { version: number } | undefined;
+		if (schema && schema.version < CANONICAL_AUDIT_VERSION) return Number.POSITIVE_INFINITY;
+		const format = this.sql("SELECT canonical_from FROM audit_format WHERE id = 1").get() as { canonical_from: number } | undefined;
+		return format?.canonical_from ?? 1;
 	}
 
 	async addApprovedRule(rule: NewApprovedRule): Promise<ApprovedRule> {
@@ -691,6 +701,8 @@ function toSession(row: SessionDbRow): SessionRow {
 /** The audit columns in the order verifyStoredRow reads them from a raw row. */
 const AUDIT_COLUMNS = "seq, time, session, turn, kind, call_id, data, prev_hash, hash";
 const VERIFY_PAGE = 2048;
+/** The schema version from which audit data is stored canonical (sqlite-migrations.ts). */
+const CANONICAL_AUDIT_VERSION = 7;
 
 /**
  * Checks one raw audit row: from the canonical body its columns spell when they have the types a
