@@ -191,6 +191,21 @@ export const MIGRATIONS: readonly Migration[] = [
 			db.exec("ALTER TABLE operations ADD COLUMN consumed TEXT CHECK (consumed IS NULL OR json_valid(consumed))");
 		},
 	},
+	{
+		version: 7,
+		description: "audit records keep data as canonical JSON from here on; audit_format names the first such record",
+		up(db) {
+			// Records already in the chain keep the data text they were written with (key order as built),
+			// so verification decodes and re-canonicalises those; every later one is verified from its bytes.
+			db.exec(`
+				CREATE TABLE audit_format (
+					id INTEGER PRIMARY KEY CHECK (id = 1),
+					canonical_from INTEGER NOT NULL
+				);
+				INSERT INTO audit_format (id, canonical_from) SELECT 1, COALESCE(MAX(seq), 0) + 1 FROM audit;
+			`);
+		},
+	},
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
@@ -203,6 +218,7 @@ const REQUIRED_TABLES = [
 	"messages",
 	"audit",
 	"audit_head",
+	"audit_format",
 	"approved_rules",
 	"file_labels",
 	"operations",

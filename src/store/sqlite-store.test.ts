@@ -34,6 +34,11 @@ function dropVersion5(db: Database.Database): void {
 	db.exec("DROP TABLE operations; DROP TABLE blobs; DROP TABLE task_runs; DROP TABLE run_commands; ALTER TABLE messages DROP COLUMN label");
 }
 
+/** Undoes migration 7: the records already written stay in canonical form, which an older Warden also wrote in its own way. */
+function dropVersion7(db: Database.Database): void {
+	db.exec("DROP TABLE audit_format");
+}
+
 function dropTriggers(db: Database.Database): void {
 	db.exec("DROP TRIGGER audit_no_update; DROP TRIGGER audit_no_delete;");
 }
@@ -419,6 +424,7 @@ describe("SqliteStore bad state dirs", () => {
 		db.exec("DROP TABLE file_labels");
 		// Version 3 added the lineage columns: a version 1 database has none of them.
 		db.exec("DROP INDEX sessions_parent; ALTER TABLE sessions DROP COLUMN parent_session; ALTER TABLE sessions DROP COLUMN parent_call");
+		dropVersion7(db);
 		db.prepare("UPDATE schema_meta SET version = 1").run();
 		db.close();
 		const store = openStore(dir);
@@ -433,7 +439,7 @@ describe("SqliteStore bad state dirs", () => {
 		});
 		expect(rule.id).toBe(1);
 		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 1 });
-		expect(SCHEMA_VERSION).toBe(6);
+		expect(SCHEMA_VERSION).toBe(7);
 	});
 
 	it("migrates a version 3 database (before file labels) and keeps its rows", async () => {
@@ -445,6 +451,7 @@ describe("SqliteStore bad state dirs", () => {
 		const db = raw(dir);
 		dropVersion5(db);
 		db.exec("DROP TABLE file_labels");
+		dropVersion7(db);
 		db.prepare("UPDATE schema_meta SET version = 3").run();
 		db.close();
 		const store = openStore(dir);
@@ -469,6 +476,7 @@ describe("SqliteStore bad state dirs", () => {
 		await first.close();
 		const db = raw(dir);
 		dropVersion5(db);
+		dropVersion7(db);
 		db.prepare("UPDATE schema_meta SET version = 4").run();
 		db.close();
 		const store = openStore(dir);
@@ -504,6 +512,7 @@ describe("SqliteStore bad state dirs", () => {
 		await first.close();
 		const db = raw(dir);
 		db.exec("ALTER TABLE operations DROP COLUMN consumed");
+		dropVersion7(db);
 		db.prepare("UPDATE schema_meta SET version = 5").run();
 		db.close();
 		const store = openStore(dir);
@@ -515,7 +524,7 @@ describe("SqliteStore bad state dirs", () => {
 			["op_new", consumed],
 		]);
 		const after = raw(dir);
-		expect(after.prepare("SELECT version FROM schema_meta").get()).toEqual({ version: 6 });
+		expect(after.prepare("SELECT version FROM schema_meta").get()).toEqual({ version: SCHEMA_VERSION });
 		after.close();
 	});
 

@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Database, Statement } from "better-sqlite3";
-import { ChainVerifier, GENESIS_HASH, auditHash } from "../kernel/evidence/audit-chain.js";
+import { type ChainLink, type ChainProblem, ChainVerifier, GENESIS_HASH, bodyHash, canonicalBody, canonicalJson } from "../kernel/evidence/audit-chain.js";
 import type { ApprovedRule, NewApprovedRule } from "../kernel/approval/approval-types.js";
 import type { AuditInput, AuditKind, AuditRecord, AuditVerifyResult } from "../kernel/evidence/audit-types.js";
 import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
@@ -264,12 +264,11 @@ export class SqliteStore implements Store {
 			prev_hash: last?.hash ?? GENESIS_HASH,
 			hash: "",
 		};
-		record.hash = auditHash(record.prev_hash, record);
-		insertStmt.run({
-			...record,
-			call_id: record.call_id ?? null,
-			data: JSON.stringify(record.data),
-		});
+		// The data column holds exactly the canonical text the hash covers, so verification hashes what is stored.
+		const dataJson = canonicalJson(record.data);
+		const { seq, time, session, turn, kind, call_id } = record;
+		record.hash = bodyHash(record.prev_hash, canonicalBody({ seq, time, session, turn, kind, call_id, data: dataJson }));
+		insertStmt.run({ ...record, call_id: record.call_id ?? null, data: dataJson });
 		headStmt.run({ seq: record.seq, hash: record.hash });
 		crashPoint("store.audit-append");
 		return record;
@@ -299,12 +298,20 @@ export class SqliteStore implements Store {
 		// One read transaction, so a concurrent append cannot make the head and the chain disagree.
 		const verify = db.transaction((): AuditVerifyResult => {
 			const verifier = new ChainVerifier();
-			const rows = this.sql("SELECT * FROM audit ORDER BY seq").iterate() as IterableIterator<AuditDbRow>;
-			for (const row of rows) {
-				const record = toAuditRecord(row);
-				const problem = typeof record === "string" ? verifier.fail(row.seq, record) : verifier.push(record);
-				// Leaving the loop early closes the statement's iterator.
-				if (problem) break;
+			const canonicalFrom = this.canonicalAuditFrom();
+			const first = this.sql(`SELECT ${AUDIT_COLUMNS} FROM audit ORDER BY seq LIMIT ?`).raw();
+			const next = this.sql(`SELECT ${AUDIT_COLUMNS} FROM audit WHERE seq > ? ORDER BY seq LIMIT ?`).raw();
+			// Keyset pages: each page is read whole (cheaper per row than stepping an iterator) and
+			// the walk stops at the first problem, since the verifier does.
+			let page = first.all(VERIFY_PAGE) as unknown[][];
+			let problem: ChainProblem | undefined;
+			while (page.length > 0 && !problem) {
+				for (const row of page) {
+					problem = verifyStoredRow(verifier, row, canonicalFrom);
+					if (problem) break;
+				}
+				if (page.length < VERIFY_PAGE) break;
+				page = next.all(page[page.length - 1]![0], VERIFY_PAGE) as unknown[][];
 			}
 			const head = this.sql("SELECT seq, hash FROM audit_head WHERE id = 1").get() as
 				| { seq: number; hash: string }
@@ -312,6 +319,18 @@ export class SqliteStore implements Store {
 			return verifier.finish(head ?? { seq: 0, hash: GENESIS_HASH });
 		});
 		return verify.deferred();
+	}
+
+	/**
+	 * The first seq whose data column is canonical (schema version 7 on). A database still at an
+	 * older version (one a reader did not migrate) has none; without audit_format's row, every
+	 * record must verify from its bytes: the strictest reading.
+	 */
+	private canonicalAuditFrom(): number {
+		const schema = this.sql("SELECT version FROM schema_meta WHERE id = 1").get() as { version: number } | undefined;
+		if (schema && schema.version < CANONICAL_AUDIT_VERSION) return Number.POSITIVE_INFINITY;
+		const format = this.sql("SELECT canonical_from FROM audit_format WHERE id = 1").get() as { canonical_from: number } | undefined;
+		return format?.canonical_from ?? 1;
 	}
 
 	async addApprovedRule(rule: NewApprovedRule): Promise<ApprovedRule> {
@@ -677,6 +696,35 @@ function toSession(row: SessionDbRow): SessionRow {
 	if (row.parent_session !== null) session.parent_session = row.parent_session;
 	if (row.parent_call !== null) session.parent_call = row.parent_call;
 	return session;
+}
+
+/** The audit columns in the order verifyStoredRow reads them from a raw row. */
+const AUDIT_COLUMNS = "seq, time, session, turn, kind, call_id, data, prev_hash, hash";
+const VERIFY_PAGE = 2048;
+/** The schema version from which audit data is stored canonical (sqlite-migrations.ts). */
+const CANONICAL_AUDIT_VERSION = 7;
+
+/**
+ * Checks one raw audit row: from the canonical body its columns spell when they have the types a
+ * record has, and by decoding it when they do not or the body does not hash (to name the problem,
+ * or to accept a record written before the data column was canonical).
+ */
+function verifyStoredRow(verifier: ChainVerifier, row: unknown[], canonicalFrom: number): ChainProblem | undefined {
+	const [seq, time, session, turn, kind, call_id, data, prev_hash, hash] = row;
+	const link = { seq, prev_hash, hash } as ChainLink;
+	const typed =
+		typeof seq === "number" &&
+		typeof turn === "number" &&
+		typeof time === "string" &&
+		typeof session === "string" &&
+		typeof kind === "string" &&
+		typeof data === "string" &&
+		(call_id === null || typeof call_id === "string");
+	const body = typed ? canonicalBody({ seq, time, session, turn, kind: kind as AuditKind, call_id: call_id ?? undefined, data }) : undefined;
+	const checked = verifier.pushBody(link, body);
+	if (checked !== false) return checked;
+	const record = toAuditRecord({ seq, time, session, turn, kind, call_id, data, prev_hash, hash } as AuditDbRow);
+	return verifier.pushDecoded(link, record, typeof seq === "number" && seq < canonicalFrom);
 }
 
 /** A record as stored, or a one-line reason it cannot be read back as one. */

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { GENESIS_HASH, auditHash, canonicalJson, verifyChain } from "./audit-chain.js";
+import { ChainVerifier, GENESIS_HASH, auditHash, canonicalBody, canonicalJson, verifyChain } from "./audit-chain.js";
 import type { AuditInput, AuditRecord } from "./audit-types.js";
 
 function buildChain(inputs: AuditInput[]): AuditRecord[] {
@@ -214,5 +214,64 @@ describe("verifyChain", () => {
 		const result = verifyChain(chain);
 		expect(result.ok).toBe(false);
 		if (!result.ok) expect(result.firstBad.seq).toBe(3);
+	});
+});
+
+describe("canonicalBody", () => {
+	const fields = (over: Record<string, unknown>) =>
+		({ seq: 3, time: "2025-01-01T00:00:00.000Z", session: "s1", turn: 2, kind: "effect", call_id: "c1", data: { b: [1, { d: 1, c: 2 }], a: "x" }, ...over }) as Parameters<typeof auditHash>[1];
+
+	it.each([
+		["a typical record", {}],
+		["no call_id", { call_id: undefined }],
+		["an empty call_id", { call_id: "" }],
+		["strings that need escaping", { session: 'quote " back \\ nl \n tab \t \u0001', kind: "k\u2028", time: "\ud800" }],
+		["non-ASCII text", { session: "sesión ✓ 🚀" }],
+		["negative, zero and large numbers", { turn: -0, seq: 1e21 }],
+		["a turn that is not a number (the general path)", { turn: "2" }],
+		["a missing kind (the general path)", { kind: undefined }],
+		["a null call_id (the general path)", { call_id: null }],
+		["non-finite numbers (the general path)", { turn: Number.NaN, seq: Number.POSITIVE_INFINITY }],
+	])("gives exactly canonicalJson's bytes for %s", (_name, over) => {
+		const f = fields(over);
+		const { seq, time, session, turn, kind, call_id, data } = f;
+		const expected = canonicalJson({ seq, time, session, turn, kind, call_id, data });
+		expect(canonicalBody({ seq, time, session, turn, kind, call_id, data: canonicalJson(data) })).toBe(expected);
+		expect(auditHash(GENESIS_HASH, f)).toBe(createHash("sha256").update(`${GENESIS_HASH}\n${expected}`).digest("hex"));
+	});
+});
+
+describe("ChainVerifier from stored bodies", () => {
+	const chain = sampleChain(4);
+	const bodyOf = (record: AuditRecord) => {
+		const { seq, time, session, turn, kind, call_id, data } = record;
+		return canonicalBody({ seq, time, session, turn, kind, call_id, data: canonicalJson(data) });
+	};
+
+	it("passes records whose stored body hashes, and checks their links as push does", () => {
+		const verifier = new ChainVerifier();
+		for (const record of chain) expect(verifier.pushBody(record, bodyOf(record))).toBeUndefined();
+		expect(verifier.finish({ seq: 4, hash: chain[3]!.hash })).toEqual({ ok: true, checked: 4 });
+		const skipped = new ChainVerifier();
+		skipped.pushBody(chain[0]!, bodyOf(chain[0]!));
+		expect(skipped.pushBody(chain[2]!, bodyOf(chain[2]!))).toEqual({ seq: 2, reason: "record 2: expected seq 2, found 3 (a record was deleted?)" });
+	});
+
+	it("leaves a body that does not hash undecided, and accepts the decoded record only where allowed", () => {
+		const record = chain[0]!;
+		const reordered = `{"turn":${record.turn},${bodyOf(record).slice(1, -1).replace(/,"turn":\d+$/, "")}}`;
+		const strict = new ChainVerifier();
+		expect(strict.pushBody(record, reordered)).toBe(false);
+		expect(strict.pushDecoded(record, record, false)).toEqual({ seq: 1, reason: "record 1: hash does not match its contents (edited?)" });
+		const legacy = new ChainVerifier();
+		expect(legacy.pushBody(record, reordered)).toBe(false);
+		expect(legacy.pushDecoded(record, record, true)).toBeUndefined();
+		expect(legacy.checked).toBe(1);
+		const forged = new ChainVerifier();
+		expect(forged.pushBody(record, undefined)).toBe(false);
+		expect(forged.pushDecoded(record, { ...record, data: { forged: true } }, true)).toEqual({ seq: 1, reason: "record 1: hash does not match its contents (edited?)" });
+		const unreadable = new ChainVerifier();
+		unreadable.pushBody(record, undefined);
+		expect(unreadable.pushDecoded(record, "data is not valid JSON (edited?)", true)).toEqual({ seq: 1, reason: "record 1: data is not valid JSON (edited?)" });
 	});
 });

@@ -72,19 +72,68 @@ function encode(value: unknown, ancestors: Set<object>): string | undefined {
 	}
 }
 
+/** The hashed fields with `data` already written as its canonical JSON text, as a store keeps it. */
+export type CanonicalAuditFields = Omit<HashedAuditFields, "data"> & { data: string };
+
+/** A record's place in the chain: what links it to its neighbours. */
+export interface ChainLink {
+	seq: number;
+	prev_hash: string;
+	hash: string;
+}
+
+/**
+ * The canonical JSON of the hashed fields, given the canonical text of `data`: the same bytes
+ * canonicalJson gives for the whole object (keys in sorted order, undefined fields dropped), built
+ * without decoding or re-encoding data, so a store that keeps data canonical can hash what it holds.
+ */
+// Shared by the scalar fields of every body; encode leaves it empty again even when it throws.
+const SCALAR = new Set<object>();
+
+export function canonicalBody(fields: CanonicalAuditFields): string {
+	const { call_id, data, kind, seq, session, time, turn } = fields;
+	// The shape every real record has, written out directly: this is what verification spends its
+	// time on. For these types the template is exactly what encode gives (a finite number's String
+	// is its JSON); anything else takes the general path below.
+	const head = call_id === undefined ? "{" : typeof call_id === "string" ? `{"call_id":${JSON.stringify(call_id)},` : undefined;
+	if (
+		head !== undefined &&
+		typeof data === "string" &&
+		typeof kind === "string" &&
+		typeof session === "string" &&
+		typeof time === "string" &&
+		Number.isFinite(seq) &&
+		Number.isFinite(turn)
+	) {
+		return `${head}"data":${data},"kind":${JSON.stringify(kind)},"seq":${seq},"session":${JSON.stringify(session)},"time":${JSON.stringify(time)},"turn":${turn}}`;
+	}
+	let body = "{";
+	const add = (key: string, encoded: string | undefined) => {
+		if (encoded === undefined) return;
+		body += `${body.length > 1 ? "," : ""}"${key}":${encoded}`;
+	};
+	// Sorted key order, which canonicalJson would give: call_id, data, kind, seq, session, time, turn.
+	add("call_id", encode(fields.call_id, SCALAR));
+	add("data", fields.data);
+	add("kind", encode(fields.kind, SCALAR));
+	add("seq", encode(fields.seq, SCALAR));
+	add("session", encode(fields.session, SCALAR));
+	add("time", encode(fields.time, SCALAR));
+	add("turn", encode(fields.turn, SCALAR));
+	return `${body}}`;
+}
+
+/** sha256 hex over prevHash, a newline and a record's canonical body. */
+export function bodyHash(prevHash: string, body: string): string {
+	return createHash("sha256").update(`${prevHash}\n${body}`).digest("hex");
+}
+
 /** sha256 hex over prevHash, a newline, and the canonical JSON of the hashed fields. */
 export function auditHash(prevHash: string, fields: HashedAuditFields): string {
 	// Pick the fields explicitly so extra properties on a full record (hash, prev_hash) never leak in.
-	const body = canonicalJson({
-		seq: fields.seq,
-		time: fields.time,
-		session: fields.session,
-		turn: fields.turn,
-		kind: fields.kind,
-		call_id: fields.call_id,
-		data: fields.data,
-	});
-	return createHash("sha256").update(`${prevHash}\n${body}`).digest("hex");
+	const data = encode(fields.data, new Set());
+	const { seq, time, session, turn, kind, call_id } = fields;
+	return bodyHash(prevHash, canonicalBody({ seq, time, session, turn, kind, call_id, data: data as string }));
 }
 
 /**
@@ -109,23 +158,57 @@ export class ChainVerifier {
 	/** Checks the next record; returns the problem if it (or an earlier one) is bad. */
 	push(record: AuditRecord): ChainProblem | undefined {
 		if (this.problem) return this.problem;
-		const expected = this.expectedSeq;
-		if (record.seq !== expected) {
-			const why =
-				typeof record.seq === "number" && record.seq > expected
-					? "a record was deleted?"
-					: "records out of order or duplicated?";
-			return this.fail(expected, `expected seq ${expected}, found ${String(record.seq)} (${why})`);
+		const broken = this.checkLink(record);
+		if (broken) return broken;
+		if (auditHash(record.prev_hash, record) !== record.hash) {
+			return this.fail(record.seq, "hash does not match its contents (edited?)");
 		}
-		if (record.prev_hash !== this.prevHash) {
+		return this.accept(record);
+	}
+
+	/**
+	 * Checks the next record from what a store holds: its link and the canonical body its stored
+	 * columns spell (undefined when a column has a type no record has). Returns undefined when the
+	 * record passed, the problem when it (or an earlier one) is bad, and false when the body does
+	 * not hash to the stored hash: then nothing is decided yet and pushDecoded must follow.
+	 */
+	pushBody(link: ChainLink, body: string | undefined): ChainProblem | undefined | false {
+		if (this.problem) return this.problem;
+		const broken = this.checkLink(link);
+		if (broken) return broken;
+		if (body === undefined || bodyHash(link.prev_hash, body) !== link.hash) return false;
+		return this.accept(link);
+	}
+
+	/**
+	 * Decides a record whose stored body did not hash (after pushBody returned false), from the
+	 * record decoded, or the reason it cannot be. Only where `decodedMayHash` (a record written
+	 * before its store kept data in canonical form) may a decoded record whose contents hash pass.
+	 */
+	pushDecoded(link: ChainLink, record: AuditRecord | string, decodedMayHash: boolean): ChainProblem | undefined {
+		if (this.problem) return this.problem;
+		if (typeof record === "string") return this.fail(link.seq, record);
+		if (decodedMayHash && auditHash(record.prev_hash, record) === record.hash) return this.accept(link);
+		return this.fail(link.seq, "hash does not match its contents (edited?)");
+	}
+
+	private checkLink(link: ChainLink): ChainProblem | undefined {
+		const expected = this.expectedSeq;
+		if (link.seq !== expected) {
+			const why =
+				typeof link.seq === "number" && link.seq > expected ? "a record was deleted?" : "records out of order or duplicated?";
+			return this.fail(expected, `expected seq ${expected}, found ${String(link.seq)} (${why})`);
+		}
+		if (link.prev_hash !== this.prevHash) {
 			const before = expected === 1 ? "the genesis hash" : `record ${expected - 1}`;
 			return this.fail(expected, `prev_hash does not match ${before} (reordered or deleted?)`);
 		}
-		if (auditHash(record.prev_hash, record) !== record.hash) {
-			return this.fail(expected, "hash does not match its contents (edited?)");
-		}
-		this.prevHash = record.hash;
-		this.expectedSeq = expected + 1;
+		return undefined;
+	}
+
+	private accept(link: ChainLink): undefined {
+		this.prevHash = link.hash;
+		this.expectedSeq = link.seq + 1;
 		this.passed += 1;
 		return undefined;
 	}

@@ -1,0 +1,228 @@
+/**
+ * Verification from the stored bytes: the data column holds the canonical text the hash covers,
+ * so any edit of a stored column shows, and a chain written before that (schema version 6, data
+ * in the key order it was built in) still verifies by decoding, and still names an edit.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { GENESIS_HASH, auditHash, canonicalJson } from "../kernel/evidence/audit-chain.js";
+import type { AuditRecord } from "../kernel/evidence/audit-types.js";
+import { SqliteStore } from "./sqlite-store.js";
+
+const dirs: string[] = [];
+const stores: SqliteStore[] = [];
+
+afterEach(async () => {
+	for (const store of stores.splice(0)) await store.close();
+	for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+	const dir = mkdtempSync(join(tmpdir(), "warden-audit-verify-"));
+	dirs.push(dir);
+	return dir;
+}
+
+function openStore(dir: string): SqliteStore {
+	const store = SqliteStore.open(dir);
+	stores.push(store);
+	return store;
+}
+
+/** A second, raw connection to the same file: what someone tampering with the database would use. */
+function raw(dir: string): Database.Database {
+	return new Database(join(dir, "warden.db"));
+}
+
+function dropTriggers(db: Database.Database): void {
+	db.exec("DROP TRIGGER audit_no_update; DROP TRIGGER audit_no_delete;");
+}
+
+async function fill(store: SqliteStore, n: number): Promise<void> {
+	for (let i = 1; i <= n; i++) {
+		await store.appendAudit({ session: "s1", turn: i, kind: "effect", call_id: `c${i}`, data: { resource: `fs:file-${i}.txt`, bytes: i * 10 } });
+	}
+}
+
+const EDITED = (seq: number, checked: number) => ({
+	ok: false,
+	checked,
+	firstBad: { seq, reason: `record ${seq}: hash does not match its contents (edited?)` },
+});
+
+/**
+ * A chain as Warden before schema version 7 wrote it: data as JSON.stringify gave it (keys in
+ * the order they were built, not sorted), the hash over the canonical form, schema version 6.
+ */
+async function writeLegacyChain(dir: string, n: number): Promise<AuditRecord[]> {
+	await SqliteStore.open(dir).close();
+	const db = raw(dir);
+	db.exec("DROP TABLE audit_format");
+	db.prepare("UPDATE schema_meta SET version = 6").run();
+	const insert = db.prepare(
+		"INSERT INTO audit (seq, time, session, turn, kind, call_id, data, prev_hash, hash) VALUES (@seq, @time, @session, @turn, @kind, @call_id, @data, @prev_hash, @hash)",
+	);
+	const records = chainOf(n, (i) => ({ zeta: i, alpha: { y: 2, x: 1 } }));
+	for (const record of records) insert.run({ ...record, data: JSON.stringify(record.data) });
+	const prev = records.at(-1)?.hash ?? GENESIS_HASH;
+	db.prepare("INSERT INTO audit_head (id, seq, hash) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash").run(n, prev);
+	db.close();
+	return records;
+}
+
+function chainOf(n: number, data: (seq: number) => Record<string, unknown>): AuditRecord[] {
+	const records: AuditRecord[] = [];
+	let prev = GENESIS_HASH;
+	for (let seq = 1; seq <= n; seq++) {
+		const fields = { seq, time: `2025-01-01T00:00:00.${String(seq % 1000).padStart(3, "0")}Z`, session: "s1", turn: seq, kind: "effect" as const, call_id: `c${seq}`, data: data(seq) };
+		const record = { ...fields, prev_hash: prev, hash: auditHash(prev, fields) };
+		records.push(record);
+		prev = record.hash;
+	}
+	return records;
+}
+
+describe("SqliteStore audit verification from the stored bytes", () => {
+	it("stores each record's data as the canonical text its hash covers", async () => {
+		const dir = tempDir();
+		const store = openStore(dir);
+		const record = await store.appendAudit({ session: "s1", turn: 1, kind: "effect", data: { zeta: 1, alpha: { y: "\n\"", x: [3, { b: 1, a: 2 }] } } });
+		const db = raw(dir);
+		const row = db.prepare("SELECT data FROM audit WHERE seq = 1").get() as { data: string };
+		db.close();
+		expect(row.data).toBe(canonicalJson(record.data));
+		expect(row.data).toBe('{"alpha":{"x":[3,{"a":2,"b":1}],"y":"\\n\\""},"zeta":1}');
+		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 1 });
+	});
+
+	it("names a record whose data was rewritten with the same meaning in other bytes", async () => {
+		const dir = tempDir();
+		const store = openStore(dir);
+		await fill(store, 5);
+		const db = raw(dir);
+		dropTriggers(db);
+		// Decodes to exactly what was hashed, but is no longer the bytes that were: an edit all the same.
+		db.prepare(`UPDATE audit SET data = '{"resource":"fs:file-3.txt","bytes":30}' WHERE seq = 3`).run();
+		db.close();
+		expect(await store.verifyAudit()).toEqual(EDITED(3, 2));
+	});
+
+	it.each([
+		["kind", "UPDATE audit SET kind = 'tool.outcome' WHERE seq = 4"],
+		["session", "UPDATE audit SET session = 's2' WHERE seq = 4"],
+		["time", "UPDATE audit SET time = '2020-01-01T00:00:00.000Z' WHERE seq = 4"],
+		["turn", "UPDATE audit SET turn = 99 WHERE seq = 4"],
+		["call_id", "UPDATE audit SET call_id = 'c99' WHERE seq = 4"],
+		["call_id (removed)", "UPDATE audit SET call_id = NULL WHERE seq = 4"],
+		["turn (as text)", "UPDATE audit SET turn = 'four' WHERE seq = 4"],
+		["data (as a blob of the same bytes)", "UPDATE audit SET data = CAST(data AS BLOB) WHERE seq = 4"],
+	])("names a record whose %s column was edited", async (_column, sql) => {
+		const dir = tempDir();
+		const store = openStore(dir);
+		await fill(store, 6);
+		const db = raw(dir);
+		dropTriggers(db);
+		db.pragma("ignore_check_constraints = ON");
+		db.prepare(sql).run();
+		db.close();
+		expect(await store.verifyAudit()).toEqual(EDITED(4, 3));
+	});
+
+	it("walks a chain longer than one page of reads", async () => {
+		const dir = tempDir();
+		const store = openStore(dir);
+		// Written in one transaction through a second connection, as the store would (canonical data), to keep the test quick.
+		const records = chainOf(4100, (seq) => ({ resource: `fs:file-${seq}.txt` }));
+		const db = raw(dir);
+		const insert = db.prepare(
+			"INSERT INTO audit (seq, time, session, turn, kind, call_id, data, prev_hash, hash) VALUES (@seq, @time, @session, @turn, @kind, @call_id, @data, @prev_hash, @hash)",
+		);
+		db.transaction(() => {
+			for (const record of records) insert.run({ ...record, data: canonicalJson(record.data) });
+			db.prepare("INSERT INTO audit_head (id, seq, hash) VALUES (1, ?, ?)").run(4100, records.at(-1)!.hash);
+		})();
+		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 4100 });
+		dropTriggers(db);
+		db.prepare("UPDATE audit SET turn = 0 WHERE seq = 4099").run();
+		db.close();
+		expect(await store.verifyAudit()).toEqual(EDITED(4099, 4098));
+	});
+});
+
+describe("SqliteStore audit verification of a chain written before data was canonical", () => {
+	it("migrates a version 6 chain unchanged, verifies it, and verifies what is appended after", async () => {
+		const dir = tempDir();
+		const legacy = await writeLegacyChain(dir, 3);
+		const store = openStore(dir);
+		expect(await store.listAudit()).toEqual(legacy);
+		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 3 });
+		await store.appendAudit({ session: "s1", turn: 4, kind: "effect", data: { zeta: 4, alpha: 1 } });
+		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 4 });
+		const db = raw(dir);
+		expect(db.prepare("SELECT canonical_from FROM audit_format").get()).toEqual({ canonical_from: 4 });
+		expect((db.prepare("SELECT data FROM audit ORDER BY seq").pluck().all() as string[]).map((data) => data.indexOf("zeta") < data.indexOf("alpha"))).toEqual([
+			true,
+			true,
+			true,
+			false,
+		]);
+		db.close();
+	});
+
+	it("still names an edited record in the old part of the chain", async () => {
+		const dir = tempDir();
+		await writeLegacyChain(dir, 3);
+		const store = openStore(dir);
+		await store.appendAudit({ session: "s1", turn: 4, kind: "effect", data: {} });
+		const db = raw(dir);
+		dropTriggers(db);
+		db.prepare(`UPDATE audit SET data = '{"zeta":2,"alpha":{"y":2,"x":"forged"}}' WHERE seq = 2`).run();
+		db.close();
+		expect(await store.verifyAudit()).toEqual(EDITED(2, 1));
+	});
+
+	it("holds records after the old part to their bytes: a reordered key in a new record is named", async () => {
+		const dir = tempDir();
+		await writeLegacyChain(dir, 2);
+		const store = openStore(dir);
+		await store.appendAudit({ session: "s1", turn: 3, kind: "effect", data: { b: 1, a: 2 } });
+		const db = raw(dir);
+		dropTriggers(db);
+		db.prepare(`UPDATE audit SET data = '{"b":1,"a":2}' WHERE seq = 3`).run();
+		db.close();
+		expect(await store.verifyAudit()).toEqual(EDITED(3, 2));
+	});
+
+	it("without audit_format's row, holds every record to its bytes (the strictest reading)", async () => {
+		const dir = tempDir();
+		await writeLegacyChain(dir, 2);
+		const store = openStore(dir);
+		const db = raw(dir);
+		db.prepare("DELETE FROM audit_format").run();
+		db.close();
+		expect(await store.verifyAudit()).toEqual(EDITED(1, 0));
+	});
+});
+
+describe("SqliteStore audit verification of a database a reader did not migrate", () => {
+	it("verifies a version 6 chain by decoding when audit_format is not there yet", async () => {
+		const dir = tempDir();
+		const store = openStore(dir);
+		await fill(store, 3);
+		const db = raw(dir);
+		// What a version 6 database looks like to a reader that opened it without migrating.
+		db.exec("DROP TABLE audit_format");
+		db.prepare("UPDATE schema_meta SET version = 6").run();
+		dropTriggers(db);
+		db.prepare(`UPDATE audit SET data = '{"resource":"fs:file-2.txt","bytes":20}' WHERE seq = 2`).run();
+		db.close();
+		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 3 });
+		const edit = raw(dir);
+		edit.prepare(`UPDATE audit SET data = '{"bytes":21,"resource":"fs:file-2.txt"}' WHERE seq = 2`).run();
+		edit.close();
+		expect(await store.verifyAudit()).toEqual(EDITED(2, 1));
+	});
+});
