@@ -31,7 +31,12 @@ function raw(dir: string): Database.Database {
 
 /** Undoes migration 5, leaving what a version 4 database has. */
 function dropVersion5(db: Database.Database): void {
+	dropVersion7(db);
 	db.exec("DROP TABLE operations; DROP TABLE blobs; DROP TABLE task_runs; DROP TABLE run_commands; ALTER TABLE messages DROP COLUMN label");
+}
+
+function dropVersion7(db: Database.Database): void {
+	db.exec("DROP INDEX sessions_active; DROP TABLE process_leases; ALTER TABLE sessions DROP COLUMN owner; ALTER TABLE operations DROP COLUMN owner");
 }
 
 function dropTriggers(db: Database.Database): void {
@@ -252,8 +257,8 @@ describe("SqliteStore durability and several writers", () => {
 	it("two stores open on the same file interleave appends into one valid chain", async () => {
 		const dir = tempDir();
 		const a = openStore(dir);
-		// The writer lease would refuse b; this test is about SQLite's locking underneath it.
-		const b = SqliteStore.open(dir, { lease: false });
+		// Two writers, two process leases: SQLite's write lock orders their appends.
+		const b = SqliteStore.open(dir);
 		stores.push(b);
 		const seqs: number[] = [];
 		for (let i = 0; i < 10; i++) {
@@ -433,7 +438,7 @@ describe("SqliteStore bad state dirs", () => {
 		});
 		expect(rule.id).toBe(1);
 		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 1 });
-		expect(SCHEMA_VERSION).toBe(6);
+		expect(SCHEMA_VERSION).toBe(7);
 	});
 
 	it("migrates a version 3 database (before file labels) and keeps its rows", async () => {
@@ -503,6 +508,7 @@ describe("SqliteStore bad state dirs", () => {
 		await first.prepareOperation({ ...intent, id: "op_old" });
 		await first.close();
 		const db = raw(dir);
+		dropVersion7(db);
 		db.exec("ALTER TABLE operations DROP COLUMN consumed");
 		db.prepare("UPDATE schema_meta SET version = 5").run();
 		db.close();
@@ -515,7 +521,7 @@ describe("SqliteStore bad state dirs", () => {
 			["op_new", consumed],
 		]);
 		const after = raw(dir);
-		expect(after.prepare("SELECT version FROM schema_meta").get()).toEqual({ version: 6 });
+		expect(after.prepare("SELECT version FROM schema_meta").get()).toEqual({ version: SCHEMA_VERSION });
 		after.close();
 	});
 
