@@ -62,13 +62,13 @@ export interface RuntimeOptions {
 	/** Host-wide limits: every session of this Runtime charges them too. */
 	budget?: BudgetLimits;
 	/**
-	 * Only reads the evidence: takes no writer lease, so it works while another process runs
-	 * sessions on the same state dir; opening a session or revoking a rule is refused.
+	 * Only reads the evidence: takes no process lease and never blocks a writer, so it works while
+	 * other processes run sessions on the same state dir; opening a session or revoking a rule is refused.
 	 */
 	readOnly?: boolean;
 	/**
 	 * Settle what a crash left pending (src/kernel/operations/recovery.ts) before anything else.
-	 * Default: when the Runtime opened the store itself for writing (it then holds the writer lease);
+	 * Default: when the Runtime opened the store itself for writing (it then holds a process lease);
 	 * a store the host passes in is the host's to recover.
 	 */
 	recover?: boolean;

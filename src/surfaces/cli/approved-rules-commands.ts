@@ -15,7 +15,7 @@ interface ListFlags {
 	json?: boolean;
 }
 
-/** `readOnly` for listing: it needs no writer lease, so it works while a run holds one. */
+/** `readOnly` for listing: it takes no process lease and never blocks the runs that write. */
 async function withRuntime<T>(stateDir: string | undefined, body: (runtime: Runtime) => Promise<T>, readOnly = false): Promise<T> {
 	const runtime = await Runtime.open({ ...(stateDir ? { stateDir } : {}), readOnly });
 	try {
