@@ -110,6 +110,21 @@ describe("process leases over one state dir", () => {
 		await expect(a.claimSession("nope")).rejects.toThrow(/^unknown session nope$/);
 	});
 
+	it("names the live process running a session, and none once it stopped or its holder is gone", async () => {
+		const dir = tempDir();
+		const alive = new Set([1, 2]);
+		const a = open(dir, 1, alive);
+		const b = open(dir, 2, alive);
+		await a.createSession({ id: "s1", workspace: "/w", mode: "plan", model: "scripted:x", created_at: "2025-05-01T09:00:00.000Z" });
+		expect((await b.sessionHolder("s1"))?.pid).toBe(1);
+		alive.delete(1);
+		expect(await b.sessionHolder("s1")).toBeUndefined();
+		alive.add(1);
+		await a.endSession("s1", "completed", "2025-05-01T09:01:00.000Z");
+		expect(await b.sessionHolder("s1")).toBeUndefined();
+		expect(await b.sessionHolder("nope")).toBeUndefined();
+	});
+
 	it("refuses to resume a session still active whose holder is gone until recovery settles it", async () => {
 		const dir = tempDir();
 		const alive = new Set([1, 2]);

@@ -249,6 +249,12 @@ export class SqliteStore implements Store {
 		});
 	}
 
+	async sessionHolder(id: string): Promise<LeaseHolder | undefined> {
+		const row = this.sql("SELECT l.* FROM sessions s JOIN process_leases l ON s.owner = l.token WHERE s.id = ? AND s.status = 'active'").get(id) as LeaseDbRow | undefined;
+		const holder = row ? toHolder(row) : undefined;
+		return holder && (holder.token === this.holder?.token || goneReason(holder, this.probe) === undefined) ? holder : undefined;
+	}
+
 	private ownLease(): LeaseHolder {
 		this.writable();
 		if (!this.holder) throw new StoreError(`the store for state dir ${this.stateDir} holds no process lease`);

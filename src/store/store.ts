@@ -174,6 +174,8 @@ export interface Store {
 	adoptOrphans(): Promise<AdoptedWork>;
 	/** Makes a stopped session this process's to run again; one line naming the holder while another live process runs it. */
 	claimSession(id: string): Promise<void>;
+	/** The live process running this session now, if any: what another process must not take for interrupted. */
+	sessionHolder(id: string): Promise<LeaseHolder | undefined>;
 
 	close(): Promise<void>;
 }

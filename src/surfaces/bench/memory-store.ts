@@ -301,6 +301,12 @@ export class MemoryStore implements Store {
 		row.ended_at = this.now().toISOString();
 	}
 
+	/** No other process shares the memory: a run's commands in flight are the caller's own to know. */
+	async sessionHolder(_id: string): Promise<undefined> {
+		this.live();
+		return undefined;
+	}
+
 	async listPendingOperations(): Promise<OperationRow[]> {
 		return this.listOperations({ states: ["prepared", "dispatched"] });
 	}
