@@ -57,6 +57,36 @@ function leaseOf(fx: Fixture, marker: string): { pid: number; started_at: string
 	)[0];
 }
 
+/**
+ * One follower snapshot (one read transaction): each settled call's records are whole (its effect
+ * record and its effect.recorded event are there with it) and the chain and each session's events
+ * have no gaps. Returns how many committed operations it saw.
+ */
+function followerSnapshot(fx: Fixture): number {
+	if (!existsSync(join(fx.stateDir, "warden.db"))) return 0;
+	const db = new Database(join(fx.stateDir, "warden.db"), { readonly: true, fileMustExist: true });
+	try {
+		return db.transaction(() => {
+			const tables = db.prepare("SELECT name FROM sqlite_master WHERE name = 'process_leases'").all();
+			if (tables.length === 0) return 0;
+			const seqs = (db.prepare("SELECT seq FROM audit ORDER BY seq").all() as { seq: number }[]).map((r) => r.seq);
+			expect(seqs).toEqual(seqs.map((_, i) => i + 1));
+			for (const row of db.prepare("SELECT session, COUNT(*) AS n, MAX(seq) AS top FROM events GROUP BY session").all() as { n: number; top: number }[]) {
+				expect(row.top).toBe(row.n);
+			}
+			const committed = db.prepare("SELECT id, session, call_id, audit_seq FROM operations WHERE state = 'committed'").all() as { id: string; session: string; call_id: string; audit_seq: number }[];
+			for (const op of committed) {
+				expect(db.prepare("SELECT kind, call_id FROM audit WHERE seq = ?").get(op.audit_seq)).toEqual({ kind: "effect", call_id: op.call_id });
+				const events = db.prepare("SELECT json FROM events WHERE session = ? AND kind = 'effect.recorded'").all(op.session) as { json: string }[];
+				expect(events.some((e) => (JSON.parse(e.json) as { payload: { audit_seq?: number } }).payload.audit_seq === op.audit_seq)).toBe(true);
+			}
+			return committed.length;
+		}).deferred();
+	} finally {
+		db.close();
+	}
+}
+
 async function auditRecords(fx: Fixture): Promise<{ seq: number; kind: string; session: string; call_id?: string; data: Record<string, unknown> }[]> {
 	const list = await runCli(["audit", "list", "--state-dir", fx.stateDir, "--json"]);
 	expect(list.code, list.stderr).toBe(0);
@@ -85,6 +115,16 @@ describe("many Warden processes on one state dir (end to end, real CLI)", () => 
 				`worker-${i}.yaml`,
 			);
 		});
+		// A follower reads while they all write: every snapshot it takes holds whole calls only.
+		let writing = true;
+		let snapshots = 0;
+		const follower = (async () => {
+			while (writing) {
+				followerSnapshot(fx);
+				snapshots++;
+				await new Promise((resolve) => setTimeout(resolve, 20));
+			}
+		})();
 		const count = join(fx.dir, "victim-ran");
 		const victim = startRun(fx, [write("v/a.txt", "v\n"), shell(`echo once >> ${count} && sleep 15`), { text: "never" }], "victim.yaml");
 		for (let i = 0; i < WORKERS; i++) await until(`worker ${i} is mid-call`, () => existsSync(join(fx.dir, `ready-${i}`)));
@@ -104,6 +144,10 @@ describe("many Warden processes on one state dir (end to end, real CLI)", () => 
 
 		writeFileSync(gate, "");
 		const results = await Promise.all(workers);
+		writing = false;
+		await follower;
+		expect(snapshots).toBeGreaterThan(1);
+		expect(followerSnapshot(fx)).toBe(WORKERS * 4 + 1);
 		for (const r of results) expect(r.code, r.stderr).toBe(0);
 		for (let i = 0; i < WORKERS; i++) {
 			expect(readFileSync(join(fx.workspace, `w${i}/b.txt`), "utf8")).toBe(`b${i}\n`);
