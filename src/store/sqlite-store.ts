@@ -13,6 +13,7 @@ import { type Label, join } from "../kernel/flow/label.js";
 import type { BeforeImage, ConsumedAuthority, OperationIntent, OperationRow, OperationState } from "../kernel/operations/operation-types.js";
 import { crashPoint } from "./fault-injection.js";
 import { oneLine } from "./sqlite-errors.js";
+import { LockWaitLog } from "./lock-wait-log.js";
 import { openDatabase, prepareStateDir } from "./sqlite-open.js";
 import {
 	type AdoptedWork,
@@ -115,6 +116,7 @@ export class SqliteStore implements Store {
 	readonly holder: LeaseHolder | undefined;
 	private readonly probe: LivenessProbe;
 	private heartbeat: ReturnType<typeof setInterval> | undefined;
+	private readonly lockWaits = LockWaitLog.fromEnv();
 
 	private constructor(
 		private readonly db: Database,
@@ -757,6 +759,7 @@ export class SqliteStore implements Store {
 		} finally {
 			this.closed = true;
 			this.db.close();
+			this.lockWaits?.flush();
 		}
 	}
 
@@ -767,8 +770,12 @@ export class SqliteStore implements Store {
 	 * refused in one line rather than waited on for ever.
 	 */
 	private immediate<T>(body: () => T): T {
-		const transaction = this.db.transaction(body);
 		for (let attempt = 1; ; attempt++) {
+			const waited = this.lockWaits?.start();
+			const transaction = this.db.transaction(() => {
+				waited?.();
+				return body();
+			});
 			try {
 				return transaction.immediate();
 			} catch (error) {

@@ -26,6 +26,8 @@ const TINY = {
 	recoveryRounds: 2,
 	sandboxRuns: 2,
 	jitRuns: 2,
+	concurrentProcesses: 2,
+	concurrentCalls: 2,
 };
 
 function expectTiming(timing: CallTiming | undefined, rounds: number): void {
@@ -62,7 +64,7 @@ describe("runBenchmarks with tiny parameters", () => {
 		expect(report.environment.node).toBe(process.version);
 		expect(report.environment.cpus).toBeGreaterThan(0);
 		expect(progress.some((line) => line.includes("governed"))).toBe(true);
-		for (const phase of ["governed", "decisions", "authority", "leases", "appends", "audit verify", "cold start", "recovery", "sandbox", "jit"]) {
+		for (const phase of ["governed", "decisions", "authority", "leases", "appends", "audit verify", "cold start", "recovery", "sandbox", "jit", "concurrency"]) {
 			expect(progress.some((line) => line.startsWith(phase))).toBe(true);
 		}
 	});
