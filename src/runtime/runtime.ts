@@ -63,13 +63,13 @@ export interface RuntimeOptions {
 	/** Host-wide limits: every session of this Runtime charges them too. */
 	budget?: BudgetLimits;
 	/**
-	 * Only reads the evidence: takes no writer lease, so it works while another process runs
-	 * sessions on the same state dir; opening a session or revoking a rule is refused.
+	 * Only reads the evidence: takes no process lease and never blocks a writer, so it works while
+	 * other processes run sessions on the same state dir; opening a session or revoking a rule is refused.
 	 */
 	readOnly?: boolean;
 	/**
 	 * Settle what a crash left pending (src/kernel/operations/recovery.ts) before anything else.
-	 * Default: when the Runtime opened the store itself for writing (it then holds the writer lease);
+	 * Default: when the Runtime opened the store itself for writing (it then holds a process lease);
 	 * a store the host passes in is the host's to recover.
 	 */
 	recover?: boolean;
@@ -130,7 +130,7 @@ export class Runtime {
 		const env = options.env ?? process.env;
 		const stateDir = resolveStateDir(options.stateDir, env);
 		const store = options.store ?? SqliteStore.open(stateDir, options.readOnly ? { readOnly: true } : {});
-		// Under the writer lease nobody else is running: what a crash left pending is settled first.
+		// What processes that are gone left pending is settled first; a live process's work is left alone.
 		const recover = options.recover ?? (options.store === undefined && !options.readOnly);
 		let recovery: RecoveryReport | undefined;
 		try {
@@ -180,8 +180,6 @@ export class Runtime {
 		const row = await this.store.getSession(sessionId);
 		if (!row) throw new RuntimeConfigError(`unknown session ${sessionId}`);
 		if (row.parent_session) throw new RuntimeConfigError(`session ${sessionId} is a sub-agent of session ${row.parent_session}: resume that session instead`);
-		// Recovery marks a session a crash cut off as interrupted; one still active may be running elsewhere.
-		if (row.status === "active") throw new RuntimeConfigError(`session ${sessionId} is still active: another process may be running it`);
 		const resumed = resumedContext(sessionId, await this.store.listMessages(sessionId));
 		const opened: OpenSessionOptions = { ...options, workspace: row.workspace, model: options.model ?? row.model, mode: options.mode ?? (row.mode as OpenSessionOptions["mode"]) };
 		const setup = await this.prepareSession(opened, sessionId, resumed.context);
@@ -192,8 +190,8 @@ export class Runtime {
 		const consumed = await consumedBySession(this.store, sessionId);
 		setup.authority.markSpent(consumed.grants);
 		setup.spentLeases = consumed.leases;
-		// The row is active again until this run of it ends; endSession keeps the time of the change.
-		await this.store.endSession(sessionId, "active", new Date().toISOString());
+		// Active again and this process's until this run of it ends; a second process resuming it is refused, naming this one.
+		await this.store.claimSession(sessionId);
 		await recorder.emit("session.started", { event_schema: EVENT_SCHEMA_VERSION, workspace: policy.workspace, mode: policy.mode, model: model.spec, resumed: true }, 0);
 		await recorder.audit(
 			"session.resumed",

@@ -30,8 +30,10 @@ export async function runAttention(store: Store, run: TaskRunRow, running: Reado
 	const unknownEffects = unknown
 		.filter((op) => !acknowledged.operations.has(op.id))
 		.map((op) => ({ operation: op.id, call_id: op.call_id, kind: op.kind, resource: op.resource, why: whyUnknown(op.outcome) }));
+	// A live process running the run's session (this one or another on the same state dir) is still running its command.
+	const runningElsewhere = (await store.sessionHolder(run.session)) !== undefined;
 	const interrupted = (await store.listRunCommands(run.id)).filter(
-		(c) => c.state === "accepted" && !running.has(c.command_id) && !acknowledged.commands.has(c.command_id),
+		(c) => c.state === "accepted" && !runningElsewhere && !running.has(c.command_id) && !acknowledged.commands.has(c.command_id),
 	);
 	return { unknownEffects, interrupted, acknowledged };
 }

@@ -206,6 +206,26 @@ export const MIGRATIONS: readonly Migration[] = [
 			`);
 		},
 	},
+	{
+		version: 8,
+		description: "process leases, and the lease that owns each running session and pending operation (many processes per state dir)",
+		up(db) {
+			db.exec(`
+				CREATE TABLE process_leases (
+					token TEXT PRIMARY KEY,
+					pid INTEGER NOT NULL,
+					pid_start TEXT,
+					hostname TEXT NOT NULL,
+					started_at TEXT NOT NULL,
+					heartbeat_at TEXT NOT NULL
+				);
+				-- NULL: not running (sessions) or written before leases were kept; recovery treats it as a gone holder's.
+				ALTER TABLE sessions ADD COLUMN owner TEXT;
+				ALTER TABLE operations ADD COLUMN owner TEXT;
+				CREATE INDEX sessions_active ON sessions (status) WHERE status = 'active';
+			`);
+		},
+	},
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
@@ -225,6 +245,7 @@ const REQUIRED_TABLES = [
 	"blobs",
 	"task_runs",
 	"run_commands",
+	"process_leases",
 ];
 
 /**

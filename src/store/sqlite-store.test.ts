@@ -31,12 +31,24 @@ function raw(dir: string): Database.Database {
 
 /** Undoes migration 5, leaving what a version 4 database has. */
 function dropVersion5(db: Database.Database): void {
+	dropAfter6(db);
 	db.exec("DROP TABLE operations; DROP TABLE blobs; DROP TABLE task_runs; DROP TABLE run_commands; ALTER TABLE messages DROP COLUMN label");
+}
+
+/** Undoes migration 8: process leases and owners. */
+function dropVersion8(db: Database.Database): void {
+	db.exec("DROP INDEX sessions_active; DROP TABLE process_leases; ALTER TABLE sessions DROP COLUMN owner; ALTER TABLE operations DROP COLUMN owner");
 }
 
 /** Undoes migration 7: the records already written stay in canonical form, which an older Warden also wrote in its own way. */
 function dropVersion7(db: Database.Database): void {
 	db.exec("DROP TABLE audit_format");
+}
+
+/** Undoes every migration after 6. */
+function dropAfter6(db: Database.Database): void {
+	dropVersion8(db);
+	dropVersion7(db);
 }
 
 function dropTriggers(db: Database.Database): void {
@@ -257,8 +269,8 @@ describe("SqliteStore durability and several writers", () => {
 	it("two stores open on the same file interleave appends into one valid chain", async () => {
 		const dir = tempDir();
 		const a = openStore(dir);
-		// The writer lease would refuse b; this test is about SQLite's locking underneath it.
-		const b = SqliteStore.open(dir, { lease: false });
+		// Two writers, two process leases: SQLite's write lock orders their appends.
+		const b = SqliteStore.open(dir);
 		stores.push(b);
 		const seqs: number[] = [];
 		for (let i = 0; i < 10; i++) {
@@ -424,7 +436,6 @@ describe("SqliteStore bad state dirs", () => {
 		db.exec("DROP TABLE file_labels");
 		// Version 3 added the lineage columns: a version 1 database has none of them.
 		db.exec("DROP INDEX sessions_parent; ALTER TABLE sessions DROP COLUMN parent_session; ALTER TABLE sessions DROP COLUMN parent_call");
-		dropVersion7(db);
 		db.prepare("UPDATE schema_meta SET version = 1").run();
 		db.close();
 		const store = openStore(dir);
@@ -439,7 +450,7 @@ describe("SqliteStore bad state dirs", () => {
 		});
 		expect(rule.id).toBe(1);
 		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 1 });
-		expect(SCHEMA_VERSION).toBe(7);
+		expect(SCHEMA_VERSION).toBe(8);
 	});
 
 	it("migrates a version 3 database (before file labels) and keeps its rows", async () => {
@@ -451,7 +462,6 @@ describe("SqliteStore bad state dirs", () => {
 		const db = raw(dir);
 		dropVersion5(db);
 		db.exec("DROP TABLE file_labels");
-		dropVersion7(db);
 		db.prepare("UPDATE schema_meta SET version = 3").run();
 		db.close();
 		const store = openStore(dir);
@@ -476,7 +486,6 @@ describe("SqliteStore bad state dirs", () => {
 		await first.close();
 		const db = raw(dir);
 		dropVersion5(db);
-		dropVersion7(db);
 		db.prepare("UPDATE schema_meta SET version = 4").run();
 		db.close();
 		const store = openStore(dir);
@@ -511,8 +520,8 @@ describe("SqliteStore bad state dirs", () => {
 		await first.prepareOperation({ ...intent, id: "op_old" });
 		await first.close();
 		const db = raw(dir);
+		dropAfter6(db);
 		db.exec("ALTER TABLE operations DROP COLUMN consumed");
-		dropVersion7(db);
 		db.prepare("UPDATE schema_meta SET version = 5").run();
 		db.close();
 		const store = openStore(dir);

@@ -2,7 +2,8 @@
  * The embedded Store: one SQLite file (warden.db) in the state dir, WAL mode. Methods return
  * Promises to honour the Store contract, though better-sqlite3 does the work synchronously.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
+import { hostname as osHostname } from "node:os";
 import type { Database, Statement } from "better-sqlite3";
 import { type ChainLink, type ChainProblem, ChainVerifier, GENESIS_HASH, bodyHash, canonicalBody, canonicalJson } from "../kernel/evidence/audit-chain.js";
 import type { ApprovedRule, NewApprovedRule } from "../kernel/approval/approval-types.js";
@@ -12,8 +13,10 @@ import { type Label, join } from "../kernel/flow/label.js";
 import type { BeforeImage, ConsumedAuthority, OperationIntent, OperationRow, OperationState } from "../kernel/operations/operation-types.js";
 import { crashPoint } from "./fault-injection.js";
 import { oneLine } from "./sqlite-errors.js";
+import { LockWaitLog } from "./lock-wait-log.js";
 import { openDatabase, prepareStateDir } from "./sqlite-open.js";
 import {
+	type AdoptedWork,
 	type FileLabelKey,
 	type FileLabelRow,
 	type OperationSettlement,
@@ -26,23 +29,57 @@ import {
 	type TaskRunState,
 } from "./store.js";
 import { describeFileLabelKey, labelFromJson, labelToJson } from "./stored-label.js";
-import { acquireWriterLease, type WriterLease, type WriterLeaseOptions } from "./writer-lease.js";
+import {
+	goneReason,
+	HEARTBEAT_MS,
+	heldByMessage,
+	type LeaseHolder,
+	type LivenessProbe,
+	processAlive,
+	processStartTime,
+	STALE_AFTER_MS,
+} from "./process-lease.js";
 
 export interface SqliteStoreOptions {
 	/** The clock that stamps audit records; tests pin it. */
 	now?: () => Date;
 	/**
-	 * For commands that only read: no writer lease is taken, so they work while a run writes,
-	 * and every write is refused. SQLite's WAL mode lets them read alongside the writer.
+	 * For commands that only read: no process lease is taken and every write is refused. SQLite's
+	 * WAL mode lets them read alongside any number of writers, and never block one.
 	 */
 	readOnly?: boolean;
-	/**
-	 * false opens a writer without the single-writer lease; only for tests of SQLite's own
-	 * locking between writers. Default true.
-	 */
-	lease?: boolean;
-	/** Pins the lease's pid, host, clock and liveness probe; tests use it. */
-	leaseOptions?: WriterLeaseOptions;
+	/** Pins the lease's pid, its start time, host, clock, liveness probe and heartbeat; tests use it. */
+	leaseOptions?: ProcessLeaseOptions;
+}
+
+export interface ProcessLeaseOptions extends Partial<LivenessProbe> {
+	pid?: number;
+	/** null: the start time is unknown (as off Linux). */
+	pidStart?: string | null;
+	heartbeatMs?: number;
+}
+
+/** A write lock still busy after the busy timeout is tried this many times in all, then refused. */
+const WRITE_ATTEMPTS = 3;
+
+interface LeaseDbRow {
+	token: string;
+	pid: number;
+	pid_start: string | null;
+	hostname: string;
+	started_at: string;
+	heartbeat_at: string;
+}
+
+function toHolder(row: LeaseDbRow): LeaseHolder {
+	return {
+		token: row.token,
+		pid: row.pid,
+		...(row.pid_start === null ? {} : { pid_start: row.pid_start }),
+		hostname: row.hostname,
+		started_at: row.started_at,
+		heartbeat_at: row.heartbeat_at,
+	};
 }
 
 interface SessionDbRow {
@@ -75,59 +112,161 @@ export class SqliteStore implements Store {
 	private readonly now: () => Date;
 	private readonly readOnly: boolean;
 	private readonly statements = new Map<string, Statement<unknown[]>>();
+	/** This process's lease; undefined for a reader. */
+	readonly holder: LeaseHolder | undefined;
+	private readonly probe: LivenessProbe;
+	private heartbeat: ReturnType<typeof setInterval> | undefined;
+	private readonly lockWaits = LockWaitLog.fromEnv();
 
 	private constructor(
 		private readonly db: Database,
 		readonly stateDir: string,
 		options: SqliteStoreOptions,
-		private readonly lease: WriterLease | undefined,
 	) {
 		this.now = options.now ?? (() => new Date());
 		this.readOnly = options.readOnly === true;
+		const lease = options.leaseOptions ?? {};
+		this.probe = {
+			hostname: lease.hostname ?? osHostname(),
+			isAlive: lease.isAlive ?? processAlive,
+			startTime: lease.startTime ?? processStartTime,
+			now: lease.now ?? (() => new Date()),
+			staleAfterMs: lease.staleAfterMs ?? STALE_AFTER_MS,
+		};
+		if (this.readOnly) return;
+		const pid = lease.pid ?? process.pid;
+		const pidStart = lease.pidStart === undefined ? processStartTime(pid) : (lease.pidStart ?? undefined);
+		const at = this.probe.now().toISOString();
+		this.holder = { token: randomUUID(), pid, ...(pidStart === undefined ? {} : { pid_start: pidStart }), hostname: this.probe.hostname, started_at: at, heartbeat_at: at };
 	}
 
 	/**
 	 * Opens (creating if needed) warden.db in stateDir; throws a one-line StoreError if it cannot.
-	 * A writer first takes the state dir's writer lease, and a second live writer is refused.
+	 * A writer takes a process lease: any number of them write one state dir at once.
 	 */
 	static open(stateDir: string, options: SqliteStoreOptions = {}): SqliteStore {
-		let lease: WriterLease | undefined;
-		if (!options.readOnly && options.lease !== false) {
-			prepareStateDir(stateDir);
-			lease = acquireWriterLease(stateDir, options.leaseOptions);
-		}
-		let store: SqliteStore;
+		if (!options.readOnly) prepareStateDir(stateDir);
+		const db = openDatabase(stateDir);
+		// A backstop under the StoreError guards: SQLite itself refuses a reader's write.
+		if (options.readOnly) db.pragma("query_only = ON");
+		const store = new SqliteStore(db, stateDir, options);
 		try {
-			const db = openDatabase(stateDir);
-			// A backstop under the StoreError guards: SQLite itself refuses a reader's write.
-			if (options.readOnly) db.pragma("query_only = ON");
-			store = new SqliteStore(db, stateDir, options, lease);
+			store.takeLease(options.leaseOptions?.heartbeatMs ?? HEARTBEAT_MS);
 		} catch (error) {
-			lease?.release();
+			db.close();
 			throw error;
 		}
-		if (lease?.recovered) {
-			// A lease left by a dead process is what a crash leaves behind: the evidence says so.
-			const previous = lease.recovered;
-			store.appendAuditNow({
-				session: "host",
-				turn: 0,
-				kind: "store.lease_recovered",
-				data: {
-					previous_pid: previous.pid,
-					previous_hostname: previous.hostname,
-					previous_started_at: previous.started_at,
-					pid: lease.holder.pid,
-				},
-			});
-		}
 		return store;
+	}
+
+	private takeLease(heartbeatMs: number): void {
+		const holder = this.holder;
+		if (!holder) return;
+		this.immediate(() =>
+			this.sql(
+				"INSERT INTO process_leases (token, pid, pid_start, hostname, started_at, heartbeat_at) VALUES (@token, @pid, @pid_start, @hostname, @started_at, @heartbeat_at)",
+			).run({ ...holder, pid_start: holder.pid_start ?? null }),
+		);
+		const beat = this.sql("UPDATE process_leases SET heartbeat_at = ? WHERE token = ?");
+		this.heartbeat = setInterval(() => {
+			try {
+				beat.run(this.probe.now().toISOString(), holder.token);
+			} catch {
+				// A missed beat is made up by the next; the bound is many beats long.
+			}
+		}, heartbeatMs);
+		// The heartbeat never keeps a process alive on its own.
+		this.heartbeat.unref();
+	}
+
+	/**
+	 * Takes over, in one write transaction, what holders that are gone left behind: their lease
+	 * rows are removed (each recorded as store.lease_recovered), and their running sessions and
+	 * pending operations (and those of no live holder, this one's included) become this process's.
+	 * A live holder's are never touched; two processes recovering at once cannot both adopt a row.
+	 */
+	async adoptOrphans(): Promise<AdoptedWork> {
+		const holder = this.ownLease();
+		return this.immediate((): AdoptedWork => {
+			const leases = (this.sql("SELECT * FROM process_leases ORDER BY started_at, token").all() as LeaseDbRow[]).map(toHolder);
+			const gone: AdoptedWork["holders"] = [];
+			const live = new Set<string>();
+			for (const lease of leases) {
+				const why = lease.token === holder.token ? undefined : goneReason(lease, this.probe);
+				if (why === undefined) live.add(lease.token);
+				else gone.push({ ...lease, why });
+			}
+			for (const previous of gone) {
+				this.sql("DELETE FROM process_leases WHERE token = ?").run(previous.token);
+				// A lease left by a process that is gone is what a crash leaves behind: the evidence says so.
+				const record: AuditInput = {
+					session: "host",
+					turn: 0,
+					kind: "store.lease_recovered",
+					data: {
+						previous_pid: previous.pid,
+						previous_hostname: previous.hostname,
+						previous_started_at: previous.started_at,
+						previous_heartbeat_at: previous.heartbeat_at,
+						why: previous.why,
+						pid: holder.pid,
+					},
+				};
+				this.insertAudit(record, auditData(record));
+			}
+			const orphaned = (owner: string | null) => owner === null || owner === holder.token || !live.has(owner);
+			const rows = this.sql("SELECT * FROM operations WHERE state IN ('prepared', 'dispatched') ORDER BY created_at, rowid").all() as (OperationDbRow & { owner: string | null })[];
+			const operations = rows.filter((row) => orphaned(row.owner));
+			const ownOp = this.sql("UPDATE operations SET owner = ? WHERE id = ?");
+			for (const row of operations) ownOp.run(holder.token, row.id);
+			const active = this.sql("SELECT id, owner FROM sessions WHERE status = 'active' ORDER BY created_at, rowid").all() as { id: string; owner: string | null }[];
+			const sessions = active.filter((row) => orphaned(row.owner)).map((row) => row.id);
+			const ownSession = this.sql("UPDATE sessions SET owner = ? WHERE id = ?");
+			for (const id of sessions) ownSession.run(holder.token, id);
+			return { holders: gone, sessions, operations: operations.map(toOperation) };
+		});
+	}
+
+	/**
+	 * Makes a session that is not running this process's to run again (status active). Refused
+	 * with one line naming the holder while a live process runs it; a session still active whose
+	 * holder is gone must be recovered (by opening a Runtime) before it is resumed.
+	 */
+	async claimSession(id: string): Promise<void> {
+		const holder = this.ownLease();
+		this.immediate(() => {
+			const row = this.sql("SELECT status, owner FROM sessions WHERE id = ?").get(id) as { status: string; owner: string | null } | undefined;
+			if (!row) throw new StoreError(`unknown session ${id}`);
+			if (row.owner !== null && row.owner !== holder.token) {
+				const lease = this.sql("SELECT * FROM process_leases WHERE token = ?").get(row.owner) as LeaseDbRow | undefined;
+				const current = lease ? toHolder(lease) : undefined;
+				if (current && goneReason(current, this.probe) === undefined) {
+					throw new StoreError(`${heldByMessage(`session ${id}`, current, this.probe.hostname)}; wait for it to finish`);
+				}
+			}
+			if (row.status === "active") {
+				throw new StoreError(`session ${id} is still active but the process running it is gone: open Warden again so recovery settles it, then resume`);
+			}
+			this.sql("UPDATE sessions SET status = 'active', owner = ?, ended_at = ? WHERE id = ?").run(holder.token, this.now().toISOString(), id);
+		});
+	}
+
+	async sessionHolder(id: string): Promise<LeaseHolder | undefined> {
+		const row = this.sql("SELECT l.* FROM sessions s JOIN process_leases l ON s.owner = l.token WHERE s.id = ? AND s.status = 'active'").get(id) as LeaseDbRow | undefined;
+		const holder = row ? toHolder(row) : undefined;
+		return holder && (holder.token === this.holder?.token || goneReason(holder, this.probe) === undefined) ? holder : undefined;
+	}
+
+	private ownLease(): LeaseHolder {
+		this.writable();
+		if (!this.holder) throw new StoreError(`the store for state dir ${this.stateDir} holds no process lease`);
+		return this.holder;
 	}
 
 	async createSession(row: Omit<SessionRow, "status" | "turns" | "ended_at">): Promise<void> {
 		this.writable();
 		const insert = this.sql(
-			"INSERT INTO sessions (id, workspace, mode, model, created_at, parent_session, parent_call) VALUES (@id, @workspace, @mode, @model, @created_at, @parent_session, @parent_call)",
+			"INSERT INTO sessions (id, workspace, mode, model, created_at, parent_session, parent_call, owner) VALUES (@id, @workspace, @mode, @model, @created_at, @parent_session, @parent_call, @owner)",
 		);
 		try {
 			insert.run({
@@ -138,6 +277,7 @@ export class SqliteStore implements Store {
 				created_at: row.created_at,
 				parent_session: row.parent_session ?? null,
 				parent_call: row.parent_call ?? null,
+				owner: this.holder?.token ?? null,
 			});
 		} catch (error) {
 			if ((error as { code?: unknown }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
@@ -149,7 +289,13 @@ export class SqliteStore implements Store {
 
 	async endSession(id: string, status: string, endedAt: string): Promise<void> {
 		this.writable();
-		const result = this.sql("UPDATE sessions SET status = ?, ended_at = ? WHERE id = ?").run(status, endedAt, id);
+		// A session that stops running is no process's any more; one made active again is this one's.
+		const result = this.sql("UPDATE sessions SET status = @status, ended_at = @ended_at, owner = CASE WHEN @status = 'active' THEN @owner ELSE NULL END WHERE id = @id").run({
+			status,
+			ended_at: endedAt,
+			owner: this.holder?.token ?? null,
+			id,
+		});
 		if (result.changes === 0) throw new StoreError(`unknown session ${id}`);
 	}
 
@@ -175,9 +321,9 @@ export class SqliteStore implements Store {
 	}
 
 	async appendEvent(event: AnyWardenEvent): Promise<void> {
-		const db = this.writable();
+		this.writable();
 		const json = toJson(event, "event");
-		db.transaction(() => this.insertEvent(event, json)).immediate();
+		this.immediate(() => this.insertEvent(event, json));
 	}
 
 	/** Inside the caller's transaction, so the crash point below falls before its commit. */
@@ -232,11 +378,11 @@ export class SqliteStore implements Store {
 	}
 
 	private appendAuditNow(input: AuditInput): AuditRecord {
-		const db = this.writable();
+		this.writable();
 		const data = auditData(input);
 		// IMMEDIATE takes the write lock before reading the last row, so another process
 		// appending to the same file cannot slip a record in between the read and the insert.
-		return db.transaction(() => this.insertAudit(input, data)).immediate();
+		return this.immediate(() => this.insertAudit(input, data));
 	}
 
 	/**
@@ -334,8 +480,8 @@ export class SqliteStore implements Store {
 	}
 
 	async addApprovedRule(rule: NewApprovedRule): Promise<ApprovedRule> {
-		const db = this.writable();
-		return db.transaction(() => {
+		this.writable();
+		return this.immediate(() => {
 			const existing = this.sql(
 				`SELECT * FROM approved_rules WHERE tool = @tool AND pattern = @pattern AND outcome = @outcome
 				 AND workspace = @workspace AND revoked_at IS NULL ORDER BY id LIMIT 1`,
@@ -354,7 +500,7 @@ export class SqliteStore implements Store {
 				session: rule.session,
 			}) as ApprovedRuleDbRow;
 			return toApprovedRule(row);
-		}).immediate();
+		});
 	}
 
 	async listApprovedRules(filter: { workspace?: string; includeRevoked?: boolean } = {}): Promise<ApprovedRule[]> {
@@ -378,7 +524,7 @@ export class SqliteStore implements Store {
 	}
 
 	async putFileLabel(row: FileLabelRow): Promise<void> {
-		const db = this.writable();
+		this.writable();
 		const readStmt = this.sql("SELECT label FROM file_labels WHERE workspace = @workspace AND path = @path AND sha256 = @sha256");
 		const insertStmt = this.sql(
 			`INSERT INTO file_labels (workspace, path, sha256, label, session, created_at)
@@ -390,7 +536,7 @@ export class SqliteStore implements Store {
 		const what = describeFileLabelKey(key);
 		const incoming = labelToJson(row.label, what);
 		// IMMEDIATE: another process joining a label onto the same content cannot have its join lost.
-		db.transaction(() => {
+		this.immediate(() => {
 			const existing = readStmt.get(key) as { label: string } | undefined;
 			if (!existing) {
 				insertStmt.run({ ...key, label: incoming, session: row.session, created_at: row.created_at });
@@ -398,7 +544,7 @@ export class SqliteStore implements Store {
 			}
 			const joined = join(labelFromJson(existing.label, what), row.label);
 			updateStmt.run({ ...key, label: labelToJson(joined, what) });
-		}).immediate();
+		});
 	}
 
 	async getFileLabel(key: FileLabelKey): Promise<Label | undefined> {
@@ -419,17 +565,17 @@ export class SqliteStore implements Store {
 	}
 
 	async prepareOperation(intent: OperationIntent, beforeImage?: BeforeImage): Promise<void> {
-		const db = this.writable();
+		this.writable();
 		const intentJson = toJson(intent.intent, `intent of operation ${intent.id}`);
 		const reservedJson = toJson(intent.reserved, `reservations of operation ${intent.id}`);
 		const consumedJson = intent.consumed === undefined ? null : toJson(intent.consumed, `authority consumed by operation ${intent.id}`);
 		if (beforeImage) checkBlobHash(beforeImage.sha256, beforeImage.bytes, `the before-image of operation ${intent.id}`);
 		const insertOp = this.sql(
-			`INSERT INTO operations (id, session, turn, call_id, kind, resource, state, intent, reserved, consumed, created_at, updated_at)
-			 VALUES (@id, @session, @turn, @call_id, @kind, @resource, 'prepared', @intent, @reserved, @consumed, @created_at, @created_at)`,
+			`INSERT INTO operations (id, session, turn, call_id, kind, resource, state, intent, reserved, consumed, created_at, updated_at, owner)
+			 VALUES (@id, @session, @turn, @call_id, @kind, @resource, 'prepared', @intent, @reserved, @consumed, @created_at, @created_at, @owner)`,
 		);
 		const insertBlob = this.sql("INSERT OR IGNORE INTO blobs (sha256, bytes, created_at) VALUES (?, ?, ?)");
-		db.transaction(() => {
+		this.immediate(() => {
 			try {
 				insertOp.run({
 					id: intent.id,
@@ -442,26 +588,27 @@ export class SqliteStore implements Store {
 					reserved: reservedJson,
 					consumed: consumedJson,
 					created_at: intent.created_at,
+					owner: this.holder?.token ?? null,
 				});
 			} catch (error) {
 				if ((error as { code?: unknown }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") throw new StoreError(`operation ${intent.id} already exists`);
 				throw error;
 			}
 			if (beforeImage) insertBlob.run(beforeImage.sha256, beforeImage.bytes, intent.created_at);
-		}).immediate();
+		});
 	}
 
 	async markOperationDispatched(id: string): Promise<void> {
-		const db = this.writable();
+		this.writable();
 		const update = this.sql("UPDATE operations SET state = 'dispatched', updated_at = ? WHERE id = ? AND state = 'prepared'");
-		db.transaction(() => {
+		this.immediate(() => {
 			if (update.run(this.now().toISOString(), id).changes === 1) return;
 			throw new StoreError(`cannot mark operation ${id} dispatched: ${this.describeOperationState(id)}, not prepared`);
-		}).immediate();
+		});
 	}
 
 	async settleOperation(id: string, settlement: OperationSettlement): Promise<AuditRecord | undefined> {
-		const db = this.writable();
+		this.writable();
 		const outcomeJson = toJson(settlement.outcome, `outcome of operation ${id}`);
 		const data = settlement.audit ? auditData(settlement.audit) : undefined;
 		const events = settlement.events ?? [];
@@ -473,7 +620,7 @@ export class SqliteStore implements Store {
 			"UPDATE operations SET state = @state, outcome = @outcome, audit_seq = @audit_seq, updated_at = @updated_at WHERE id = @id",
 		);
 		// One IMMEDIATE transaction: the state, the chained record and the events commit together or not at all.
-		return db.transaction((): AuditRecord | undefined => {
+		return this.immediate((): AuditRecord | undefined => {
 			const row = readState.get(id) as { state: OperationState } | undefined;
 			if (!row) throw new StoreError(`cannot settle operation ${id}: no such operation`);
 			if (row.state !== "prepared" && row.state !== "dispatched") {
@@ -496,7 +643,7 @@ export class SqliteStore implements Store {
 				this.insertEvent(filled, toJson(filled, `an event settling operation ${id}`));
 			}
 			return record;
-		}).immediate();
+		});
 	}
 
 	async listPendingOperations(): Promise<OperationRow[]> {
@@ -578,13 +725,13 @@ export class SqliteStore implements Store {
 	}
 
 	async recordRunCommand(row: Omit<RunCommandRow, "state" | "result">): Promise<{ row: RunCommandRow; inserted: boolean }> {
-		const db = this.writable();
+		this.writable();
 		const insert = this.sql(
 			`INSERT OR IGNORE INTO run_commands (run, command_id, kind, input, created_at)
 			 VALUES (@run, @command_id, @kind, @input, @created_at)`,
 		);
 		const read = this.sql("SELECT * FROM run_commands WHERE run = ? AND command_id = ?");
-		return db.transaction(() => {
+		return this.immediate(() => {
 			const inserted = insert.run({
 				run: row.run,
 				command_id: row.command_id,
@@ -593,20 +740,20 @@ export class SqliteStore implements Store {
 				created_at: row.created_at,
 			}).changes === 1;
 			return { row: toRunCommand(read.get(row.run, row.command_id) as RunCommandDbRow), inserted };
-		}).immediate();
+		});
 	}
 
 	async finishRunCommand(run: string, commandId: string, result: Record<string, unknown>): Promise<void> {
-		const db = this.writable();
+		this.writable();
 		const json = toJson(result, `result of command ${commandId} of run ${run}`);
 		const update = this.sql("UPDATE run_commands SET state = 'done', result = ? WHERE run = ? AND command_id = ? AND state = 'accepted'");
 		const read = this.sql("SELECT state FROM run_commands WHERE run = ? AND command_id = ?");
-		db.transaction(() => {
+		this.immediate(() => {
 			if (update.run(json, run, commandId).changes === 1) return;
 			// A finished command's result is evidence of what it did; a second finish must not replace it.
 			const known = read.get(run, commandId) as { state: string } | undefined;
 			throw new StoreError(known ? `command ${commandId} of run ${run} is already done` : `no command ${commandId} in run ${run}`);
-		}).immediate();
+		});
 	}
 
 	async listRunCommands(run: string): Promise<RunCommandRow[]> {
@@ -622,11 +769,39 @@ export class SqliteStore implements Store {
 
 	async close(): Promise<void> {
 		if (this.closed) return;
-		this.closed = true;
+		if (this.heartbeat) clearInterval(this.heartbeat);
 		try {
-			this.db.close();
+			// What this process still owns is then a gone holder's: the next recovery settles it.
+			if (this.holder) this.sql("DELETE FROM process_leases WHERE token = ?").run(this.holder.token);
+		} catch {
+			// Left in place, the row is judged by its pid like a crashed holder's.
 		} finally {
-			this.lease?.release();
+			this.closed = true;
+			this.db.close();
+			this.lockWaits?.flush();
+		}
+	}
+
+	/**
+	 * One short write transaction, BEGIN IMMEDIATE: it takes the write lock before its first read,
+	 * so what it reads (the chain's head, a row's state) cannot change under it. SQLite waits out
+	 * another process's lock for the busy timeout; a lock still held after a few such waits is
+	 * refused in one line rather than waited on for ever.
+	 */
+	private immediate<T>(body: () => T): T {
+		for (let attempt = 1; ; attempt++) {
+			const waited = this.lockWaits?.start();
+			const transaction = this.db.transaction(() => {
+				waited?.();
+				return body();
+			});
+			try {
+				return transaction.immediate();
+			} catch (error) {
+				const code = (error as { code?: unknown } | null)?.code;
+				if (code !== "SQLITE_BUSY" || this.db.inTransaction) throw error;
+				if (attempt >= WRITE_ATTEMPTS) throw new StoreError(`state dir ${this.stateDir}: the database stayed locked by another process (${oneLine(error)}); try again`);
+			}
 		}
 	}
 

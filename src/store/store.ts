@@ -6,6 +6,7 @@ import type { ApprovedRule, NewApprovedRule } from "../kernel/approval/approval-
 import type { AuditInput, AuditRecord, AuditVerifyResult } from "../kernel/evidence/audit-types.js";
 import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
 import type { Label } from "../kernel/flow/label.js";
+import type { LeaseHolder } from "./process-lease.js";
 import type { BeforeImage, OperationIntent, OperationRow, OperationState, SettledState } from "../kernel/operations/operation-types.js";
 
 export interface SessionRow {
@@ -90,6 +91,16 @@ export interface OperationSettlement {
 	events?: AnyWardenEvent[];
 }
 
+/** What recovery on open took over from holders that are gone (Store.adoptOrphans). */
+export interface AdoptedWork {
+	/** The gone holders whose leases were removed, each with why it counts as gone. */
+	holders: (LeaseHolder & { why: string })[];
+	/** Sessions left active, now this process's to mark interrupted. */
+	sessions: string[];
+	/** Operations left prepared or dispatched, oldest first, now this process's to settle. */
+	operations: OperationRow[];
+}
+
 export interface Store {
 	createSession(row: Omit<SessionRow, "status" | "turns" | "ended_at">): Promise<void>;
 	endSession(id: string, status: string, endedAt: string): Promise<void>;
@@ -154,6 +165,17 @@ export interface Store {
 	recordRunCommand(row: Omit<RunCommandRow, "state" | "result">): Promise<{ row: RunCommandRow; inserted: boolean }>;
 	finishRunCommand(run: string, commandId: string, result: Record<string, unknown>): Promise<void>;
 	listRunCommands(run: string): Promise<RunCommandRow[]>;
+
+	/**
+	 * Many processes, one state dir: takes over, atomically, the running sessions and pending
+	 * operations whose holder is gone (or that no live holder owns), and records each stale lease
+	 * taken over. A live process's work is never returned.
+	 */
+	adoptOrphans(): Promise<AdoptedWork>;
+	/** Makes a stopped session this process's to run again; one line naming the holder while another live process runs it. */
+	claimSession(id: string): Promise<void>;
+	/** The live process running this session now, if any: what another process must not take for interrupted. */
+	sessionHolder(id: string): Promise<LeaseHolder | undefined>;
 
 	close(): Promise<void>;
 }

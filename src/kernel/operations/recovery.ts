@@ -1,6 +1,11 @@
 /**
- * Recovery on open, in a fixed order, under the state directory's writer lease:
+ * Recovery on open, in a fixed order, over what holders that are gone left behind: many processes
+ * write one state dir, each under its own process lease (src/store/process-lease.ts), and the store
+ * hands this process (adoptOrphans, one write transaction) only the sessions and pending operations
+ * whose holder is dead, whose pid now belongs to another process, or whose heartbeat expired. A live
+ * process's pending operations are never settled here.
  *
+ * 0. Take over the gone holders' work; each stale lease taken over is recorded (store.lease_recovered).
  * 1. Repair local prepared state: every pending row is read back and checked; a row that cannot be
  *    understood is left pending and reported, never guessed at.
  * 2. Abandon what was certified not started: an intent still `prepared` never reached a provider.
@@ -10,7 +15,7 @@
  *    bytes failed (the write is an atomic rename, so there is no third state it could be in).
  * 4. Settle budgets: what an abandoned intent held is released; what an unknown one held is
  *    charged in full, since the work may have been done.
- * 5. Sessions left running by the crash are marked `interrupted`, so they can be resumed.
+ * 5. Sessions the gone holders were running are marked `interrupted`, so they can be resumed.
  *
  * The work is bounded by the pending rows (an index holds only those), not by the history, and a
  * reopen with nothing pending writes nothing: recovering twice leaves the same evidence.
@@ -53,7 +58,8 @@ const FILE_LIMIT = 64 * 1024 * 1024;
 export async function recoverOperations(store: Store, options: RecoveryOptions = {}): Promise<RecoveryReport> {
 	const now = options.now ?? (() => new Date());
 	const report: RecoveryReport = { operations: [], unreadable: [], interrupted: [], released: {}, charged: {} };
-	const pending = await store.listPendingOperations();
+	const adopted = await store.adoptOrphans();
+	const pending = adopted.operations;
 	const workspaces = new Map<string, string | undefined>();
 	const workspaceOf = async (session: string) => {
 		if (!workspaces.has(session)) workspaces.set(session, (await store.getSession(session))?.workspace);
@@ -107,11 +113,10 @@ export async function recoverOperations(store: Store, options: RecoveryOptions =
 		report.operations.push(summary(op, observed.state, observed.by));
 	}
 
-	// With the writer lease held, no other process runs a session: whatever is still active was cut off.
-	for (const session of await store.listSessions()) {
-		if (session.status !== "active") continue;
-		await store.endSession(session.id, "interrupted", now().toISOString());
-		report.interrupted.push(session.id);
+	// Only sessions whose holder is gone were adopted: whatever a live process runs stays active.
+	for (const session of adopted.sessions) {
+		await store.endSession(session, "interrupted", now().toISOString());
+		report.interrupted.push(session);
 	}
 
 	// Rows left unreadable are reported every time but recorded only with other work: a reopen that

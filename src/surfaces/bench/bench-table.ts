@@ -5,6 +5,7 @@ import type {
 	AuthorityReport,
 	BenchReport,
 	CliStartReport,
+	ConcurrencyReport,
 	DecisionReport,
 	DeciderTiming,
 	GovernedReadReport,
@@ -143,6 +144,18 @@ export function sandboxSection(sb: SandboxSpawnReport): string[] {
 	return lines;
 }
 
+function concurrencySection(c: ConcurrencyReport): string[] {
+	return [
+		`Many processes on one state dir: ${c.processes} \`warden run\` processes at once, ${c.callsPerProcess} governed write_file calls each, vs one process (CLI start included)`,
+		...table([
+			["variant", "calls/s", "wall", "vs one process"],
+			["one process (yardstick)", thousands(c.single.perSecond), duration(c.single.wallUs), ratio(1)],
+			[`${c.processes} processes at once`, thousands(c.concurrent.perSecond), duration(c.concurrent.wallUs), ratio(c.ratio)],
+		]),
+		`  write-lock wait under that load: p99 ${duration(c.lockWaitP99Us)}, max ${duration(c.lockWaitMaxUs)} over ${c.lockWaits} write transactions`,
+	];
+}
+
 function jitSection(jit: JitColdStartReport): string[] {
 	const base = jit.spawn.medianUs;
 	return [
@@ -179,5 +192,7 @@ export function formatBenchTable(report: BenchReport): string {
 		...sandboxSection(report.sandbox),
 		"",
 		...jitSection(report.jit),
+		"",
+		...concurrencySection(report.concurrency),
 	].join("\n");
 }

@@ -37,6 +37,10 @@ export interface BenchOptions {
 	recoveryPending?: number;
 	/** Measured reopens per history (each recovers `recoveryPending` operations, one commit each). Default 3. */
 	recoveryRounds?: number;
+	/** Processes at once in the concurrency benchmark. Default 4. */
+	concurrentProcesses?: number;
+	/** Governed calls per process in the concurrency benchmark. Default 50. */
+	concurrentCalls?: number;
 	/** Measured runs of `true`, plain and in bubblewrap. Default 25. */
 	sandboxRuns?: number;
 	/** Measured cold JIT calls and `node -e` spawns. Default 25. */
@@ -297,6 +301,23 @@ export interface JitColdStartReport {
 	speedup: number;
 }
 
+/** Many processes' governed calls on one state dir against one process's (src/surfaces/bench/concurrency-bench.ts). */
+export interface ConcurrencyReport {
+	processes: number;
+	callsPerProcess: number;
+	/** The yardstick: one process making callsPerProcess calls. */
+	single: { perSecond: number; wallUs: number };
+	/** `processes` processes at once, each making callsPerProcess calls. */
+	concurrent: { perSecond: number; wallUs: number };
+	/** concurrent.perSecond / single.perSecond. */
+	ratio: number;
+	/** Write transactions timed under the concurrent load. */
+	lockWaits: number;
+	/** The 99th percentile of their waits for the write lock. */
+	lockWaitP99Us: number;
+	lockWaitMaxUs: number;
+}
+
 export interface BenchReport {
 	schema: "warden.bench/2";
 	startedAt: string;
@@ -312,4 +333,5 @@ export interface BenchReport {
 	recovery: RecoveryBenchReport;
 	sandbox: SandboxSpawnReport;
 	jit: JitColdStartReport;
+	concurrency: ConcurrencyReport;
 }

@@ -26,6 +26,8 @@ const TINY = {
 	recoveryRounds: 2,
 	sandboxRuns: 2,
 	jitRuns: 2,
+	concurrentProcesses: 2,
+	concurrentCalls: 2,
 };
 
 function expectTiming(timing: CallTiming | undefined, rounds: number): void {
@@ -62,7 +64,7 @@ describe("runBenchmarks with tiny parameters", () => {
 		expect(report.environment.node).toBe(process.version);
 		expect(report.environment.cpus).toBeGreaterThan(0);
 		expect(progress.some((line) => line.includes("governed"))).toBe(true);
-		for (const phase of ["governed", "decisions", "authority", "leases", "appends", "audit verify", "cold start", "recovery", "sandbox", "jit"]) {
+		for (const phase of ["governed", "decisions", "authority", "leases", "appends", "audit verify", "cold start", "recovery", "sandbox", "jit", "concurrency"]) {
 			expect(progress.some((line) => line.startsWith(phase))).toBe(true);
 		}
 	});
@@ -134,6 +136,9 @@ describe("runBenchmarks with tiny parameters", () => {
 		expect(report.authority).toMatchObject({ capabilitiesHeld: 50, presetGrants: 10, rounds: 2, warmupRounds: 1 });
 		expect(report.leases).toMatchObject({ checksPerRound: 10, rounds: 2 });
 		expect(text).toContain("warden audit verify (empty state dir, opens SQLite)");
+		expect(text).toContain("one process (yardstick)");
+		expect(text).toContain("2 processes at once");
+		expect(text).toMatch(/write-lock wait under that load: p99 .+ over \d+ write transactions/);
 	});
 
 	it("times true plain and (where bwrap works) sandboxed, and a cold JIT call against a node -e spawn, with ratios from the medians", () => {
@@ -155,6 +160,8 @@ describe("runBenchmarks with tiny parameters", () => {
 		expectTiming(jit.spawn, 2);
 		expect(jit.firstCallUs).toBeGreaterThan(0);
 		expect(jit.speedup).toBeCloseTo(jit.spawn.medianUs / jit.jit.medianUs, 10);
+		expect(report.concurrency).toMatchObject({ processes: 2, callsPerProcess: 2 });
+		expect(report.concurrency.ratio).toBeCloseTo(report.concurrency.concurrent.perSecond / report.concurrency.single.perSecond, 10);
 		expect(text).toContain("node -e computing input.a + input.b (yardstick)");
 		expect(text).toMatch(/JIT is [\d.]+× faster \(goal: at least 20×\)/);
 	});

@@ -12,7 +12,7 @@ import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
 import { type Label, join } from "../../kernel/flow/label.js";
 import type { BeforeImage, ConsumedAuthority, OperationIntent, OperationRow, OperationState } from "../../kernel/operations/operation-types.js";
 import { oneLine } from "../../store/sqlite-errors.js";
-import {
+import { type AdoptedWork,
 	type FileLabelKey,
 	type FileLabelRow,
 	type OperationSettlement,
@@ -285,6 +285,26 @@ export class MemoryStore implements Store {
 			append(this.events, filled.session, toJson(filled, `an event settling operation ${id}`));
 		}
 		return stored ? readBack(stored) : undefined;
+	}
+
+	/** One process holds the memory: everything pending or running is its own to recover. */
+	async adoptOrphans(): Promise<AdoptedWork> {
+		this.live();
+		const sessions = [...this.sessions.values()].filter((s) => s.status === "active").map((s) => s.id);
+		return { holders: [], sessions, operations: await this.listPendingOperations() };
+	}
+
+	async claimSession(id: string): Promise<void> {
+		const row = this.session(id);
+		if (row.status === "active") throw new StoreError(`session ${id} is running in this process`);
+		row.status = "active";
+		row.ended_at = this.now().toISOString();
+	}
+
+	/** No other process shares the memory: a run's commands in flight are the caller's own to know. */
+	async sessionHolder(_id: string): Promise<undefined> {
+		this.live();
+		return undefined;
 	}
 
 	async listPendingOperations(): Promise<OperationRow[]> {

@@ -7,6 +7,7 @@ import type { BenchOptions, BenchReport, RecoveryBenchReport } from "./bench-typ
 import { benchAuthority, benchLeases } from "./authority-bench.js";
 import { BenchError } from "./bench-error.js";
 import { benchCliStart, defaultWardenBin } from "./cli-start.js";
+import { benchConcurrency } from "./concurrency-bench.js";
 import { benchDecisions } from "./decisions.js";
 import { benchEvidence } from "./evidence-bench.js";
 import { benchGovernedRead } from "./governed-read.js";
@@ -37,6 +38,8 @@ export const BENCH_DEFAULTS = {
 	recoveryRounds: 3,
 	sandboxRuns: 25,
 	jitRuns: 25,
+	concurrentProcesses: 4,
+	concurrentCalls: 50,
 } as const;
 
 type CountOption = { [K in keyof typeof BENCH_DEFAULTS]: (typeof BENCH_DEFAULTS)[K] extends number ? K : never }[keyof typeof BENCH_DEFAULTS];
@@ -65,6 +68,8 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const recoveryRounds = count("recoveryRounds", options.recoveryRounds, 1);
 	const sandboxRuns = count("sandboxRuns", options.sandboxRuns, 1);
 	const jitRuns = count("jitRuns", options.jitRuns, 1);
+	const concurrentProcesses = count("concurrentProcesses", options.concurrentProcesses, 2);
+	const concurrentCalls = count("concurrentCalls", options.concurrentCalls, 1);
 	const tempDir = options.tempDir || tmpdir();
 	if (!existsSync(tempDir) || !statSync(tempDir).isDirectory()) throw new BenchError(`temp dir ${tempDir} is not an existing directory`);
 	const wardenBin = options.wardenBin ?? defaultWardenBin();
@@ -112,6 +117,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	}
 	const sandbox = await benchSandboxSpawn({ runs: sandboxRuns, warmupRuns: warmupRounds, tempDir, onProgress });
 	const jit = await benchJitColdStart({ runs: jitRuns, warmupRuns: warmupRounds, onProgress });
+	const concurrency = await benchConcurrency({ wardenBin, tempDir, processes: concurrentProcesses, calls: concurrentCalls, onProgress });
 
 	const cores = cpus();
 	return {
@@ -135,5 +141,6 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		recovery,
 		sandbox,
 		jit,
+		concurrency,
 	};
 }

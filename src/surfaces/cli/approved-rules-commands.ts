@@ -14,7 +14,7 @@ interface ListFlags {
 	json?: boolean;
 }
 
-/** `readOnly` for listing: it needs no writer lease, so it works while a run holds one. */
+/** `readOnly` for listing: it takes no process lease and never blocks the runs that write. */
 async function withRuntime<T>(stateDir: string | undefined, body: (runtime: Runtime) => Promise<T>, readOnly = false): Promise<T> {
 	// Loaded here, not at start: `warden --version` and `--help` never load the runtime.
 	const { Runtime } = await import("../../runtime/runtime.js");

@@ -138,7 +138,7 @@ function countLines(file: string): number {
 	}
 }
 
-/** The state dir's evidence, read without the writer lease (so it runs no recovery). */
+/** The state dir's evidence, read without a process lease (so it runs no recovery). */
 export async function readEvidence(stateDir: string, counterFile: string): Promise<EvidenceState> {
 	const store = SqliteStore.open(stateDir, { readOnly: true });
 	try {
