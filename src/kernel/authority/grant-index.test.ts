@@ -97,7 +97,7 @@ describe("GrantIndex", () => {
 					const found = index.matching(request);
 					matched += scanned.length;
 					expect(found.length).toBe(scanned.length);
-					found.forEach((g, i) => expect(g).toBe(scanned[i]));
+					for (const [i, g] of found.entries()) expect(g).toBe(scanned[i]);
 				}
 			}),
 			{ seed: 1203, numRuns: 400 },

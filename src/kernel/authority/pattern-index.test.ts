@@ -63,7 +63,7 @@ describe("PatternIndex", () => {
 				const parsed = texts.map((t) => parsePattern(t));
 				const resources = asked.map((r) => (typeof r === "string" ? r : fillIn(texts[r[0] % Math.max(1, texts.length)] ?? "fs:a", r[1])));
 				const index = new PatternIndex();
-				parsed.forEach((p, i) => index.add(p, i));
+				for (const [i, p] of parsed.entries()) index.add(p, i);
 				for (const r of resources) {
 					const candidates = index.candidates(r);
 					const matching = parsed.flatMap((p, i) => (patternMatches(p, r) ? [i] : []));
