@@ -25,9 +25,10 @@ import { CapabilityDeniedError, type DenialReason } from "./authority-errors.js"
 import type { GrantUse } from "../operations/operation-types.js";
 import type { Capability } from "./capability.js";
 import { type AccessRequest, shellRequests } from "./resource.js";
+import { CeilingIndex } from "./ceiling-index.js";
 import { GrantIndex } from "./grant-index.js";
 import { shellWriteRequests } from "./shell-write-requests.js";
-import { ceilingPermits, type TaskCeiling, taskCeiling } from "./task-ceiling.js";
+import { type TaskCeiling, taskCeiling } from "./task-ceiling.js";
 
 export interface AuthorityOptions {
 	grants: readonly Capability[];
@@ -82,6 +83,7 @@ export class Authority {
 	readonly grants: readonly Capability[];
 	readonly ceiling: TaskCeiling;
 	private readonly index: GrantIndex;
+	private readonly ceilingIndex: CeilingIndex;
 	private readonly remaining = new Map<string, UseCounter>();
 	private readonly now: () => number;
 	private readonly shell: ShellParser | undefined;
@@ -101,6 +103,7 @@ export class Authority {
 		this.grants = Object.freeze([...options.grants]);
 		this.index = new GrantIndex(this.grants);
 		this.ceiling = options.ceiling ?? taskCeiling();
+		this.ceilingIndex = new CeilingIndex(this.ceiling);
 		this.now = options.now ?? Date.now;
 		this.shell = options.shell;
 		this.identity = options.identity;
@@ -180,7 +183,7 @@ export class Authority {
 		const matching = this.index.matching(request);
 		const deny = matching.find((g) => g.effect === "deny");
 		if (deny) return refuse("denied", `denied by grant ${deny.id} (${deny.resource})`, deny.id);
-		if (!ceilingPermits(this.ceiling, request)) return refuse("ceiling", `outside the task ceiling ${this.ceiling.hash.slice(0, 12)}`);
+		if (!this.ceilingIndex.permits(request)) return refuse("ceiling", `outside the task ceiling ${this.ceiling.hash.slice(0, 12)}`);
 
 		let firstMiss: Choice | undefined;
 		let counted: Capability | undefined;

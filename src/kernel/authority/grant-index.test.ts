@@ -5,7 +5,7 @@ import { CapabilityDeniedError } from "./authority-errors.js";
 import type { Capability, GrantEffect } from "./capability.js";
 import { GrantIndex, scanMatching } from "./grant-index.js";
 import { type AccessRequest, RIGHTS, type Right } from "./resource.js";
-import { taskCeiling } from "./task-ceiling.js";
+import { ceilingPermits, taskCeiling } from "./task-ceiling.js";
 
 const EPOCH = Date.UTC(2030, 0, 1);
 const kind = fc.constantFrom("fs", "shell", "net", "llm", "human");
@@ -69,9 +69,11 @@ function capabilities(shapes: readonly GrantShape[], holder: string, parents: re
 	});
 }
 
-/** The same authority, looking its grants up by the plain scan the index replaced. */
+/** The same authority, looking its grants and its ceiling's scopes up by the plain scans the indexes replaced. */
 function scanning(authority: Authority): Authority {
-	(authority as unknown as { index: { matching(r: AccessRequest): Capability[] } }).index = { matching: (r) => scanMatching(authority.grants, r) };
+	const inside = authority as unknown as { index: { matching(r: AccessRequest): Capability[] }; ceilingIndex: { permits(r: AccessRequest): boolean } };
+	inside.index = { matching: (r) => scanMatching(authority.grants, r) };
+	inside.ceilingIndex = { permits: (r) => ceilingPermits(authority.ceiling, r) };
 	return authority;
 }
 
