@@ -25,9 +25,10 @@ import { CapabilityDeniedError, type DenialReason } from "./authority-errors.js"
 import type { GrantUse } from "../operations/operation-types.js";
 import type { Capability } from "./capability.js";
 import { type AccessRequest, shellRequests } from "./resource.js";
-import { patternMatches } from "./resource-pattern.js";
+import { CeilingIndex } from "./ceiling-index.js";
+import { GrantIndex } from "./grant-index.js";
 import { shellWriteRequests } from "./shell-write-requests.js";
-import { ceilingPermits, type TaskCeiling, taskCeiling } from "./task-ceiling.js";
+import { type TaskCeiling, taskCeiling } from "./task-ceiling.js";
 
 export interface AuthorityOptions {
 	grants: readonly Capability[];
@@ -81,6 +82,8 @@ type Choice = { ok: true; grant: Capability } | { ok: false; error: CapabilityDe
 export class Authority {
 	readonly grants: readonly Capability[];
 	readonly ceiling: TaskCeiling;
+	private readonly index: GrantIndex;
+	private readonly ceilingIndex: CeilingIndex;
 	private readonly remaining = new Map<string, UseCounter>();
 	private readonly now: () => number;
 	private readonly shell: ShellParse | undefined;
@@ -96,8 +99,11 @@ export class Authority {
 			const use = { holder: g.holder, grant: g.id };
 			this.remaining.set(g.id, up ? { left: g.uses, up, use } : { left: g.uses, use });
 		}
-		this.grants = options.grants;
+		// A copy, frozen: the index is built once over exactly the grants this authority holds.
+		this.grants = Object.freeze([...options.grants]);
+		this.index = new GrantIndex(this.grants);
 		this.ceiling = options.ceiling ?? taskCeiling();
+		this.ceilingIndex = new CeilingIndex(this.ceiling);
 		this.now = options.now ?? Date.now;
 		this.shell = options.shell;
 		this.identity = options.identity;
@@ -174,10 +180,10 @@ export class Authority {
 			ok: false,
 			error: new CapabilityDeniedError(request.resource, request.right, reason, why, this.ceiling.hash, grant),
 		});
-		const matching = this.grants.filter((g) => g.rights.includes(request.right) && patternMatches(g.resource, request.resource));
+		const matching = this.index.matching(request);
 		const deny = matching.find((g) => g.effect === "deny");
 		if (deny) return refuse("denied", `denied by grant ${deny.id} (${deny.resource})`, deny.id);
-		if (!ceilingPermits(this.ceiling, request)) return refuse("ceiling", `outside the task ceiling ${this.ceiling.hash.slice(0, 12)}`);
+		if (!this.ceilingIndex.permits(request)) return refuse("ceiling", `outside the task ceiling ${this.ceiling.hash.slice(0, 12)}`);
 
 		let firstMiss: Choice | undefined;
 		let counted: Capability | undefined;

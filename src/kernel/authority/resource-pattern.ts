@@ -12,7 +12,7 @@
 import { AuthorityFormatError } from "./authority-errors.js";
 import { type ResourceKind, resourceKind } from "./resource.js";
 
-type Token = { t: "lit"; c: string } | { t: "one" } | { t: "seg" } | { t: "any" };
+export type Token = { t: "lit"; c: string } | { t: "one" } | { t: "seg" } | { t: "any" };
 
 export interface ResourcePattern {
 	text: string;
@@ -67,6 +67,29 @@ function tokenRegex(tok: Token, segmented: boolean): string {
 		case "any":
 			return "[\\s\\S]*";
 	}
+}
+
+/**
+ * The text every resource the pattern matches starts with (after the kind): the literal run before
+ * the first glob character, common to all alternatives (`fs:src/**` gives `src`, since it also
+ * matches the directory `src` itself).
+ */
+export function literalPrefix(pattern: ResourcePattern): string {
+	let prefix: string | undefined;
+	for (const alt of pattern.alternatives) {
+		let lit = "";
+		for (const tok of alt) {
+			if (tok.t !== "lit") break;
+			lit += tok.c;
+		}
+		if (prefix === undefined) prefix = lit;
+		else {
+			let n = 0;
+			while (n < prefix.length && n < lit.length && prefix[n] === lit[n]) n++;
+			prefix = prefix.slice(0, n);
+		}
+	}
+	return prefix ?? "";
 }
 
 /** Whether the canonical resource is matched by the pattern (kinds must agree). */

@@ -1,4 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { patternMatches } from "../authority/resource-pattern.js";
+import type { SinkRule } from "./flow-types.js";
 import { FlowConfigError } from "./flow-errors.js";
 import { UNMATCHED_RULE, checkSinkRules, createSinkRegistry, defaultSinkRules } from "./sink-registry.js";
 
@@ -94,5 +97,37 @@ describe("createSinkRegistry", () => {
 		expect(reordered.generation).toBe(createSinkRegistry(host).generation);
 		const changed = createSinkRegistry([{ ...host[0]!, max: "internal" }, host[1]!]);
 		expect(changed.generation).not.toBe(createSinkRegistry(host).generation);
+	});
+
+	it("resolves through its index to the rule a scan in order finds first, over random rules and sinks", () => {
+		const kind = fc.constantFrom("fs", "net", "llm", "human", "shell");
+		const glob = fc.array(fc.constantFrom("a", "b", "/", ":", "*", "**", "?"), { minLength: 1, maxLength: 5 }).map((t) => t.join(""));
+		const rule = fc.record({ sink: fc.tuple(kind, glob).map(([k, g]) => `${k}:${g}`), trust: fc.constantFrom("trusted", "untrusted") });
+		const sink = fc.oneof(
+			fc.tuple(kind, fc.array(fc.constantFrom("a", "b", "/", ":"), { maxLength: 6 })).map(([k, t]) => `${k}:${t.join("")}`),
+			fc.constantFrom("agent:child", "a", ""),
+		);
+		// Most sinks are a rule's own pattern with its glob characters filled in, so that many match.
+		const filled = fc.tuple(fc.nat(), fc.array(fc.constantFrom("", "a", "b/a", ":"), { minLength: 4, maxLength: 4 }));
+		let matched = 0;
+		fc.assert(
+			fc.property(fc.array(rule, { maxLength: 30 }), fc.array(fc.oneof(sink, filled), { minLength: 1, maxLength: 12 }), (specs, asked) => {
+				// Each rule's source is its position, so the rule named tells which one was taken.
+				const rules: SinkRule[] = specs.map((r, i) => ({ sink: r.sink, trust: r.trust as SinkRule["trust"], max: "internal", source: `rule ${i}` }));
+				const registry = createSinkRegistry(rules);
+				const sinks = asked.map((a) => {
+					if (typeof a === "string") return a;
+					let n = 0;
+					return (rules[a[0] % Math.max(1, rules.length)]?.sink ?? "fs:a").replace(/[*?]+/g, () => a[1][n++ % a[1].length]!);
+				});
+				for (const s of sinks) {
+					const first = rules.find((r) => patternMatches(r.sink, s));
+					if (first) matched++;
+					expect(registry.resolve(s)).toEqual(first ? { sink: s, trust: first.trust, max: first.max, rule: `${first.sink} (${first.source})` } : { sink: s, trust: "untrusted", max: "internal", rule: UNMATCHED_RULE });
+				}
+			}),
+			{ seed: 1205, numRuns: 300 },
+		);
+		expect(matched).toBeGreaterThan(300);
 	});
 });

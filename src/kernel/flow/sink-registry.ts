@@ -1,9 +1,11 @@
 /**
  * The sink registry: host rules first (first match wins), then the runtime's defaults, then the
  * fallback for a sink nobody named: untrusted, clearing up to `internal`. Its generation hashes the
- * rules, so an exact release granted under one registry cannot be spent under another.
+ * rules, so an exact release granted under one registry cannot be spent under another. Rules are
+ * looked up through a prefix index (pattern-index.ts), which keeps their order.
  */
 import { createHash } from "node:crypto";
+import { PatternIndex } from "../authority/pattern-index.js";
 import { parsePattern, patternMatches } from "../authority/resource-pattern.js";
 import { canonicalJson } from "../evidence/audit-chain.js";
 import { FlowConfigError } from "./flow-errors.js";
@@ -99,12 +101,19 @@ function ruleName(rule: SinkRule): string {
 export function createSinkRegistry(rules: readonly SinkRule[]): SinkRegistry {
 	const frozen = rules.map((r) => Object.freeze({ ...r }));
 	const compiled = frozen.map((rule) => ({ rule, pattern: parsePattern(rule.sink) }));
+	// Candidates come back in rule order, so the first one that matches is the first rule that does.
+	const index = new PatternIndex();
+	for (const [i, { pattern }] of compiled.entries()) index.add(pattern, i);
+	const firstMatch = (sink: string) => {
+		for (const i of index.candidates(sink)) if (patternMatches(compiled[i]!.pattern, sink)) return compiled[i];
+		return undefined;
+	};
 	const generation = createHash("sha256").update(canonicalJson(frozen)).digest("hex");
 	return {
 		rules: Object.freeze(frozen),
 		generation,
 		resolve(sink: string): SinkClearance {
-			const hit = compiled.find(({ pattern }) => patternMatches(pattern, sink));
+			const hit = firstMatch(sink);
 			if (hit === undefined) return { sink, trust: "untrusted", max: "internal", rule: UNMATCHED_RULE };
 			const { rule } = hit;
 			return {

@@ -1,7 +1,8 @@
 /**
  * The authority plane's costs. Capability decisions per second with 1,000 capabilities held,
  * against the same request mix under a 10-grant preset (the ratio is what holding many grants
- * costs, since admission scans the grants). And the cost of an "allow once" lease: granted with
+ * costs; admission finds grants through a per-right prefix index, grant-index.ts, not by scanning
+ * them all). And the cost of an "allow once" lease: granted with
  * the arguments' digest and consumed against a fresh digest of the presented arguments, against
  * the floor of that work, one bare sha256 of the canonical arguments.
  */
