@@ -26,17 +26,45 @@ export function openDatabase(stateDir: string): Database.Database {
 	}
 	try {
 		db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-		// The first read of the file happens here, so a garbage file is discovered here.
-		db.pragma("journal_mode = WAL");
-		// FULL: a commit survives power loss, which the audit chain's "durable before it resolves" needs.
-		db.pragma("synchronous = FULL");
-		migrate(db, where);
+		whileBusy(() => {
+			// The first read of the file happens here, so a garbage file is discovered here.
+			db.pragma("journal_mode = WAL");
+			// FULL: a commit survives power loss, which the audit chain's "durable before it resolves" needs.
+			db.pragma("synchronous = FULL");
+			migrate(db, where);
+		});
 	} catch (error) {
 		db.close();
 		throw describe(error, where);
 	}
 	return db;
 }
+
+/** Opening attempts while another process holds the file busy; each waits longer, about 5 s in all. */
+const OPEN_ATTEMPTS = 12;
+
+/**
+ * SQLite answers SQLITE_BUSY without calling the busy handler in a few places that opening
+ * reaches: while another connection runs WAL recovery or switches the journal mode of a fresh
+ * file, which happens when several processes open one state dir at once. Those steps are
+ * idempotent (the migration is one IMMEDIATE transaction), so they are simply tried again after a
+ * short wait; a file still busy after the last attempt is refused as before.
+ */
+function whileBusy(open: () => void): void {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			open();
+			return;
+		} catch (error) {
+			const code = (error as { code?: unknown } | null)?.code;
+			const busy = typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
+			if (!busy || attempt >= OPEN_ATTEMPTS) throw error;
+			Atomics.wait(PAUSE, 0, 0, 10 * attempt * attempt);
+		}
+	}
+}
+
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 /** Makes the state dir if needed and checks it is a writable directory. */
 export function prepareStateDir(stateDir: string): void {
