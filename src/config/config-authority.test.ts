@@ -1,23 +1,10 @@
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { mergeCeilings, scopesWithin } from "./ceiling-merge.js";
 import { ConfigError } from "./config-error.js";
 import { resolveConfig } from "./resolve-config.js";
+import { configFixture } from "./test-support/config-fixture.js";
 
-function setup(files: { user?: string; project?: string }) {
-	const root = realpathSync(mkdtempSync(join(tmpdir(), "warden-config-authority-")));
-	const workspace = join(root, "ws");
-	const configHome = join(root, "config");
-	mkdirSync(join(workspace, ".warden"), { recursive: true });
-	mkdirSync(join(configHome, "warden"), { recursive: true });
-	const userPath = join(configHome, "warden", "config.yaml");
-	const projectPath = join(workspace, ".warden", "config.yaml");
-	if (files.user !== undefined) writeFileSync(userPath, files.user.replaceAll("<ws>", workspace));
-	if (files.project !== undefined) writeFileSync(projectPath, files.project);
-	return { workspace, userPath, projectPath, env: { HOME: root, XDG_CONFIG_HOME: configHome } };
-}
+const setup = (files: { user?: string; project?: string }) => configFixture(files, "warden-config-authority-");
 
 const USER_GRANTS = ["grants:", "  - { id: src, resource: 'fs:src/**', rights: [read, write] }", "  - { resource: 'shell:git *', rights: [exec], uses: 3 }"].join("\n");
 

@@ -1,25 +1,14 @@
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_PROTECTED_PATHS } from "../kernel/protected/protected-paths.js";
 import { RuntimeConfigError } from "../runtime/runtime-config-error.js";
 import { sessionPolicy } from "../runtime/session-policy.js";
 import { ConfigError } from "./config-error.js";
 import { resolveConfig } from "./resolve-config.js";
+import { configFixture } from "./test-support/config-fixture.js";
 
 function setup(files: { user?: string; project?: string }) {
-	const root = realpathSync(mkdtempSync(join(tmpdir(), "warden-protected-config-")));
-	const workspace = join(root, "ws");
-	const configHome = join(root, "config");
-	mkdirSync(join(workspace, ".warden"), { recursive: true });
-	mkdirSync(join(configHome, "warden"), { recursive: true });
-	const userPath = join(configHome, "warden", "config.yaml");
-	const projectPath = join(workspace, ".warden", "config.yaml");
-	if (files.user !== undefined) writeFileSync(userPath, files.user);
-	if (files.project !== undefined) writeFileSync(projectPath, files.project);
-	const env = { HOME: root, XDG_CONFIG_HOME: configHome };
-	return { workspace, userPath, projectPath, env, resolve: () => resolveConfig({ workspace, env }) };
+	const fx = configFixture(files, "warden-protected-config-");
+	return { ...fx, resolve: () => resolveConfig({ workspace: fx.workspace, env: fx.env }) };
 }
 
 const USER = "protected_paths:\n  - { pattern: 'deploy/**', reason: 'writes the deploy scripts CI runs with production keys' }\n";

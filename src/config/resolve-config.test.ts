@@ -1,32 +1,15 @@
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "./config-error.js";
 import type { ConfigRequest } from "./config-types.js";
 import { resolveConfig } from "./resolve-config.js";
+import { type ConfigFixture, configFixture } from "./test-support/config-fixture.js";
 
-interface Setup {
-	workspace: string;
-	configHome: string;
-	userPath: string;
-	projectPath: string;
-	env: NodeJS.ProcessEnv;
-}
+type Setup = ConfigFixture;
 
 /** A workspace and a config home; `user` and `project` are written as the two config files. */
-function setup(files: { user?: string; project?: string } = {}): Setup {
-	const root = realpathSync(mkdtempSync(join(tmpdir(), "warden-config-")));
-	const workspace = join(root, "ws");
-	const configHome = join(root, "config");
-	mkdirSync(join(workspace, ".warden"), { recursive: true });
-	mkdirSync(join(configHome, "warden"), { recursive: true });
-	const userPath = join(configHome, "warden", "config.yaml");
-	const projectPath = join(workspace, ".warden", "config.yaml");
-	if (files.user !== undefined) writeFileSync(userPath, files.user);
-	if (files.project !== undefined) writeFileSync(projectPath, files.project);
-	return { workspace, configHome, userPath, projectPath, env: { HOME: root, XDG_CONFIG_HOME: configHome } };
-}
+const setup = (files: { user?: string; project?: string } = {}): Setup => configFixture(files);
 
 function resolve(s: Setup, extra: Partial<ConfigRequest> = {}) {
 	return resolveConfig({ workspace: s.workspace, env: s.env, ...extra });
