@@ -1,35 +1,18 @@
-/**
- * Verification from the stored bytes: the data column holds the canonical text the hash covers,
- * so any edit of a stored column shows, and a chain written before that (schema version 6, data
- * in the key order it was built in) still verifies by decoding, and still names an edit.
- */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GENESIS_HASH, auditHash, canonicalJson } from "../kernel/evidence/audit-chain.js";
 import type { AuditRecord } from "../kernel/evidence/audit-types.js";
 import { SqliteStore } from "./sqlite-store.js";
+import { tempStores } from "./test-support/temp-stores.js";
 
-const dirs: string[] = [];
-const stores: SqliteStore[] = [];
+const { tempDir, track } = tempStores("warden-audit-verify-");
 
-afterEach(async () => {
-	for (const store of stores.splice(0)) await store.close();
-	for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-	const dir = mkdtempSync(join(tmpdir(), "warden-audit-verify-"));
-	dirs.push(dir);
-	return dir;
-}
 
 function openStore(dir: string): SqliteStore {
 	const store = SqliteStore.open(dir);
-	stores.push(store);
-	return store;
+	return track(store);
 }
 
 /** A second, raw connection to the same file: what someone tampering with the database would use. */

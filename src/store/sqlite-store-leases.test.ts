@@ -1,31 +1,18 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+
+import { describe, expect, it } from "vitest";
 import type { OperationIntent } from "../kernel/operations/operation-types.js";
 import { SqliteStore } from "./sqlite-store.js";
+import { tempStores } from "./test-support/temp-stores.js";
 
-const dirs: string[] = [];
-const stores: SqliteStore[] = [];
+const { tempDir, track } = tempStores("warden-leases-");
 
-afterEach(async () => {
-	for (const store of stores.splice(0)) await store.close();
-	for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-	const dir = mkdtempSync(join(tmpdir(), "warden-leases-"));
-	dirs.push(dir);
-	return dir;
-}
 
 /** A writer as process `pid`; `alive` says which pids the probe finds. */
 function open(dir: string, pid: number, alive: Set<number>, over: { pidStart?: string | null; startTime?: (pid: number) => string | undefined } = {}): SqliteStore {
 	const store = SqliteStore.open(dir, {
 		leaseOptions: { pid, pidStart: over.pidStart === undefined ? `start-${pid}` : over.pidStart, hostname: "h", isAlive: (p) => alive.has(p), startTime: over.startTime ?? ((p) => `start-${p}`) },
 	});
-	stores.push(store);
-	return store;
+	return track(store);
 }
 
 const intent = (id: string, session: string): OperationIntent => ({

@@ -3,25 +3,18 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runStoreContractTests } from "./test-support/contract-tests.js";
 import { SCHEMA_VERSION } from "./sqlite-migrations.js";
 import { SqliteStore } from "./sqlite-store.js";
+import { tempStores } from "./test-support/temp-stores.js";
 import { StoreError } from "./store.js";
 
-const dirs: string[] = [];
-const stores: SqliteStore[] = [];
-
-function tempDir(): string {
-	const dir = mkdtempSync(join(tmpdir(), "warden-store-"));
-	dirs.push(dir);
-	return dir;
-}
+const { tempDir, track } = tempStores("warden-store-");
 
 function openStore(dir: string, now?: () => Date): SqliteStore {
 	const store = SqliteStore.open(dir, now ? { now } : {});
-	stores.push(store);
-	return store;
+	return track(store);
 }
 
 /** A second, raw connection to the same file: what someone tampering with the database would use. */
@@ -78,10 +71,6 @@ function storeErrorOf(fn: () => unknown): StoreError {
 	throw new Error("expected a StoreError, but nothing was thrown");
 }
 
-afterEach(async () => {
-	for (const store of stores.splice(0)) await store.close();
-	for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 runStoreContractTests("sqlite", async () => {
 	const dir = mkdtempSync(join(tmpdir(), "warden-contract-"));
@@ -271,7 +260,7 @@ describe("SqliteStore durability and several writers", () => {
 		const a = openStore(dir);
 		// Two writers, two process leases: SQLite's write lock orders their appends.
 		const b = SqliteStore.open(dir);
-		stores.push(b);
+		track(b);
 		const seqs: number[] = [];
 		for (let i = 0; i < 10; i++) {
 			const writer = i % 3 === 0 ? b : a;
