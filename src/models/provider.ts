@@ -45,7 +45,8 @@ export interface ModelRequest {
 export interface ModelResponse {
 	text: string;
 	toolCalls: RawToolCall[];
-	usage?: { prompt_tokens: number; completion_tokens: number };
+	/** As the provider reported it; `cached_tokens` is the part of the prompt served from its cache. */
+	usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number };
 }
 
 /**
@@ -59,6 +60,10 @@ export interface ModelProvider {
 	readonly spec: string;
 	/** Absent counts as `remote`: a provider that cannot say where it sends the context is not trusted with secrets. */
 	readonly locality?: ModelLocality;
+	/** The model's context window in tokens, where the provider knows it (a profile, the GGUF's metadata, Ollama's model info). */
+	readonly contextWindow?: number;
+	/** Counts tokens with the model's own tokenizer; absent, callers estimate and correct from reported usage. */
+	countTokens?(text: string): number;
 	complete(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse>;
 }
 
