@@ -13,8 +13,8 @@ import {
 	readlink,
 	unlink,
 	walkFiles,
-	writeFileAtomic,
 } from "../providers/fs-provider.js";
+import { type EditorFiles, fileReader, fileWriter } from "../providers/editor-fs-provider.js";
 import type { CallAuthority } from "./authority/authority.js";
 import { fsResource } from "./authority/resource.js";
 import type { Budget } from "./budget/budget.js";
@@ -39,6 +39,8 @@ export interface FsPrimitivesOptions {
 	operations?: OperationLog | undefined;
 	/** Protected paths and this call's clearance; without one, the default registry with no clearance. */
 	protect?: ProtectedGuard | undefined;
+	/** An editor's buffers (an ACP client's): file contents are read and written through it, admitted and recorded the same. */
+	files?: EditorFiles | undefined;
 }
 
 /** fs.read's limit when the caller gives none. */
@@ -51,6 +53,9 @@ const DIFF_TIMEOUT_MS = 2_000;
 export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 	const resolve = async (p: string) => resolveWorkspacePath(await opts.root(), p);
 	const protect = opts.protect ?? new ProtectedGuard();
+	const readContent = fileReader(opts.files);
+	const writeContent = fileWriter(opts.files);
+	const via = opts.files?.writeTextFile ? { via: opts.files.name } : {};
 
 	return {
 		async read(p, readOpts): Promise<FileContent> {
@@ -63,7 +68,7 @@ export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 			const held = opts.budget?.reserve("bytes_read", Math.min(st.size, maxBytes));
 			let buf: Buffer;
 			try {
-				buf = await guard(rel, () => readFile(abs, { maxBytes }));
+				buf = await guard(rel, () => readContent(abs, { maxBytes }));
 			} catch (err) {
 				held?.release();
 				throw err;
@@ -89,7 +94,7 @@ export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 			let before: Buffer | null = null;
 			if (existing) {
 				try {
-					before = await guard(rel, () => readFile(abs, { maxBytes: WRITE_REPLACE_MAX_BYTES }));
+					before = await guard(rel, () => readContent(abs, { maxBytes: WRITE_REPLACE_MAX_BYTES }));
 				} catch (err) {
 					if (err instanceof FileTooLargeError) {
 						throw new FileTooLargeError(`${rel} is larger than ${WRITE_REPLACE_MAX_BYTES} bytes; refusing to replace it`);
@@ -117,7 +122,7 @@ export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 					revalidate: () => {
 						if (opts.signal.aborted) throw new PrimitiveCancelledError(`write to ${rel} cancelled before it started`);
 					},
-					dispatch: () => guard(rel, () => writeFileAtomic(abs, after, existing ? { mode: existing.mode } : {})),
+					dispatch: () => guard(rel, () => writeContent(abs, after, existing ? { mode: existing.mode } : {})),
 					// The write is atomic (a temporary file renamed over the old one): a failure left the old content.
 					errored: () => ({ state: "failed" }),
 					settled: () => ({
@@ -128,6 +133,7 @@ export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 							diff,
 							sha256_before: shaBefore,
 							sha256_after: written,
+							...via,
 							...flowEvidence(flow),
 						},
 					}),

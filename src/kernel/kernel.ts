@@ -3,6 +3,7 @@
  * every effect before returning. Shell commands are confined by the sandbox profile the mode chose
  * (bubblewrap, src/providers/sandbox); file primitives confine paths themselves.
  */
+import type { EditorFiles } from "../providers/editor-fs-provider.js";
 import { errorCode } from "../providers/fs-provider.js";
 import type { CallAuthority } from "./authority/authority.js";
 import type { Budget } from "./budget/budget.js";
@@ -76,6 +77,8 @@ export interface KernelOptions {
 	/** Caps on a command a JIT tool runs (the host's shell limits). */
 	shellMaxTimeoutMs?: number;
 	shellMaxOutputBytes?: number;
+	/** An editor's buffers (src/providers/editor-fs-provider.ts): fs.read and fs.write move contents through it. */
+	files?: EditorFiles;
 }
 
 export function createKernel(opts: KernelOptions): KernelPrimitives {
@@ -92,7 +95,7 @@ export function createKernel(opts: KernelOptions): KernelPrimitives {
 	// Each intent carries the one-use authority its call spent, so a reopen never hands it out again.
 	const operations = opts.operations ? consumingLog(opts.operations, opts.authority, opts.lease) : undefined;
 	const shared = { root, callId: opts.callId, signal: opts.signal, recordEffect: opts.recordEffect, budget: opts.budget, authority: opts.authority, flow: opts.flow, operations };
-	const fs = createFsPrimitives({ ...shared, protect: opts.protect });
+	const fs = createFsPrimitives({ ...shared, protect: opts.protect, files: opts.files });
 	const shell = createShellPrimitives({ ...shared, env: opts.env ?? process.env, parseShell: opts.parseShell, sandbox: opts.sandbox, approved: opts.approved, hostAllowed: opts.hostAllowed });
 	const net = createNetPrimitives(shared);
 	// A JIT tool's syscalls enter these very objects: no second path to the world.

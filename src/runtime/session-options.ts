@@ -7,6 +7,7 @@ import type { BudgetLimits } from "../kernel/budget/budget-types.js";
 import type { FlowSettings, ReleaseCallback } from "../kernel/flow/flow-types.js";
 import type { ProtectedPathRule, ProtectedPathSpec } from "../kernel/protected/protected-paths.js";
 import type { ModelProvider } from "../models/provider.js";
+import type { EditorFiles } from "../providers/editor-fs-provider.js";
 import type { ToolLimits } from "../tools/tool.js";
 
 /**
@@ -104,6 +105,11 @@ export interface SessionOptions {
 	 * approves that one payload to that one sink, once. No callback: nothing above clearance leaves.
 	 */
 	release?: ReleaseCallback;
+	/**
+	 * An editor's buffers (an ACP client's fs): the top session's file tools read and write through
+	 * them, still admitted and recorded by the kernel; sub-agents use the disk.
+	 */
+	files?: EditorFiles;
 }
 
 export type { Decision };

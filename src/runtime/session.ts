@@ -6,6 +6,7 @@ import type { BudgetLimits, BudgetUsage } from "../kernel/budget/budget-types.js
 import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
 import type { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
 import type { ParsedShell } from "../kernel/admission/shell/shell-types.js";
+import type { EditorFiles } from "../providers/editor-fs-provider.js";
 import type { Label } from "../kernel/flow/label.js";
 import type { SessionFlow } from "../kernel/flow/session-flow.js";
 import type { Message, ModelProvider } from "../models/provider.js";
@@ -46,6 +47,8 @@ export interface SessionParts {
 	parseShell?: (command: string) => ParsedShell;
 	/** Spawns child sessions for the `agent` tool; absent, the tool reports sub-agents unavailable. */
 	subagents?: SubagentLauncher;
+	/** An editor's buffers the file tools use instead of the disk (SessionOptions.files). */
+	files?: EditorFiles;
 	/** Receives each event after it is persisted; the session routes it to the running turn too. */
 	setTurnListener(listener: ((event: AnyWardenEvent) => void) | undefined): void;
 	onEnd(): void;

@@ -9,6 +9,7 @@ import { BudgetExhaustedError } from "../kernel/budget/budget-errors.js";
 import type { EventPayloads, TurnStatus } from "../kernel/evidence/event-types.js";
 import type { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
 import type { ParsedShell } from "../kernel/admission/shell/shell-types.js";
+import type { EditorFiles } from "../providers/editor-fs-provider.js";
 import { llmResource } from "../kernel/authority/resource.js";
 import { FlowDeniedError } from "../kernel/flow/flow-errors.js";
 import { join, type Label, label } from "../kernel/flow/label.js";
@@ -79,6 +80,8 @@ export interface TurnDeps {
 	context: ModelContext;
 	/** Parses shell commands for the flow plane (files and destinations a command names). */
 	parseShell?: (command: string) => ParsedShell;
+	/** An editor's buffers: file tools read and write through them (an ACP client's fs). */
+	files?: EditorFiles;
 }
 
 export interface ModelContext {
@@ -449,6 +452,7 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 			operations: recorder.operationLog(),
 			...(call.lease ? { lease: call.lease.id } : {}),
 			...(deps.parseShell ? { parseShell: deps.parseShell } : {}),
+			...(deps.files ? { files: deps.files } : {}),
 			// The mode's sandbox profile; without a working sandbox only an approved call runs.
 			sandbox: { profile: sandboxProfileFor(deps.policy.mode, deps.policy.sandbox?.required), available: deps.policy.sandbox?.available ?? false, reason: deps.policy.sandbox?.reason, home: deps.policy.home, protect: deps.policy.sandbox?.protect, provider: deps.policy.sandbox?.provider, protectedPaths: deps.policy.protectedPaths },
 			approved: call.approved,
