@@ -1,5 +1,6 @@
 /** The `warden` command: a thin client of the embedding API. */
 import { Command, CommanderError } from "commander";
+import { registerAcpCommand } from "../acp/acp-command.js";
 import { registerBenchCommand } from "../bench/bench-command.js";
 import { registerEvalCommands } from "../eval/eval-command.js";
 import { EXIT, reportError } from "./cli-error.js";
@@ -29,6 +30,7 @@ export function buildProgram(out: (text: string) => void): Command {
 	registerReplayCommand(program, out);
 	registerRecoverCommand(program, out);
 	registerUndoCommand(program, out);
+	registerAcpCommand(program);
 	registerBenchCommand(registerEvalCommands(program, out), out);
 	return program;
 }

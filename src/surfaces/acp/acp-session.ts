@@ -1,0 +1,278 @@
+/**
+ * One ACP session over one Warden session (same id): prompts run governed turns, whose events
+ * stream as `session/update`s; asks and exact releases go to the client as
+ * `session/request_permission`; a mode change ends the Warden session's run and resumes it under
+ * the new mode, so every run's policy is the one recorded at its start.
+ */
+import type { AgentContext, ClientCapabilities, ContentBlock, PromptResponse, SessionModeState, SessionUpdate } from "@agentclientprotocol/sdk";
+import { RequestError } from "@agentclientprotocol/sdk";
+import type { PermissionMode } from "../../kernel/admission/types.js";
+import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
+import type { ReleaseRequest } from "../../kernel/flow/flow-types.js";
+import type { EditorFiles } from "../../providers/editor-fs-provider.js";
+import type { OpenSessionOptions, ResumeSessionOptions, Runtime } from "../../runtime/runtime.js";
+import type { Session } from "../../runtime/session.js";
+import type { ConfirmationRequest } from "../../runtime/session-options.js";
+import type { ApprovalAnswer } from "../../kernel/approval/approval-types.js";
+import { isPermissionMode, MODE_VIEWS, modeState } from "./acp-modes.js";
+import { type EventLike, UpdateMapper } from "./event-updates.js";
+import { RELEASE_OPTIONS, releaseAnswer, TOOL_OPTIONS, toolAnswer } from "./permission-options.js";
+import { promptText, UnsupportedPromptError } from "./prompt-text.js";
+import { SLASH_COMMANDS, slashCommand } from "./slash-commands.js";
+import type { StreamingModel } from "./streaming-model.js";
+import { textContent, viewToolCall } from "./tool-call-view.js";
+import { STOP_REASONS } from "./turn-outcome.js";
+
+/** What every session of one connection shares. */
+export interface AcpConnectionState {
+	runtime: Runtime;
+	client: AgentContext;
+	capabilities: ClientCapabilities;
+}
+
+/** The options a session is opened or resumed with, less what the ACP session itself supplies. */
+export type BaseOptions = Omit<OpenSessionOptions, "workspace" | "model" | "confirm" | "release" | "files" | "onEvent">;
+
+export class AcpSession {
+	private session!: Session;
+	private running: AbortController | undefined;
+	private queue: Promise<void> = Promise.resolve();
+	private live: UpdateMapper;
+
+	constructor(
+		private readonly connection: AcpConnectionState,
+		readonly id: string,
+		readonly workspace: string,
+		private readonly model: StreamingModel,
+		private base: BaseOptions,
+	) {
+		this.live = new UpdateMapper(workspace, false);
+	}
+
+	/** Opens a new Warden session in `workspace` (a real directory) and binds it to an ACP session. */
+	static async open(connection: AcpConnectionState, workspace: string, model: StreamingModel, base: BaseOptions): Promise<AcpSession> {
+		let acp: AcpSession | undefined;
+		const session = await connection.runtime.openSession({
+			...base,
+			workspace,
+			model,
+			...callbacks(() => acp, connection),
+		});
+		acp = new AcpSession(connection, session.id, workspace, model, base);
+		acp.session = session;
+		return acp;
+	}
+
+	/**
+	 * Replays a stored session to the client from its events (and its tool messages, for outputs),
+	 * then resumes it so the next prompt continues its conversation.
+	 */
+	static async load(connection: AcpConnectionState, id: string, workspace: string, model: StreamingModel, base: BaseOptions): Promise<AcpSession> {
+		const acp = new AcpSession(connection, id, workspace, model, base);
+		const replay = new UpdateMapper(workspace, true);
+		for (const event of await connection.runtime.sessionEvents(id)) for (const update of replay.forEvent(event as EventLike)) acp.push(update);
+		for (const update of replay.forMessages(await connection.runtime.store.listMessages(id))) acp.push(update);
+		await acp.flush();
+		acp.session = await connection.runtime.resumeSession(id, acp.resumeOptions(base.mode));
+		return acp;
+	}
+
+	get mode(): PermissionMode {
+		return this.session.mode;
+	}
+
+	modes(): SessionModeState {
+		return modeState(this.session.mode);
+	}
+
+	/** Said after the `session/new` or `session/load` response: the slash commands this session answers. */
+	announceCommands(): void {
+		this.push({ sessionUpdate: "available_commands_update", availableCommands: SLASH_COMMANDS.map((c) => c.command) });
+	}
+
+	async prompt(blocks: readonly ContentBlock[]): Promise<PromptResponse> {
+		if (this.running) throw new RequestError(-32600, `session ${this.id} is already running a turn`);
+		let input: string;
+		try {
+			input = promptText(blocks);
+		} catch (err) {
+			if (err instanceof UnsupportedPromptError) throw new RequestError(-32602, err.message);
+			throw err;
+		}
+		const command = slashCommand(input);
+		if (command) {
+			this.say(await command.run({ runtime: this.connection.runtime, session: this.session }));
+			await this.flush();
+			return { stopReason: "end_turn" };
+		}
+		const controller = new AbortController();
+		this.running = controller;
+		this.model.onText = (delta) => this.say(delta);
+		let result: Awaited<ReturnType<Session["send"]>>;
+		try {
+			result = await this.session.send(input, { signal: controller.signal });
+		} finally {
+			this.model.onText = undefined;
+			this.running = undefined;
+		}
+		this.showOutputs();
+		await this.flush();
+		// A cancelled turn answers `cancelled`, whatever else it ran into on the way out.
+		if (controller.signal.aborted) return { stopReason: "cancelled" };
+		const reason = STOP_REASONS[result.status];
+		if (reason === "error") throw new RequestError(-32603, result.error ?? `turn ended with status ${result.status}`);
+		if (result.status !== "completed" && result.error) {
+			this.say(`\n\nwarden: ${result.error}`);
+			await this.flush();
+		}
+		return { stopReason: reason };
+	}
+
+	/** `session/cancel`: the running turn stops; a pending ask is withdrawn and counts as refused. */
+	cancel(): void {
+		this.running?.abort(new Error("cancelled by the ACP client"));
+	}
+
+	async setMode(modeId: string): Promise<void> {
+		if (!isPermissionMode(modeId)) throw new RequestError(-32602, `unknown mode "${modeId}": one of ${Object.keys(MODE_VIEWS).join(", ")}`);
+		if (this.running) throw new RequestError(-32600, `session ${this.id} is running a turn: cancel it or wait before changing the mode`);
+		if (modeId === this.session.mode) return;
+		const previous = this.session.mode;
+		await this.session.end("ok");
+		try {
+			this.session = await this.connection.runtime.resumeSession(this.id, this.resumeOptions(modeId));
+		} catch (err) {
+			// The session stays usable under the mode it had.
+			this.session = await this.connection.runtime.resumeSession(this.id, this.resumeOptions(previous));
+			throw new RequestError(-32602, `mode ${modeId} refused: ${err instanceof Error ? err.message : String(err)}`);
+		}
+		this.push({ sessionUpdate: "current_mode_update", currentModeId: modeId });
+		await this.flush();
+	}
+
+	onEvent(event: AnyWardenEvent): void {
+		for (const update of this.live.forEvent(event as EventLike)) this.push(update);
+		// Each step's tool messages are stored before the next request and before the turn ends.
+		if (event.kind === "model.requested" || event.kind === "turn.completed") this.showOutputs();
+	}
+
+	async askPermission(request: ConfirmationRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+		const view = this.live.view(request.callId) ?? viewToolCall(request.tool, request.arguments, this.workspace);
+		const child = request.session !== this.id;
+		await this.flush();
+		const response = await this.connection.client.request(
+			"session/request_permission",
+			{
+				sessionId: this.id,
+				toolCall: {
+					toolCallId: request.callId,
+					title: child ? `Sub-agent: ${view.title}` : view.title,
+					kind: view.kind,
+					status: "pending",
+					rawInput: request.arguments,
+					locations: view.locations,
+					content: [...view.content, textContent(exactly(request))],
+				},
+				options: TOOL_OPTIONS.map((row) => row.option),
+			},
+			{ cancellationSignal: signal },
+		);
+		return toolAnswer(response.outcome);
+	}
+
+	async askRelease(request: ReleaseRequest, signal: AbortSignal): Promise<boolean> {
+		await this.flush();
+		const response = await this.connection.client.request(
+			"session/request_permission",
+			{
+				sessionId: this.id,
+				toolCall: {
+					toolCallId: request.call_id ?? `release-${request.id}`,
+					title: `Release ${request.label.sensitivity} data to ${request.sink} (${request.operation}), once`,
+					kind: "other",
+					status: "pending",
+					content: [textContent(`${request.why}\n\nExactly this payload (sha256 ${request.payload_sha256}):\n${request.preview}`)],
+				},
+				options: [...RELEASE_OPTIONS],
+			},
+			{ cancellationSignal: signal },
+		);
+		return releaseAnswer(response.outcome);
+	}
+
+	/** Waits until every update queued so far has been written. */
+	flush(): Promise<void> {
+		return this.queue;
+	}
+
+	private resumeOptions(mode: PermissionMode | undefined): ResumeSessionOptions {
+		return { ...this.base, ...(mode ? { mode } : {}), model: this.model, ...callbacks(() => this, this.connection) };
+	}
+
+	private say(text: string): void {
+		if (text !== "") this.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
+	}
+
+	private push(update: SessionUpdate): void {
+		this.queue = this.queue.then(() => this.connection.client.notify("session/update", { sessionId: this.id, update })).catch(() => undefined);
+	}
+
+	private showOutputs(): void {
+		this.queue = this.queue
+			.then(async () => {
+				const messages = await this.connection.runtime.store.listMessages(this.id);
+				for (const update of this.live.forMessages(messages)) await this.connection.client.notify("session/update", { sessionId: this.id, update });
+			})
+			.catch(() => undefined);
+	}
+}
+
+/** The session's host callbacks, routed to the ACP session once it exists (events arrive from its first record). */
+function callbacks(acp: () => AcpSession | undefined, connection: AcpConnectionState): Pick<OpenSessionOptions, "confirm" | "release" | "onEvent" | "files"> {
+	const files: EditorFiles | undefined = lazyFiles(acp, connection);
+	return {
+		onEvent: (event) => acp()?.onEvent(event),
+		confirm: async (request, signal) => {
+			const session = acp();
+			return session ? session.askPermission(request, signal) : false;
+		},
+		release: async (request, signal) => {
+			const session = acp();
+			return session ? session.askRelease(request, signal) : false;
+		},
+		...(files ? { files } : {}),
+	};
+}
+
+/** The client's fs as far as it offers it (undefined when it offers none), bound to the session's id. */
+function lazyFiles(acp: () => AcpSession | undefined, connection: AcpConnectionState): EditorFiles | undefined {
+	const fs = connection.capabilities.fs;
+	if (!fs?.readTextFile && !fs?.writeTextFile) return undefined;
+	const id = () => {
+		const session = acp();
+		if (!session) throw new Error("the ACP session is not open yet");
+		return session.id;
+	};
+	return {
+		name: "acp-client",
+		...(fs.readTextFile
+			? { readTextFile: async (path: string) => (await connection.client.request("fs/read_text_file", { sessionId: id(), path })).content }
+			: {}),
+		...(fs.writeTextFile
+			? {
+					writeTextFile: async (path: string, content: string) => {
+						await connection.client.request("fs/write_text_file", { sessionId: id(), path, content });
+					},
+				}
+			: {}),
+	};
+}
+
+/** The exact thing being approved, in words: the command as it will run, or the diff of the write. */
+function exactly(request: ConfirmationRequest): string {
+	const args = (request.arguments ?? {}) as Record<string, unknown>;
+	const why = `Warden asks because: ${request.decision.reason}`;
+	if (request.diff) return `${why}\n\n\`\`\`diff\n${request.diff}${request.diff.endsWith("\n") ? "" : "\n"}\`\`\``;
+	if (typeof args.command === "string") return `${why}\n\nRuns exactly:\n\`\`\`sh\n${args.command}\n\`\`\``;
+	return `${why}\n\n${request.tool} on ${request.resource}:\n\`\`\`json\n${JSON.stringify(request.arguments, null, 2)}\n\`\`\``;
+}
