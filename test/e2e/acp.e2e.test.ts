@@ -117,4 +117,129 @@ describe("warden acp", () => {
 		const denied = events.filter((e) => e.kind === "tool.denied");
 		expect(denied).toHaveLength(1);
 	});
+
+	it("session/cancel mid-tool stops `sleep 30`: the prompt answers cancelled, no call is left started, the audit chain holds", async () => {
+		const fixture = makeFixture();
+		const plan = writePlan(fixture, [{ tool_calls: [{ name: "shell", arguments: { command: "touch started && sleep 30" } }] }, { text: "never reached" }]);
+		const child = start(fixture, plan, ["--allow", "shell(touch started)", "--allow", "shell(sleep 30)"]);
+		await initialize(child);
+		const { sessionId } = await child.connection.agent.request("session/new", { cwd: fixture.workspace, mcpServers: [] });
+		const prompt = child.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "wait" }] });
+		const running = await child.waitForUpdate((n) => n.update.sessionUpdate === "tool_call_update" && n.update.status === "in_progress");
+		// Cancelled once the command is really running: its first part has left its mark.
+		while (!existsSync(join(fixture.workspace, "started"))) await new Promise((resolve) => setTimeout(resolve, 20));
+		await child.connection.agent.notify("session/cancel", { sessionId });
+		expect((await prompt).stopReason).toBe("cancelled");
+		const id = (running.update as { toolCallId: string }).toolCallId;
+		expect(callUpdates(child.updates, id).map((u) => u.status)).toContain("failed");
+		expect(JSON.stringify(callUpdates(child.updates, id))).toContain("Cancelled");
+		expect(agentText(child.updates)).not.toContain("never reached");
+		expect((await child.close()).code).toBe(0);
+		const { events, audit } = await evidence(fixture, sessionId);
+		expect(events.filter((e) => e.kind === "tool.started")).toHaveLength(1);
+		expect(events.filter((e) => e.kind === "tool.cancelled")).toHaveLength(1);
+		expect(events.find((e) => e.kind === "turn.completed")?.payload).toMatchObject({ status: "cancelled" });
+		// The command was killed, not waited out: its settled effect says so.
+		const settled = audit.filter((r) => r.kind === "effect" && r.data.effect === "shell.exec");
+		expect(JSON.stringify(settled)).toContain('"cancelled":true');
+	});
+
+	it("session/cancel while a permission request is pending: the client answers it cancelled and the call is refused", async () => {
+		const fixture = makeFixture();
+		const plan = writePlan(fixture, [{ tool_calls: [write("a.txt", "x\n")] }, { text: "never reached" }]);
+		let withdrawn = false;
+		let sessionId = "";
+		const child = start(fixture, plan, ["--ask", "write_file(**)"], {
+			// An editor shows the request until the agent withdraws it ($/cancel_request), then answers `cancelled`.
+			answer: (_request, signal) =>
+				new Promise((resolve) => {
+					signal.addEventListener("abort", () => {
+						withdrawn = true;
+						resolve({ outcome: { outcome: "cancelled" } });
+					});
+					void child.connection.agent.notify("session/cancel", { sessionId });
+				}),
+		});
+		await initialize(child);
+		sessionId = (await child.connection.agent.request("session/new", { cwd: fixture.workspace, mcpServers: [] })).sessionId;
+		const result = await child.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write" }] });
+		expect(result.stopReason).toBe("cancelled");
+		expect(withdrawn).toBe(true);
+		expect(existsSync(join(fixture.workspace, "a.txt"))).toBe(false);
+		expect((await child.close()).code).toBe(0);
+		const { events } = await evidence(fixture, sessionId);
+		expect(events.find((e) => e.kind === "permission.confirmed")?.payload).toMatchObject({ approved: false, by: "turn cancelled" });
+		expect(events.filter((e) => e.kind === "tool.started")).toHaveLength(0);
+		expect(events.find((e) => e.kind === "tool.cancelled")?.payload).toMatchObject({ reason: "turn cancelled while waiting for approval" });
+	});
+
+	it("session/load replays the stored conversation as updates, then set_mode changes the policy of the next turn", async () => {
+		const fixture = makeFixture();
+		const first = writePlan(fixture, [{ text: "Writing. ", tool_calls: [write("a.txt", "alpha\n")] }, { text: "written" }], "first.yaml");
+		const one = start(fixture, first);
+		await initialize(one);
+		const { sessionId } = await one.connection.agent.request("session/new", { cwd: fixture.workspace, mcpServers: [] });
+		await one.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "please write a" }] });
+		expect((await one.close()).code).toBe(0);
+
+		const second = writePlan(fixture, [{ tool_calls: [write("b.txt", "beta\n")] }, { text: "after the mode change" }], "second.yaml");
+		const two = start(fixture, second);
+		const init = await initialize(two);
+		expect(init.agentCapabilities?.loadSession).toBe(true);
+		const loaded = await two.connection.agent.request("session/load", { sessionId, cwd: fixture.workspace, mcpServers: [] });
+		expect(loaded.modes?.currentModeId).toBe("workspace-write");
+		// Replayed before the load answered: the user's words, the model's, and the call with its diff and outcome.
+		const replayed = two.updates.map((n) => n.update);
+		expect(replayed[0]).toEqual({ sessionUpdate: "user_message_chunk", content: { type: "text", text: "please write a" } });
+		expect(agentText(two.updates)).toBe("Writing. written");
+		const call = replayed.find((u) => u.sessionUpdate === "tool_call");
+		expect(call).toMatchObject({ title: "Write a.txt", kind: "edit", content: [{ type: "diff", newText: "alpha\n" }] });
+		expect(callUpdates(two.updates, (call as { toolCallId: string }).toolCallId).map((u) => u.status)).toEqual(["pending", "in_progress", "completed", undefined]);
+
+		await expect(two.connection.agent.request("session/set_mode", { sessionId, modeId: "yolo" })).rejects.toThrow(/unknown mode "yolo"/);
+		await two.connection.agent.request("session/set_mode", { sessionId, modeId: "read-only" });
+		await two.waitForUpdate((n) => n.update.sessionUpdate === "current_mode_update" && n.update.currentModeId === "read-only");
+		const result = await two.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "now write b" }] });
+		expect(result.stopReason).toBe("end_turn");
+		expect(existsSync(join(fixture.workspace, "b.txt"))).toBe(false);
+		expect(JSON.stringify(two.updates.map((n) => n.update))).toContain("Denied by Warden");
+		expect((await two.close()).code).toBe(0);
+
+		const { events, audit } = await evidence(fixture, sessionId);
+		// Each run records the mode it ran under: the first, the load, and the read-only one.
+		expect(events.filter((e) => e.kind === "session.started").map((e) => (e.payload as { mode: string }).mode)).toEqual(["workspace-write", "workspace-write", "read-only"]);
+		expect(audit.filter((r) => r.kind === "session.resumed")).toHaveLength(2);
+	});
+
+	it("reads and writes through the client's buffers when it offers fs, recorded by the kernel as the client's", async () => {
+		const fixture = makeFixture({ "notes.md": "on disk\n" });
+		const notes = join(fixture.workspace, "notes.md");
+		const buffers = new Map([[notes, "unsaved buffer\n"]]);
+		const plan = writePlan(fixture, [{ tool_calls: [{ name: "read_file", arguments: { path: "notes.md" } }] }, { tool_calls: [write("notes.md", "rewritten\n")] }, { text: "ok" }]);
+		const child = start(fixture, plan, [], { buffers });
+		await initialize(child, FS_CAPABILITIES);
+		const { sessionId } = await child.connection.agent.request("session/new", { cwd: fixture.workspace, mcpServers: [] });
+		await child.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "edit notes" }] });
+		expect(child.fsCalls).toEqual([`read ${notes}`, `read ${notes}`, `write ${notes}`]);
+		expect(buffers.get(notes)).toBe("rewritten\n");
+		// The editor saves; Warden wrote the buffer, not the disk.
+		expect(readFileSync(notes, "utf8")).toBe("on disk\n");
+		expect(JSON.stringify(child.updates.map((n) => n.update))).toContain("unsaved buffer");
+		expect((await child.close()).code).toBe(0);
+		const { audit } = await evidence(fixture, sessionId);
+		const settled = JSON.stringify(audit.filter((r) => r.kind === "effect" && r.data.resource === "fs:notes.md"));
+		expect(settled).toContain('"via":"acp-client"');
+		expect(settled).toContain("-unsaved buffer");
+	});
+
+	it("refuses a session/new whose cwd does not exist in one line, and a prompt for an unknown session", async () => {
+		const fixture = makeFixture();
+		const child = start(fixture, writePlan(fixture, [{ text: "hi" }]));
+		await initialize(child);
+		const missing = join(fixture.dir, "nope");
+		await expect(child.connection.agent.request("session/new", { cwd: missing, mcpServers: [] })).rejects.toThrow(`workspace ${missing} does not exist`);
+		await expect(child.connection.agent.request("session/new", { cwd: "relative/dir", mcpServers: [] })).rejects.toThrow('cwd must be an absolute path, got "relative/dir"');
+		await expect(child.connection.agent.request("session/prompt", { sessionId: "no-such", prompt: [{ type: "text", text: "x" }] })).rejects.toThrow("unknown session no-such");
+		expect((await child.close()).code).toBe(0);
+	});
 });
