@@ -4,7 +4,7 @@
  * (replay), set_mode, and file access through the client's buffers. The evidence each leaves is
  * checked afterwards: the trace invariant over the stored events and the audit's hash chain.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
@@ -241,5 +241,34 @@ describe("warden acp", () => {
 		await expect(child.connection.agent.request("session/new", { cwd: "relative/dir", mcpServers: [] })).rejects.toThrow('cwd must be an absolute path, got "relative/dir"');
 		await expect(child.connection.agent.request("session/prompt", { sessionId: "no-such", prompt: [{ type: "text", text: "x" }] })).rejects.toThrow("unknown session no-such");
 		expect((await child.close()).code).toBe(0);
+	});
+
+	it("asks the client for an exact release when secret data would reach a sink that clears less; only allow_once releases it", async () => {
+		const fixture = makeFixture({ "prod.env": "DB_PASSWORD=hunter2-canary\n" });
+		const config = join(fixture.dir, "config.yaml");
+		writeFileSync(config, "flow:\n  secret_files: ['prod.env']\n  sinks:\n    - { sink: 'fs:public/**', trust: untrusted, max: internal, release: secret }\n");
+		const plan = writePlan(fixture, [
+			{ tool_calls: [{ name: "read_file", arguments: { path: "prod.env" } }] },
+			{ tool_calls: [write("public/one.txt", "copied\n")] },
+			{ text: "first" },
+			{ tool_calls: [write("public/two.txt", "copied again\n")] },
+			{ text: "second" },
+		]);
+		const answers = ["allow_once", "reject_once"];
+		const child = start(fixture, plan, ["--config", config], { answer: async () => pick(answers.shift() ?? "reject_once") });
+		await initialize(child);
+		const { sessionId } = await child.connection.agent.request("session/new", { cwd: fixture.workspace, mcpServers: [] });
+		await child.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "publish" }] });
+		await child.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "publish again" }] });
+		expect(child.permissions.map((p) => p.options.map((o) => o.kind))).toEqual([
+			["allow_once", "reject_once"],
+			["allow_once", "reject_once"],
+		]);
+		expect(child.permissions[0]?.toolCall.title).toBe("Release secret data to fs:public/one.txt (fs.write), once");
+		expect(readFileSync(join(fixture.workspace, "public/one.txt"), "utf8")).toBe("copied\n");
+		expect(existsSync(join(fixture.workspace, "public/two.txt"))).toBe(false);
+		expect((await child.close()).code).toBe(0);
+		const { events } = await evidence(fixture, sessionId);
+		expect(events.filter((e) => e.kind === "flow.decided").map((e) => (e.payload as { decision: string }).decision)).toEqual(["release", "deny"]);
 	});
 });
