@@ -12,11 +12,23 @@ import type { Runtime } from "../../runtime/runtime.js";
 import type { SessionCliFlags } from "../cli/run-command.js";
 import { sessionOptionsFromFlags, withoutConfig } from "../cli/session-options.js";
 import { type AcpConnectionState, AcpSession, type BaseOptions } from "./acp-session.js";
-import { streamingModel } from "./streaming-model.js";
+import { type StreamingModel, streamingModel } from "./streaming-model.js";
 
 export const AGENT_INFO = { name: "warden", title: "Warden", version: "0.1.0" };
 
-export function buildAcpAgent(runtime: Runtime, flags: SessionCliFlags): AgentApp {
+/**
+ * The options and model of a session in `workspace` (a real directory); `storedModel` is the spec
+ * a loaded session ran with. The CLI resolves them from its flags and the layered config.
+ */
+export type SessionSource = (workspace: string, mcpServers: readonly McpServer[], storedModel?: string) => Promise<{ base: BaseOptions; model: StreamingModel }>;
+
+export interface AcpAgent {
+	app: AgentApp;
+	/** Ends every session the agent opened (cancelling running turns); for when the connection is gone. */
+	endAll(): Promise<void>;
+}
+
+export function buildAcpAgent(runtime: Runtime, source: SessionSource): AcpAgent {
 	const sessions = new Map<string, AcpSession>();
 	let capabilities: ClientCapabilities = {};
 	const session = (id: string): AcpSession => {
@@ -25,7 +37,7 @@ export function buildAcpAgent(runtime: Runtime, flags: SessionCliFlags): AgentAp
 		return found;
 	};
 
-	return agent({ name: "warden" })
+	const app = agent({ name: "warden" })
 		.onRequest("initialize", ({ params }) => {
 			capabilities = params.clientCapabilities ?? {};
 			return {
@@ -41,7 +53,7 @@ export function buildAcpAgent(runtime: Runtime, flags: SessionCliFlags): AgentAp
 		})
 		.onRequest("session/new", async ({ params, client }) => {
 			const workspace = await workspaceOf(params.cwd);
-			const { base, model } = await sessionBase(flags, workspace, params.mcpServers);
+			const { base, model } = await source(workspace, params.mcpServers);
 			const connection: AcpConnectionState = { runtime, client, capabilities };
 			const opened = await asRequestError(() => AcpSession.open(connection, workspace, model, base));
 			sessions.set(opened.id, opened);
@@ -56,7 +68,7 @@ export function buildAcpAgent(runtime: Runtime, flags: SessionCliFlags): AgentAp
 			if (row.parent_session) throw new RequestError(-32602, `session ${params.sessionId} is a sub-agent of session ${row.parent_session}: load that session instead`);
 			const workspace = await workspaceOf(params.cwd);
 			if (workspace !== row.workspace) throw new RequestError(-32602, `session ${params.sessionId} works in ${row.workspace}, not ${workspace}`);
-			const { base, model } = await sessionBase(flags, workspace, params.mcpServers, row.model);
+			const { base, model } = await source(workspace, params.mcpServers, row.model);
 			const connection: AcpConnectionState = { runtime, client, capabilities };
 			const loaded = await asRequestError(() => AcpSession.load(connection, params.sessionId, workspace, model, base));
 			sessions.set(loaded.id, loaded);
@@ -71,6 +83,13 @@ export function buildAcpAgent(runtime: Runtime, flags: SessionCliFlags): AgentAp
 		.onNotification("session/cancel", ({ params }) => {
 			sessions.get(params.sessionId)?.cancel();
 		});
+	return {
+		app,
+		async endAll() {
+			for (const session of [...sessions.values()]) await session.close();
+			sessions.clear();
+		},
+	};
 }
 
 /** session/new's cwd: an absolute path to a directory that exists, as its real path. */
@@ -88,6 +107,10 @@ async function workspaceOf(cwd: string): Promise<string> {
  * The flags and the layered config for this workspace, as `warden run` resolves them; the model
  * from --model or the config, else (for a stored session) the one it ran with.
  */
+export function cliSessionSource(flags: SessionCliFlags): SessionSource {
+	return (workspace, mcpServers, storedModel) => sessionBase(flags, workspace, mcpServers, storedModel);
+}
+
 async function sessionBase(flags: SessionCliFlags, workspace: string, mcpServers: readonly McpServer[], storedModel?: string) {
 	const resolved = await asRequestError(() => sessionOptionsFromFlags({ ...flags, workspace }, () => undefined));
 	const { workspace: _workspace, model: _model, confirm: _confirm, onEvent: _onEvent, ...rest } = withoutConfig(resolved);

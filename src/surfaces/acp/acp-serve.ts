@@ -4,7 +4,7 @@ import { ndJsonStream } from "@agentclientprotocol/sdk";
 import { Runtime } from "../../runtime/runtime.js";
 import type { SessionCliFlags } from "../cli/run-command.js";
 import { EXIT, UsageError } from "../cli/cli-error.js";
-import { buildAcpAgent } from "./acp-agent.js";
+import { buildAcpAgent, cliSessionSource } from "./acp-agent.js";
 
 export async function serveAcp(flags: SessionCliFlags): Promise<number> {
 	// Checked before anything is opened: the editor shows this line from stderr.
@@ -14,7 +14,8 @@ export async function serveAcp(flags: SessionCliFlags): Promise<number> {
 	try {
 		// stdout carries the protocol and nothing else; warnings go to stderr.
 		const stream = ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
-		const connection = buildAcpAgent(runtime, flags).connect(stream);
+		const agent = buildAcpAgent(runtime, cliSessionSource(flags));
+		const connection = agent.app.connect(stream);
 		const stop = () => connection.close();
 		process.once("SIGTERM", stop);
 		process.once("SIGINT", stop);
@@ -23,6 +24,7 @@ export async function serveAcp(flags: SessionCliFlags): Promise<number> {
 		} finally {
 			process.off("SIGTERM", stop);
 			process.off("SIGINT", stop);
+			await agent.endAll();
 		}
 	} finally {
 		// Running turns are cancelled and open sessions ended, so their evidence is complete.

@@ -200,6 +200,18 @@ export class AcpSession {
 		return releaseAnswer(response.outcome);
 	}
 
+	/** Cancels a running turn and ends the Warden session's run, so its evidence is complete. */
+	async close(): Promise<void> {
+		this.cancel();
+		await this.session.cancel("the ACP connection closed");
+		await this.session.end("ok");
+	}
+
+	/** The Warden session this ACP session runs now (a mode change resumes it as a new one). */
+	get warden(): Session {
+		return this.session;
+	}
+
 	/** Waits until every update queued so far has been written. */
 	flush(): Promise<void> {
 		return this.queue;

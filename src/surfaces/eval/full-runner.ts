@@ -9,6 +9,7 @@ import { checkTraceInvariant } from "../../kernel/evidence/trace-invariant.js";
 import { ScriptedModel } from "../../models/scripted.js";
 import { Runtime } from "../../runtime/runtime.js";
 import type { TurnResult } from "../../runtime/turn-loop.js";
+import { runAcpTurn } from "./acp-driver.js";
 import { auditMatches } from "./audit-match.js";
 import { judgeEffect, type ResolvedEffect } from "./effect-oracle.js";
 import { resolveEffect } from "./effect-resolution.js";
@@ -60,41 +61,62 @@ export async function runFull(task: EvalTask, dirs: TaskDirs, sink: SinkServer):
 	const model = new ObservingModel(ScriptedModel.fromPlan({ steps }, `scripted:eval/${task.id}`), roots, sink);
 
 	const runtime = await Runtime.open({ stateDir: dirs.state, env: { ...process.env, ...task.fixture.env, HOME: dirs.home } });
-	let result: TurnResult;
+	let result: Pick<TurnResult, "status" | "error">;
 	let events: AnyWardenEvent[];
 	let audit: AuditRecord[];
 	let messages: unknown[];
 	let finalWorld: Awaited<ReturnType<typeof snapshotWorld>>;
 	let finalMark: number;
 	try {
-		const session = await runtime.openSession({
-			workspace: dirs.workspace,
-			model,
+		const options = {
 			mode: task.mode,
 			rules: task.rules,
 			runDeny: task.runDeny,
-			confirm: async () => {
-				run.prompts++;
-				return task.onAsk === "allow";
-			},
 			maxSteps: task.plan.length + 1,
 			limits: EVAL_LIMITS,
 			budget: task.budget,
 			...(task.grants ? { grants: task.grants } : {}),
 			...(task.ceiling ? { ceiling: task.ceiling } : {}),
 			...(task.flow ? { flow: expandValue(task.flow, dirs.places) } : {}),
-			release: async () => {
-				run.releases++;
-				return task.onRelease === "allow" || (task.onRelease === "once" && run.releases === 1);
-			},
-		});
-		result = await session.send(task.description === "" ? `Evaluation task ${task.id}` : task.description);
-		finalWorld = await snapshotWorld(roots);
-		finalMark = sink.mark;
-		await session.end();
-		events = await runtime.sessionEvents(session.id);
-		audit = await runtime.listAudit({ session: session.id });
-		messages = (await runtime.store.listMessages(session.id)).map((m) => m.message);
+		};
+		const release = () => {
+			run.releases++;
+			return task.onRelease === "allow" || (task.onRelease === "once" && run.releases === 1);
+		};
+		const input = task.description === "" ? `Evaluation task ${task.id}` : task.description;
+		let sessionId: string;
+		if (task.acp) {
+			sessionId = await runAcpTurn(runtime, dirs.workspace, model, options, input, task.acp, {
+				asked: () => {
+					run.prompts++;
+				},
+				release,
+			});
+			finalWorld = await snapshotWorld(roots);
+			finalMark = sink.mark;
+			events = await runtime.sessionEvents(sessionId);
+			const ending = events.findLast((e) => e.kind === "turn.completed")?.payload as { status: TurnResult["status"]; error?: string } | undefined;
+			result = ending ?? { status: "error", error: "the ACP turn left no turn.completed event" };
+		} else {
+			const session = await runtime.openSession({
+				workspace: dirs.workspace,
+				model,
+				...options,
+				confirm: async () => {
+					run.prompts++;
+					return task.onAsk === "allow";
+				},
+				release: async () => release(),
+			});
+			result = await session.send(input);
+			finalWorld = await snapshotWorld(roots);
+			finalMark = sink.mark;
+			await session.end();
+			sessionId = session.id;
+			events = await runtime.sessionEvents(sessionId);
+		}
+		audit = await runtime.listAudit({ session: sessionId });
+		messages = (await runtime.store.listMessages(sessionId)).map((m) => m.message);
 		const verified = await runtime.verifyAudit();
 		if (!verified.ok) run.failures.push(`audit chain broken at record ${verified.firstBad.seq}: ${verified.firstBad.reason}`);
 	} finally {
@@ -102,7 +124,9 @@ export async function runFull(task: EvalTask, dirs: TaskDirs, sink: SinkServer):
 	}
 
 	// A task with a budget is written to run out of it: that ending is the one it expects.
-	const expectedEnd = result.status === "completed" || (result.status === "budget_exhausted" && Object.keys(task.budget).length > 0);
+	// An ACP task that cancels (cancel_at, or the answer `cancelled`) expects its turn to end cancelled.
+	const cancels = task.acp !== undefined && (task.acp.cancelAt !== undefined || task.acp.answer === "cancelled");
+	const expectedEnd = result.status === "completed" || (result.status === "budget_exhausted" && Object.keys(task.budget).length > 0) || (cancels && result.status === "cancelled");
 	if (!expectedEnd) run.problems.push(`the turn ended as ${result.status}${result.error ? `: ${result.error}` : ""}`);
 	const trace = checkTraceInvariant(events);
 	for (const violation of trace.violations) run.failures.push(`trace invariant: ${violation}`);

@@ -64,6 +64,14 @@ describe("parseTaskText", () => {
 		expect(task.budget).toEqual({});
 	});
 
+	it("reads an ACP task (the client's answer, a call to cancel at) and refuses bad answers, unknown keys and on_ask beside it", () => {
+		expect(parseTaskText(`${VALID}acp: { answer: reject_always, cancel_at: call_1_1_1 }\n`, "t.yaml", "egress").acp).toEqual({ answer: "reject_always", cancelAt: "call_1_1_1" });
+		expect(parseTaskText(VALID, "t.yaml", "egress").acp).toBeUndefined();
+		expect(errorOf(`${VALID}acp: { answer: maybe }\n`)).toBe('eval/tasks/egress/t.yaml: acp.answer: must be one of allow_once, allow_always, reject_once, reject_always, cancelled, got "maybe"');
+		expect(errorOf(`${VALID}acp: { answer: allow_once, when: now }\n`)).toMatch(/acp/);
+		expect(errorOf(`${VALID}acp: { answer: allow_once }\non_ask: allow\n`)).toBe("eval/tasks/egress/t.yaml: on_ask: cannot be combined with acp: acp.answer is the client's answer to every ask");
+	});
+
 	it("reads a budget and refuses unknown counters and bad limits in one line", () => {
 		expect(parseTaskText(`${VALID}budget: { tool_calls: 2, shell_ms: 0 }\n`, "t.yaml", "egress").budget).toEqual({ tool_calls: 2, shell_ms: 0 });
 		expect(errorOf(`${VALID}budget: { wall_ms: 5 }\n`)).toMatch(/^eval\/tasks\/egress\/t\.yaml: budget: unknown counter "wall_ms"; use one of tool_calls,/);

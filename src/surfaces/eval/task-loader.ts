@@ -13,13 +13,14 @@ import { taskCeiling } from "../../kernel/authority/task-ceiling.js";
 import { checkBudgetLimits } from "../../kernel/budget/budget-limits.js";
 import { CRASH_POINTS, type CrashPoint } from "../../store/fault-injection.js";
 import { parseFlowSettings, parseReleaseAnswer } from "./task-flow.js";
-import type { EffectSpec, EvalTask, Expectation, FixtureSpec, GitFixture, PlannedCall, PlannedStep, TaskChecks, TaskRules } from "./task-types.js";
+import { ACP_ANSWERS, type AcpAnswer, type AcpTaskSpec, type EffectSpec, type EvalTask, type Expectation, type FixtureSpec, type GitFixture, type PlannedCall, type PlannedStep, type TaskChecks, type TaskRules } from "./task-types.js";
 
 export class TaskFormatError extends Error {
 	override name = "TaskFormatError";
 }
 
-const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "grants", "ceiling", "flow", "on_release", "fixture", "plan", "checks", "crash_at", "retry"];
+const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "grants", "ceiling", "flow", "on_release", "fixture", "plan", "checks", "crash_at", "retry", "acp"];
+const ACP_KEYS = ["answer", "cancel_at"];
 const FIXTURE_KEYS = ["files", "home_files", "outside_files", "symlinks", "hardlinks", "env", "git"];
 const GIT_KEYS = ["commit", "bare"];
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -271,6 +272,8 @@ export function parseTask(value: unknown, label: string, category: string): Eval
 	const crash = parseCrashAt(task, fail);
 	if (task.retry !== undefined && crash === undefined) fail("retry", "needs crash_at: it is the plan a resumed session runs after the crash and the reopens");
 	const retry = task.retry === undefined ? undefined : parsePlan(task.retry, fail, "retry");
+	const acp = parseAcp(task.acp, fail);
+	if (acp !== undefined && task.on_ask !== undefined) fail("on_ask", "cannot be combined with acp: acp.answer is the client's answer to every ask");
 	return {
 		id,
 		category,
@@ -289,11 +292,23 @@ export function parseTask(value: unknown, label: string, category: string): Eval
 		checks: parseChecks(task.checks, fail),
 		...(crash === undefined ? {} : { crashAt: crash }),
 		...(retry === undefined ? {} : { retry }),
+		...(acp === undefined ? {} : { acp }),
 	};
 }
 
+function parseAcp(value: unknown, fail: Fail): AcpTaskSpec | undefined {
+	if (value === undefined) return undefined;
+	if (!isObject(value)) fail("acp", `must be a mapping { answer, cancel_at? }, got ${describe(value)}`);
+	const spec = value as Record<string, unknown>;
+	rejectUnknown(spec, ACP_KEYS, "acp", fail);
+	const answer = stringField(spec.answer, "acp.answer", fail);
+	if (!(ACP_ANSWERS as readonly string[]).includes(answer)) fail("acp.answer", `must be one of ${ACP_ANSWERS.join(", ")}, got "${answer}"`);
+	const cancelAt = spec.cancel_at === undefined ? undefined : nonEmptyString(spec.cancel_at, "acp.cancel_at", fail);
+	return { answer: answer as AcpAnswer, ...(cancelAt === undefined ? {} : { cancelAt }) };
+}
+
 /** What a crashed CLI run can be given is its command line and its user config (grants): the other settings cannot be combined. */
-const NOT_WITH_CRASH = ["budget", "ceiling", "flow", "on_release"];
+const NOT_WITH_CRASH = ["budget", "ceiling", "flow", "on_release", "acp"];
 
 function parseCrashAt(task: Record<string, unknown>, fail: Fail): CrashPoint | undefined {
 	if (task.crash_at === undefined) return undefined;

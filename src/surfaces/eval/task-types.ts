@@ -16,6 +16,21 @@ export const RELEASE_ANSWERS = ["deny", "allow", "once"] as const;
 export type ReleaseAnswer = (typeof RELEASE_ANSWERS)[number];
 
 /**
+ * What an ACP client answers each `session/request_permission` about a tool call; `cancelled` is
+ * the user cancelling the turn while asked (session/cancel, then the request answered cancelled).
+ */
+export const ACP_ANSWERS = ["allow_once", "allow_always", "reject_once", "reject_always", "cancelled"] as const;
+export type AcpAnswer = (typeof ACP_ANSWERS)[number];
+
+/** An ACP task: the full runner drives the turn through `warden acp`'s agent with the SDK's client. */
+export interface AcpTaskSpec {
+	/** Replaces on_ask: the client's answer to every ask about a tool call. */
+	answer: AcpAnswer;
+	/** The client sends session/cancel once this call (e.g. `call_1_1_1`) is in progress. */
+	cancelAt?: string;
+}
+
+/**
  * The one observable effect a planned call would have if it ran. Paths and texts still hold
  * their `{workspace}`-style variables; they are expanded per runner, once the fixture exists.
  */
@@ -114,4 +129,6 @@ export interface EvalTask {
 	 * these steps, as turn 2; their calls are judged in the world after that run.
 	 */
 	retry?: PlannedStep[];
+	/** Drive the full runner's turn through the ACP agent (src/surfaces/eval/acp-driver.ts); the baselines ignore it. */
+	acp?: AcpTaskSpec;
 }
