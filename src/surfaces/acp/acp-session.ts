@@ -64,16 +64,17 @@ export class AcpSession {
 	}
 
 	/**
-	 * Replays a stored session to the client from its events (and its tool messages, for outputs),
-	 * then resumes it so the next prompt continues its conversation.
+	 * Resumes a stored session, so the next prompt continues its conversation, and replays it to
+	 * the client from its events (and its tool messages, for outputs) before the load is answered.
+	 * Resumed first: a session another process holds is refused before anything is replayed.
 	 */
 	static async load(connection: AcpConnectionState, id: string, workspace: string, model: StreamingModel, base: BaseOptions): Promise<AcpSession> {
 		const acp = new AcpSession(connection, id, workspace, model, base);
+		acp.session = await connection.runtime.resumeSession(id, acp.resumeOptions(base.mode));
 		const replay = new UpdateMapper(workspace, true);
 		for (const event of await connection.runtime.sessionEvents(id)) for (const update of replay.forEvent(event as EventLike)) acp.push(update);
 		for (const update of replay.forMessages(await connection.runtime.store.listMessages(id))) acp.push(update);
 		await acp.flush();
-		acp.session = await connection.runtime.resumeSession(id, acp.resumeOptions(base.mode));
 		return acp;
 	}
 
@@ -205,11 +206,6 @@ export class AcpSession {
 		this.cancel();
 		await this.session.cancel("the ACP connection closed");
 		await this.session.end("ok");
-	}
-
-	/** The Warden session this ACP session runs now (a mode change resumes it as a new one). */
-	get warden(): Session {
-		return this.session;
 	}
 
 	/** Waits until every update queued so far has been written. */
