@@ -243,14 +243,14 @@ describe("warden acp", () => {
 		expect((await child.close()).code).toBe(0);
 	});
 
-	it("asks the client for an exact release when secret data would reach a sink that clears less; only allow_once releases it", async () => {
+	it("asks the client for an exact release when secret data would reach a sink that clears less; only allow_once releases it; the secret never reaches the editor's text", async () => {
 		const fixture = makeFixture({ "prod.env": "DB_PASSWORD=hunter2-canary\n" });
 		const config = join(fixture.dir, "config.yaml");
 		writeFileSync(config, "flow:\n  secret_files: ['prod.env']\n  sinks:\n    - { sink: 'fs:public/**', trust: untrusted, max: internal, release: secret }\n");
 		const plan = writePlan(fixture, [
 			{ tool_calls: [{ name: "read_file", arguments: { path: "prod.env" } }] },
 			{ tool_calls: [write("public/one.txt", "copied\n")] },
-			{ text: "first" },
+			{ text: "first: the password is hunter2-canary" },
 			{ tool_calls: [write("public/two.txt", "copied again\n")] },
 			{ text: "second" },
 		]);
@@ -267,6 +267,9 @@ describe("warden acp", () => {
 		expect(child.permissions[0]?.toolCall.title).toBe("Release secret data to fs:public/one.txt (fs.write), once");
 		expect(readFileSync(join(fixture.workspace, "public/one.txt"), "utf8")).toBe("copied\n");
 		expect(existsSync(join(fixture.workspace, "public/two.txt"))).toBe(false);
+		// With a secret in the model's context, the editor (which keeps what it is shown) gets the redacted text.
+		expect(agentText(child.updates)).toContain("first: the password is ");
+		expect(agentText(child.updates)).not.toContain("hunter2-canary");
 		expect((await child.close()).code).toBe(0);
 		const { events } = await evidence(fixture, sessionId);
 		expect(events.filter((e) => e.kind === "flow.decided").map((e) => (e.payload as { decision: string }).decision)).toEqual(["release", "deny"]);

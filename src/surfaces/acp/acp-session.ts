@@ -38,6 +38,8 @@ export class AcpSession {
 	private running: AbortController | undefined;
 	private queue: Promise<void> = Promise.resolve();
 	private live: UpdateMapper;
+	/** Whether the current model step's text went out as deltas. */
+	private streamed = false;
 
 	constructor(
 		private readonly connection: AcpConnectionState,
@@ -108,7 +110,13 @@ export class AcpSession {
 		}
 		const controller = new AbortController();
 		this.running = controller;
-		this.model.onText = (delta) => this.say(delta);
+		this.model.onText = (delta) => {
+			// Raw deltas only while the model's context holds nothing secret: the editor keeps what it
+			// is shown, so with a secret in context the step's text comes redacted from its event instead.
+			if (this.session.contextLabel.sensitivity === "secret") return;
+			this.streamed = true;
+			this.say(delta);
+		};
 		let result: Awaited<ReturnType<Session["send"]>>;
 		try {
 			result = await this.session.send(input, { signal: controller.signal });
@@ -152,6 +160,8 @@ export class AcpSession {
 	}
 
 	onEvent(event: AnyWardenEvent): void {
+		if (event.kind === "model.requested") this.streamed = false;
+		if (event.kind === "model.responded" && !this.streamed && event.payload.text) this.say(event.payload.text);
 		for (const update of this.live.forEvent(event as EventLike)) this.push(update);
 		// Each step's tool messages are stored before the next request and before the turn ends.
 		if (event.kind === "model.requested" || event.kind === "turn.completed") this.showOutputs();
