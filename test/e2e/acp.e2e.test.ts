@@ -232,10 +232,15 @@ describe("warden acp", () => {
 		expect(settled).toContain("-unsaved buffer");
 	});
 
-	it("refuses a session/new whose cwd does not exist in one line, and a prompt for an unknown session", async () => {
+	it("refuses in one line: a cwd that does not exist, a prompt for an unknown session, a mode looser than the one it was started with", async () => {
 		const fixture = makeFixture();
-		const child = start(fixture, writePlan(fixture, [{ text: "hi" }]));
+		const child = start(fixture, writePlan(fixture, [{ text: "hi" }]), ["--mode", "workspace-write"]);
 		await initialize(child);
+		const { sessionId, modes } = await child.connection.agent.request("session/new", { cwd: fixture.workspace, mcpServers: [] });
+		expect(modes?.availableModes.map((m) => m.id)).toEqual(["read-only", "workspace-write", "plan"]);
+		await expect(child.connection.agent.request("session/set_mode", { sessionId, modeId: "full-access" })).rejects.toThrow(
+			"mode full-access is looser than workspace-write, the mode warden acp was started with: restart it with --mode full-access to allow it",
+		);
 		const missing = join(fixture.dir, "nope");
 		await expect(child.connection.agent.request("session/new", { cwd: missing, mcpServers: [] })).rejects.toThrow(`workspace ${missing} does not exist`);
 		await expect(child.connection.agent.request("session/new", { cwd: "relative/dir", mcpServers: [] })).rejects.toThrow('cwd must be an absolute path, got "relative/dir"');

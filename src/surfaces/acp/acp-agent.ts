@@ -11,8 +11,8 @@ import { createModel } from "../../models/model-spec.js";
 import type { Runtime } from "../../runtime/runtime.js";
 import type { SessionCliFlags } from "../cli/run-command.js";
 import { sessionOptionsFromFlags, withoutConfig } from "../cli/session-options.js";
-import { type AcpConnectionState, AcpSession, type BaseOptions } from "./acp-session.js";
-import { type StreamingModel, streamingModel } from "./streaming-model.js";
+import { type AcpConnectionState, AcpSession, type BaseOptions, type SessionPlan } from "./acp-session.js";
+import { streamingModel } from "./streaming-model.js";
 
 export const AGENT_INFO = { name: "warden", title: "Warden", version: "0.1.0" };
 
@@ -20,7 +20,7 @@ export const AGENT_INFO = { name: "warden", title: "Warden", version: "0.1.0" };
  * The options and model of a session in `workspace` (a real directory); `storedModel` is the spec
  * a loaded session ran with. The CLI resolves them from its flags and the layered config.
  */
-export type SessionSource = (workspace: string, mcpServers: readonly McpServer[], storedModel?: string) => Promise<{ base: BaseOptions; model: StreamingModel }>;
+export type SessionSource = (workspace: string, mcpServers: readonly McpServer[], storedModel?: string) => Promise<SessionPlan>;
 
 export interface AcpAgent {
 	app: AgentApp;
@@ -53,9 +53,9 @@ export function buildAcpAgent(runtime: Runtime, source: SessionSource): AcpAgent
 		})
 		.onRequest("session/new", async ({ params, client }) => {
 			const workspace = await workspaceOf(params.cwd);
-			const { base, model } = await source(workspace, params.mcpServers);
+			const plan = await source(workspace, params.mcpServers);
 			const connection: AcpConnectionState = { runtime, client, capabilities };
-			const opened = await asRequestError(() => AcpSession.open(connection, workspace, model, base));
+			const opened = await asRequestError(() => AcpSession.open(connection, workspace, plan));
 			sessions.set(opened.id, opened);
 			// After the response: the client knows the session id before any update names it.
 			setImmediate(() => opened.announceCommands());
@@ -68,9 +68,9 @@ export function buildAcpAgent(runtime: Runtime, source: SessionSource): AcpAgent
 			if (row.parent_session) throw new RequestError(-32602, `session ${params.sessionId} is a sub-agent of session ${row.parent_session}: load that session instead`);
 			const workspace = await workspaceOf(params.cwd);
 			if (workspace !== row.workspace) throw new RequestError(-32602, `session ${params.sessionId} works in ${row.workspace}, not ${workspace}`);
-			const { base, model } = await source(workspace, params.mcpServers, row.model);
+			const plan = await source(workspace, params.mcpServers, row.model);
 			const connection: AcpConnectionState = { runtime, client, capabilities };
-			const loaded = await asRequestError(() => AcpSession.load(connection, params.sessionId, workspace, model, base));
+			const loaded = await asRequestError(() => AcpSession.load(connection, params.sessionId, workspace, plan));
 			sessions.set(loaded.id, loaded);
 			setImmediate(() => loaded.announceCommands());
 			return { modes: loaded.modes() };
@@ -111,7 +111,7 @@ export function cliSessionSource(flags: SessionCliFlags): SessionSource {
 	return (workspace, mcpServers, storedModel) => sessionBase(flags, workspace, mcpServers, storedModel);
 }
 
-async function sessionBase(flags: SessionCliFlags, workspace: string, mcpServers: readonly McpServer[], storedModel?: string) {
+async function sessionBase(flags: SessionCliFlags, workspace: string, mcpServers: readonly McpServer[], storedModel?: string): Promise<SessionPlan> {
 	const resolved = await asRequestError(() => sessionOptionsFromFlags({ ...flags, workspace }, () => undefined));
 	const { workspace: _workspace, model: _model, confirm: _confirm, onEvent: _onEvent, ...rest } = withoutConfig(resolved);
 	const chosen = resolved.config.model?.value ?? storedModel;
@@ -121,9 +121,10 @@ async function sessionBase(flags: SessionCliFlags, workspace: string, mcpServers
 	const notes = mcpServers.map((server) => ({ item: `MCP server ${server.name}`, source: "ACP client (session/new)", why: "Warden does not connect to MCP servers an ACP client supplies" }));
 	for (const note of notes) process.stderr.write(`warden: warning: ignored ${note.item} from ${note.source}: ${note.why}\n`);
 	const base: BaseOptions = { ...rest, ...(notes.length > 0 ? { configNotes: [...(rest.configNotes ?? []), ...notes] } : {}) };
+	const named = resolved.config.mode.source !== "default";
 	// The mode of a stored session is its own unless a flag or config layer names one.
-	if (storedModel !== undefined && resolved.config.mode.source === "default") delete base.mode;
-	return { base, model };
+	if (storedModel !== undefined && !named) delete base.mode;
+	return { base, model, ...(named ? { modeCap: resolved.config.mode.value } : {}) };
 }
 
 /** Errors that mean the request (its cwd, the flags, the config, the model spec) is wrong, not Warden. */

@@ -14,6 +14,7 @@ import type { OpenSessionOptions, ResumeSessionOptions, Runtime } from "../../ru
 import type { Session } from "../../runtime/session.js";
 import type { ConfirmationRequest } from "../../runtime/session-options.js";
 import type { ApprovalAnswer } from "../../kernel/approval/approval-types.js";
+import { isMorePermissive } from "../../config/mode-order.js";
 import { isPermissionMode, MODE_VIEWS, modeState } from "./acp-modes.js";
 import { type EventLike, UpdateMapper } from "./event-updates.js";
 import { RELEASE_OPTIONS, releaseAnswer, TOOL_OPTIONS, toolAnswer } from "./permission-options.js";
@@ -33,6 +34,14 @@ export interface AcpConnectionState {
 /** The options a session is opened or resumed with, less what the ACP session itself supplies. */
 export type BaseOptions = Omit<OpenSessionOptions, "workspace" | "model" | "confirm" | "release" | "files" | "onEvent">;
 
+/** How a session is to run: its options, its model, and the loosest mode the editor may choose. */
+export interface SessionPlan {
+	base: BaseOptions;
+	model: StreamingModel;
+	/** The mode the host named (a flag or a config layer): the editor may choose it or a stricter one. Absent: any mode. */
+	modeCap?: PermissionMode;
+}
+
 export class AcpSession {
 	private session!: Session;
 	private running: AbortController | undefined;
@@ -41,26 +50,32 @@ export class AcpSession {
 	/** Whether the current model step's text went out as deltas. */
 	private streamed = false;
 
+	private readonly model: StreamingModel;
+	private readonly base: BaseOptions;
+	private readonly modeCap: PermissionMode | undefined;
+
 	constructor(
 		private readonly connection: AcpConnectionState,
 		readonly id: string,
 		readonly workspace: string,
-		private readonly model: StreamingModel,
-		private base: BaseOptions,
+		plan: SessionPlan,
 	) {
 		this.live = new UpdateMapper(workspace, false);
+		this.model = plan.model;
+		this.base = plan.base;
+		this.modeCap = plan.modeCap;
 	}
 
 	/** Opens a new Warden session in `workspace` (a real directory) and binds it to an ACP session. */
-	static async open(connection: AcpConnectionState, workspace: string, model: StreamingModel, base: BaseOptions): Promise<AcpSession> {
+	static async open(connection: AcpConnectionState, workspace: string, plan: SessionPlan): Promise<AcpSession> {
 		let acp: AcpSession | undefined;
 		const session = await connection.runtime.openSession({
-			...base,
+			...plan.base,
 			workspace,
-			model,
+			model: plan.model,
 			...callbacks(() => acp, connection),
 		});
-		acp = new AcpSession(connection, session.id, workspace, model, base);
+		acp = new AcpSession(connection, session.id, workspace, plan);
 		acp.session = session;
 		return acp;
 	}
@@ -70,9 +85,9 @@ export class AcpSession {
 	 * the client from its events (and its tool messages, for outputs) before the load is answered.
 	 * Resumed first: a session another process holds is refused before anything is replayed.
 	 */
-	static async load(connection: AcpConnectionState, id: string, workspace: string, model: StreamingModel, base: BaseOptions): Promise<AcpSession> {
-		const acp = new AcpSession(connection, id, workspace, model, base);
-		acp.session = await connection.runtime.resumeSession(id, acp.resumeOptions(base.mode));
+	static async load(connection: AcpConnectionState, id: string, workspace: string, plan: SessionPlan): Promise<AcpSession> {
+		const acp = new AcpSession(connection, id, workspace, plan);
+		acp.session = await connection.runtime.resumeSession(id, acp.resumeOptions(plan.base.mode));
 		const replay = new UpdateMapper(workspace, true);
 		for (const event of await connection.runtime.sessionEvents(id)) for (const update of replay.forEvent(event as EventLike)) acp.push(update);
 		for (const update of replay.forMessages(await connection.runtime.store.listMessages(id))) acp.push(update);
@@ -85,7 +100,7 @@ export class AcpSession {
 	}
 
 	modes(): SessionModeState {
-		return modeState(this.session.mode);
+		return modeState(this.session.mode, this.modeCap);
 	}
 
 	/** Said after the `session/new` or `session/load` response: the slash commands this session answers. */
@@ -144,6 +159,9 @@ export class AcpSession {
 
 	async setMode(modeId: string): Promise<void> {
 		if (!isPermissionMode(modeId)) throw new RequestError(-32602, `unknown mode "${modeId}": one of ${Object.keys(MODE_VIEWS).join(", ")}`);
+		if (this.modeCap && isMorePermissive(modeId, this.modeCap)) {
+			throw new RequestError(-32602, `mode ${modeId} is looser than ${this.modeCap}, the mode warden acp was started with: restart it with --mode ${modeId} to allow it`);
+		}
 		if (this.running) throw new RequestError(-32600, `session ${this.id} is running a turn: cancel it or wait before changing the mode`);
 		if (modeId === this.session.mode) return;
 		const previous = this.session.mode;

@@ -33,4 +33,9 @@ describe("slash commands and modes", () => {
 		expect(state.availableModes.map((m) => m.id)).toEqual(["read-only", "workspace-write", "full-access", "plan"]);
 		for (const mode of state.availableModes) expect(mode.name).not.toBe("");
 	});
+	it("with a mode the host named, only modes no looser than it are offered", () => {
+		expect(modeState("plan", "read-only").availableModes.map((m) => m.id)).toEqual(["read-only", "plan"]);
+		expect(modeState("workspace-write", "workspace-write").availableModes.map((m) => m.id)).toEqual(["read-only", "workspace-write", "plan"]);
+		expect(modeState("full-access", "full-access").availableModes).toHaveLength(4);
+	});
 });
