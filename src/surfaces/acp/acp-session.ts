@@ -9,7 +9,6 @@ import { RequestError } from "@agentclientprotocol/sdk";
 import type { PermissionMode } from "../../kernel/admission/types.js";
 import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
 import type { ReleaseRequest } from "../../kernel/flow/flow-types.js";
-import type { EditorFiles } from "../../providers/editor-fs-provider.js";
 import type { OpenSessionOptions, ResumeSessionOptions, Runtime } from "../../runtime/runtime.js";
 import type { Session } from "../../runtime/session.js";
 import type { ConfirmationRequest } from "../../runtime/session-options.js";
@@ -17,11 +16,13 @@ import type { ApprovalAnswer } from "../../kernel/approval/approval-types.js";
 import { isMorePermissive } from "../../config/mode-order.js";
 import { isPermissionMode, MODE_VIEWS, modeState } from "./acp-modes.js";
 import { type EventLike, UpdateMapper } from "./event-updates.js";
-import { RELEASE_OPTIONS, releaseAnswer, TOOL_OPTIONS, toolAnswer } from "./permission-options.js";
+import { releaseAnswer, toolAnswer } from "./permission-options.js";
+import { releasePermissionRequest, toolPermissionRequest } from "./permission-requests.js";
+import { sessionCallbacks as callbacks } from "./session-callbacks.js";
 import { promptText, UnsupportedPromptError } from "./prompt-text.js";
 import { SLASH_COMMANDS, slashCommand } from "./slash-commands.js";
 import type { StreamingModel } from "./streaming-model.js";
-import { textContent, viewToolCall } from "./tool-call-view.js";
+import { viewToolCall } from "./tool-call-view.js";
 import { STOP_REASONS } from "./turn-outcome.js";
 
 /** What every session of one connection shares. */
@@ -187,45 +188,14 @@ export class AcpSession {
 
 	async askPermission(request: ConfirmationRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
 		const view = this.live.view(request.callId) ?? viewToolCall(request.tool, request.arguments, this.workspace);
-		const child = request.session !== this.id;
 		await this.flush();
-		const response = await this.connection.client.request(
-			"session/request_permission",
-			{
-				sessionId: this.id,
-				toolCall: {
-					toolCallId: request.callId,
-					title: child ? `Sub-agent: ${view.title}` : view.title,
-					kind: view.kind,
-					status: "pending",
-					rawInput: request.arguments,
-					locations: view.locations,
-					content: [...view.content, textContent(exactly(request))],
-				},
-				options: TOOL_OPTIONS.map((row) => row.option),
-			},
-			{ cancellationSignal: signal },
-		);
+		const response = await this.connection.client.request("session/request_permission", toolPermissionRequest(this.id, request, view), { cancellationSignal: signal });
 		return toolAnswer(response.outcome);
 	}
 
 	async askRelease(request: ReleaseRequest, signal: AbortSignal): Promise<boolean> {
 		await this.flush();
-		const response = await this.connection.client.request(
-			"session/request_permission",
-			{
-				sessionId: this.id,
-				toolCall: {
-					toolCallId: request.call_id ?? `release-${request.id}`,
-					title: `Release ${request.label.sensitivity} data to ${request.sink} (${request.operation}), once`,
-					kind: "other",
-					status: "pending",
-					content: [textContent(`${request.why}\n\nExactly this payload (sha256 ${request.payload_sha256}):\n${request.preview}`)],
-				},
-				options: [...RELEASE_OPTIONS],
-			},
-			{ cancellationSignal: signal },
-		);
+		const response = await this.connection.client.request("session/request_permission", releasePermissionRequest(this.id, request), { cancellationSignal: signal });
 		return releaseAnswer(response.outcome);
 	}
 
@@ -261,54 +231,4 @@ export class AcpSession {
 			})
 			.catch(() => undefined);
 	}
-}
-
-/** The session's host callbacks, routed to the ACP session once it exists (events arrive from its first record). */
-function callbacks(acp: () => AcpSession | undefined, connection: AcpConnectionState): Pick<OpenSessionOptions, "confirm" | "release" | "onEvent" | "files"> {
-	const files: EditorFiles | undefined = lazyFiles(acp, connection);
-	return {
-		onEvent: (event) => acp()?.onEvent(event),
-		confirm: async (request, signal) => {
-			const session = acp();
-			return session ? session.askPermission(request, signal) : false;
-		},
-		release: async (request, signal) => {
-			const session = acp();
-			return session ? session.askRelease(request, signal) : false;
-		},
-		...(files ? { files } : {}),
-	};
-}
-
-/** The client's fs as far as it offers it (undefined when it offers none), bound to the session's id. */
-function lazyFiles(acp: () => AcpSession | undefined, connection: AcpConnectionState): EditorFiles | undefined {
-	const fs = connection.capabilities.fs;
-	if (!fs?.readTextFile && !fs?.writeTextFile) return undefined;
-	const id = () => {
-		const session = acp();
-		if (!session) throw new Error("the ACP session is not open yet");
-		return session.id;
-	};
-	return {
-		name: "acp-client",
-		...(fs.readTextFile
-			? { readTextFile: async (path: string) => (await connection.client.request("fs/read_text_file", { sessionId: id(), path })).content }
-			: {}),
-		...(fs.writeTextFile
-			? {
-					writeTextFile: async (path: string, content: string) => {
-						await connection.client.request("fs/write_text_file", { sessionId: id(), path, content });
-					},
-				}
-			: {}),
-	};
-}
-
-/** The exact thing being approved, in words: the command as it will run, or the diff of the write. */
-function exactly(request: ConfirmationRequest): string {
-	const args = (request.arguments ?? {}) as Record<string, unknown>;
-	const why = `Warden asks because: ${request.decision.reason}`;
-	if (request.diff) return `${why}\n\n\`\`\`diff\n${request.diff}${request.diff.endsWith("\n") ? "" : "\n"}\`\`\``;
-	if (typeof args.command === "string") return `${why}\n\nRuns exactly:\n\`\`\`sh\n${args.command}\n\`\`\``;
-	return `${why}\n\n${request.tool} on ${request.resource}:\n\`\`\`json\n${JSON.stringify(request.arguments, null, 2)}\n\`\`\``;
 }
