@@ -25,6 +25,7 @@ export async function sessionOptionsFromFlags(
 		config,
 		workspace: config.workspace,
 		model: config.model?.value ?? "",
+		...(config.modelProfiles ? { modelProfiles: config.modelProfiles } : {}),
 		mode: config.mode.value,
 		rules: config.rules,
 		runDeny: config.runDeny,
