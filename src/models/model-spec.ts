@@ -42,9 +42,11 @@ const NO_MODEL =
 export async function createModel(spec: string | undefined, env: NodeJS.ProcessEnv = process.env, options: CreateModelOptions = {}): Promise<ModelProvider> {
 	const chosen = (spec === undefined ? env.WARDEN_MODEL : spec)?.trim() ?? "";
 	const hf = hfReference(chosen, options.profiles);
-	if (hf !== undefined && options.fetchHf !== undefined) {
+	if (hf !== undefined) {
 		// Downloaded (or found in the cache) first; the in-process provider then loads the file.
-		return createModel(`llama:${await options.fetchHf(hf)}`, env, { ...options, fetchHf: undefined });
+		const fetchHf = options.fetchHf ?? (async (reference: string) => (await downloadHf(reference, env)).path);
+		const { profiles: _profiles, ...rest } = options;
+		return createModel(`llama:${await fetchHf(hf)}`, env, rest);
 	}
 	const resolved = resolveModelSpec(spec, env, options.profiles);
 	const retry = resolved.maxRetries === undefined ? {} : { retry: { maxRetries: resolved.maxRetries } };
@@ -57,6 +59,12 @@ export async function createModel(spec: string | undefined, env: NodeJS.ProcessE
 		case "openai-compatible":
 			return new OpenAICompatibleModel({ spec: resolved.spec, baseUrl: resolved.baseUrl, model: resolved.model, ...(resolved.apiKey ? { apiKey: resolved.apiKey } : {}), ...shared });
 	}
+}
+
+/** Loaded only when a spec needs it, so a CLI that never downloads does not load the downloader. */
+async function downloadHf(reference: string, env: NodeJS.ProcessEnv) {
+	const { fetchHfModel } = await import("./download/fetch-hf-model.js");
+	return fetchHfModel(reference, env, { progressTo: process.stderr });
 }
 
 /** The `<repo>/<file>` of a `llama:hf:<repo>/<file>` spec (directly or through a profile), else undefined. */

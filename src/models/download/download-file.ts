@@ -35,10 +35,8 @@ export interface DownloadResult {
 	resumedFrom: number[];
 }
 
-/** A download that failed; its message is one line for the user. */
-export class DownloadError extends ModelError {
-	override name = "DownloadError";
-}
+/** A download that failed; its message is one line for the user (named ModelError, so the CLI shows it as such). */
+export class DownloadError extends ModelError {}
 
 /** The connection broke off; what arrived stays in the .partial file. */
 class CutError extends Error {}

@@ -16,7 +16,8 @@ export interface HfFile {
 	localPath: string;
 }
 
-export function resolveHfReference(reference: string, env: NodeJS.ProcessEnv): HfFile {
+/** `revision` pins a commit (the default model does, so its pinned sha256 always matches); else `main`. */
+export function resolveHfReference(reference: string, env: NodeJS.ProcessEnv, revision = "main"): HfFile {
 	const parts = reference.trim().split("/");
 	const bad = parts.length < 3 || parts.some((part) => part === "" || part === "." || part === ".." || part.includes("\\"));
 	if (bad) throw new ModelError(`hf:${reference} is not <owner>/<repo>/<file.gguf> (e.g. hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF/qwen2.5-1.5b-instruct-q4_k_m.gguf)`);
@@ -25,6 +26,6 @@ export function resolveHfReference(reference: string, env: NodeJS.ProcessEnv): H
 	if (!/^https?:\/\/[^/]/i.test(endpoint) || !URL.canParse(endpoint)) throw new ModelError(`WARDEN_HF_ENDPOINT "${endpoint}" is not an http(s) URL`);
 	const repo = parts.slice(0, 2).join("/");
 	const file = parts.slice(2).join("/");
-	const url = `${endpoint}/${parts.slice(0, 2).map(encodeURIComponent).join("/")}/resolve/main/${parts.slice(2).map(encodeURIComponent).join("/")}`;
+	const url = `${endpoint}/${parts.slice(0, 2).map(encodeURIComponent).join("/")}/resolve/${encodeURIComponent(revision)}/${parts.slice(2).map(encodeURIComponent).join("/")}`;
 	return { repo, file, url, localPath: join(modelCacheDir(env), "hf", ...parts) };
 }
