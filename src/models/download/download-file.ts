@@ -4,7 +4,7 @@
  * the one the server states for the file), and renamed to `dest` only once it matches. A file at
  * `dest` is therefore always a verified one.
  */
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { mkdir, open, rename, stat, statfs, unlink } from "node:fs/promises";
 import { basename, dirname } from "node:path";
@@ -58,11 +58,12 @@ export async function downloadFile(request: DownloadRequest): Promise<DownloadRe
 	const resumedFrom: number[] = [];
 	const allowed = request.resumes ?? 3;
 	let stated: string | undefined;
+	const running: RunningHash = { hash: createHash("sha256"), bytes: 0 };
 	for (let attempt = 0; ; attempt++) {
 		const offset = (await sizeOf(partial)) ?? 0;
 		if (offset > 0) resumedFrom.push(offset);
 		try {
-			stated = (await fetchInto(request, partial, offset, name)) ?? stated;
+			stated = (await fetchInto(request, partial, offset, name, running)) ?? stated;
 			break;
 		} catch (error) {
 			if (!(error instanceof CutError)) throw error;
@@ -77,7 +78,7 @@ export async function downloadFile(request: DownloadRequest): Promise<DownloadRe
 		await unlink(partial).catch(() => undefined);
 		throw new DownloadError(`no checksum for ${name}: none is pinned and ${new URL(request.url).host} states none (X-Linked-ETag); the download was discarded`);
 	}
-	const actual = await sha256Of(partial);
+	const actual = running.hash.digest("hex");
 	if (actual !== expected) {
 		await unlink(partial).catch(() => undefined);
 		throw new DownloadError(`checksum mismatch for ${name}: expected sha256 ${expected}, got ${actual}; the download was discarded`);
@@ -86,8 +87,30 @@ export async function downloadFile(request: DownloadRequest): Promise<DownloadRe
 	return { path: request.dest, sha256: actual, bytes: (await sizeOf(request.dest)) ?? 0, checkedAgainst: pinned ? "pinned" : "server", resumedFrom };
 }
 
-/** One request from `offset` on, appended to the partial file; gives the sha256 the server stated, if any. */
-async function fetchInto(request: DownloadRequest, partial: string, offset: number, name: string): Promise<string | undefined> {
+/** The sha256 of the partial file's first `bytes` bytes, kept as they are written so the file is not read again. */
+interface RunningHash {
+	hash: Hash;
+	bytes: number;
+}
+
+/** Writes are gathered to this size: one write per network chunk costs more than the hash. */
+const WRITE_BATCH = 1_048_576;
+
+/** Makes `running` the hash of the partial file's first `upTo` bytes: kept when it is, restarted or read from the file when not. */
+async function hashUpTo(running: RunningHash, partial: string, upTo: number): Promise<void> {
+	if (running.bytes === upTo) return;
+	running.hash = createHash("sha256");
+	running.bytes = 0;
+	if (upTo === 0) return;
+	// A .partial file left by an earlier run: hashed once, then continued.
+	for await (const chunk of createReadStream(partial, { end: upTo - 1 })) {
+		running.hash.update(chunk as Buffer);
+		running.bytes += (chunk as Buffer).length;
+	}
+}
+
+/** One request from `offset` on, appended to the partial file and to `running`; gives the sha256 the server stated, if any. */
+async function fetchInto(request: DownloadRequest, partial: string, offset: number, name: string, running: RunningHash): Promise<string | undefined> {
 	const { response, stated } = await follow(request, offset, name);
 	let start = offset;
 	let total: number | undefined;
@@ -95,7 +118,10 @@ async function fetchInto(request: DownloadRequest, partial: string, offset: numb
 		await response.body?.cancel();
 		const whole = /\/(\d+)\s*$/.exec(response.headers.get("content-range") ?? "");
 		// The partial file already holds the whole file: only the checksum is left to do.
-		if (whole !== null && Number(whole[1]) === offset) return stated;
+		if (whole !== null && Number(whole[1]) === offset) {
+			await hashUpTo(running, partial, offset);
+			return stated;
+		}
 		await unlink(partial);
 		throw new CutError("the server refused to resume; starting over");
 	}
@@ -118,32 +144,51 @@ async function fetchInto(request: DownloadRequest, partial: string, offset: numb
 	}
 	if (total !== undefined) await ensureSpace(partial, total - start, name);
 	if (response.body === null) throw new CutError("empty response");
+	await hashUpTo(running, partial, start);
 	const file = await open(partial, start === 0 ? "w" : "a");
 	let received = start;
+	let pending: Uint8Array[] = [];
+	let pendingBytes = 0;
+	// What arrived is written (and hashed) before any error leaves, so a resume starts where the file ends.
+	const flush = async () => {
+		if (pendingBytes === 0) return;
+		const batch = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
+		pending = [];
+		pendingBytes = 0;
+		try {
+			await file.write(batch);
+		} catch (error) {
+			if (codeOf(error) === "ENOSPC") {
+				throw new DownloadError(`no space left on the device for ${name}: ${mb(running.bytes)}${total ? ` of ${mb(total)}` : ""} MB written to ${partial}; free some space and run again to resume`);
+			}
+			throw new DownloadError(`cannot write ${partial}: ${error instanceof Error ? error.message : String(error)}`);
+		}
+		running.hash.update(batch);
+		running.bytes += batch.byteLength;
+	};
 	request.onProgress?.(received, total);
+	const reader = response.body.getReader();
 	try {
-		const reader = response.body.getReader();
 		for (;;) {
 			let chunk: Awaited<ReturnType<typeof reader.read>>;
 			try {
 				chunk = await reader.read();
 			} catch (error) {
+				await flush();
 				if (request.signal?.aborted) throw new DownloadError(`download of ${name} cancelled; run again to resume from ${partial}`);
 				throw new CutError(networkReason(error));
 			}
 			if (chunk.done) break;
-			try {
-				await file.write(chunk.value);
-			} catch (error) {
-				await reader.cancel().catch(() => undefined);
-				if (codeOf(error) === "ENOSPC") {
-					throw new DownloadError(`no space left on the device for ${name}: ${mb(received)}${total ? ` of ${mb(total)}` : ""} MB written to ${partial}; free some space and run again to resume`);
-				}
-				throw new DownloadError(`cannot write ${partial}: ${error instanceof Error ? error.message : String(error)}`);
-			}
+			pending.push(chunk.value);
+			pendingBytes += chunk.value.byteLength;
 			received += chunk.value.byteLength;
+			if (pendingBytes >= WRITE_BATCH) await flush();
 			request.onProgress?.(received, total);
 		}
+		await flush();
+	} catch (error) {
+		await reader.cancel().catch(() => undefined);
+		throw error;
 	} finally {
 		await file.close();
 	}
@@ -201,12 +246,6 @@ function statusHint(status: number): string {
 	if (status === 401 || status === 403) return " — the repository may be gated or private: set HF_TOKEN";
 	if (status === 429 || status >= 500) return " — the server is busy; run again later to resume";
 	return "";
-}
-
-async function sha256Of(path: string): Promise<string> {
-	const hash = createHash("sha256");
-	for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-	return hash.digest("hex");
 }
 
 async function sizeOf(path: string): Promise<number | undefined> {
