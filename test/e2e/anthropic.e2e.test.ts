@@ -37,6 +37,13 @@ describe("the Anthropic provider through the CLI", () => {
 			const third = server.requests[2]?.body as { messages: { role: string; content: { type: string; tool_use_id?: string }[] }[] };
 			const results = third.messages.flatMap((m) => m.content).filter((b) => b.type === "tool_result");
 			expect(results.map((b) => b.tool_use_id)).toEqual(["toolu_01"]);
+			// The session replays offline, cache tokens and all.
+			const file = join(fx.dir, "claude.replay.jsonl");
+			const exported = await runCli(["replay", "export", events[0]!.session, file, "--state-dir", fx.stateDir]);
+			expect(exported.code, exported.stderr).toBe(0);
+			const replayed = await runCli(["replay", file, "--json"]);
+			expect(replayed.code, replayed.stderr).toBe(0);
+			expect(JSON.parse(replayed.stdout)).toMatchObject({ match: true, mismatches: [] });
 		} finally {
 			await server.close();
 		}
