@@ -62,6 +62,9 @@ function describeError(err: ErrorObject): string {
 			return `${subject} must be at least ${String(err.params.limit)}, got ${describeValue(err.data)}`;
 		case "minLength":
 			return `${subject} must not be empty`;
+		case "pattern":
+			if (err.propertyName !== undefined) return `${field === "" ? "" : `${field}: `}name "${err.propertyName}" must be letters, digits, dots, dashes or underscores`;
+			return `${subject} ${err.message ?? "is invalid"}`;
 		default:
 			return `${subject} ${err.message ?? "is invalid"}`;
 	}

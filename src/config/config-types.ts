@@ -5,6 +5,7 @@ import type { TaskCeilingSpec } from "../kernel/authority/task-ceiling.js";
 import type { BudgetCounter, BudgetLimits } from "../kernel/budget/budget-types.js";
 import type { FlowSettings, SinkRule, SinkRuleSpec } from "../kernel/flow/flow-types.js";
 import type { ProtectedPathRule, ProtectedPathSpec } from "../kernel/protected/protected-paths.js";
+import type { ModelProfile, ModelProfiles } from "../models/model-profile.js";
 import type { ConfigNote, SourcedRule } from "../runtime/session-options.js";
 
 export type { BudgetCounter, BudgetLimits };
@@ -15,6 +16,8 @@ export type OnAsk = "deny" | "allow";
 export interface ConfigFileData {
 	mode?: PermissionMode;
 	model?: string;
+	/** Named model profiles; an untrusted project's are dropped. */
+	models?: Record<string, ModelProfile>;
 	rules?: { allow?: string[]; ask?: string[]; deny?: string[] };
 	run_deny?: string[];
 	on_ask?: OnAsk;
@@ -104,6 +107,8 @@ export interface ResolvedConfig {
 	mode: Sourced<PermissionMode>;
 	/** Undefined when no layer, flag or $WARDEN_MODEL names a model. */
 	model?: Sourced<string>;
+	/** Profiles of the user layer and a trusted project (the project's win on a shared name), each naming its layer. */
+	modelProfiles?: ModelProfiles;
 	onAsk: Sourced<OnAsk>;
 	maxSteps: Sourced<number>;
 	/** Host rules of every layer, lowest layer first, each with its source. */

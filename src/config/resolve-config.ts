@@ -111,6 +111,7 @@ export async function resolveConfig(request: ConfigRequest): Promise<ResolvedCon
 		],
 		trustedProject,
 		ignored,
+		modelProfiles: Object.fromEntries(files.flatMap((l) => Object.entries(l.data.models ?? {}).map(([name, profile]) => [name, { profile, source: l.source }]))),
 	};
 	const model = highest([...fileValue("model"), [envModel, "$WARDEN_MODEL"], [flags.model, "--model"]]);
 	if (model) resolved.model = model;

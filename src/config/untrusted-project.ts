@@ -33,6 +33,11 @@ export function filterProjectLayer(layer: ConfigLayer, trusted: boolean, user: U
 	}
 	if (trusted) return { data, ignored };
 
+	if (data.models !== undefined) {
+		// A profile picks an endpoint and the variable whose key is sent there: a hostile one could send the user's key anywhere.
+		for (const name of Object.keys(data.models)) drop(`models.${name}`, `model profiles from a project choose where keys and context go and need trust: ${untrusted}`);
+		delete data.models;
+	}
 	if (data.grants !== undefined) {
 		for (const [i, g] of data.grants.entries()) drop(`grants[${i}] ${g.resource}`, `grants from a project add authority and need trust (a project may narrow with a ceiling): ${untrusted}`);
 		delete data.grants;

@@ -78,16 +78,16 @@ describe("resolveModelSpec", () => {
 
 	it("explains how to configure a model when there is none", () => {
 		const expected =
-			"no model configured: pass --model (e.g. scripted:plan.yaml, ollama:qwen2.5-coder, openai:gpt-4o-mini) or set WARDEN_MODEL";
+			"no model configured: pass --model (e.g. ollama:qwen2.5-coder, lmstudio:<model>, openai:gpt-4o-mini with OPENAI_API_KEY, anthropic:claude-sonnet-4-5 with ANTHROPIC_API_KEY, or a profile) or set WARDEN_MODEL";
 		expect(specError(undefined)).toBe(expected);
 		expect(specError("")).toBe(expected);
 		expect(specError(undefined, { WARDEN_MODEL: "  " })).toBe(expected);
 	});
 
 	it("lists the accepted prefixes for an unknown one, and asks for the missing part of a bare prefix", () => {
-		const accepted = "use one of scripted:<plan file>, openai:<model>, ollama:<model>, lmstudio:<model>";
-		expect(specError("anthropic:claude")).toBe(`unknown model spec "anthropic:claude": ${accepted}`);
-		expect(specError("gpt-4o")).toBe(`unknown model spec "gpt-4o": ${accepted}`);
+		const accepted = "use one of scripted:<plan file>, openai:<model>, anthropic:<model>, ollama:<model>, lmstudio:<model>, or a profile name from the config's models:";
+		expect(specError("claude:opus")).toBe(`unknown model spec "claude:opus": ${accepted}`);
+		expect(specError("gpt-4o")).toBe(`unknown model spec "gpt-4o" (no profile "gpt-4o" in the config): ${accepted}`);
 		expect(specError("ollama:")).toBe('model spec "ollama:" names no model (e.g. ollama:<model>)');
 		expect(specError("scripted:")).toBe('model spec "scripted:" names no plan file (e.g. scripted:plan.yaml)');
 	});

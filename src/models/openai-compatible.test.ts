@@ -15,7 +15,8 @@ afterEach(async () => {
 
 async function modelFor(script: FakeOpenAIResponse[], apiKey?: string): Promise<OpenAICompatibleModel> {
 	server = await startFakeOpenAI(script);
-	return new OpenAICompatibleModel({ spec: "openai:fake-model", baseUrl: server.url, model: "fake-model", apiKey });
+	// Retrying has its own tests (openai-compatible.retry.test.ts); here a failure shows at once.
+	return new OpenAICompatibleModel({ spec: "openai:fake-model", baseUrl: server.url, model: "fake-model", apiKey, retry: { maxRetries: 0 } });
 }
 
 function ask(content: string, onTextDelta?: (delta: string) => void): ModelRequest {
@@ -227,7 +228,7 @@ describe("OpenAICompatibleModel other responses", () => {
 		await new Promise<void>((resolve) => dropper.listen(0, "127.0.0.1", resolve));
 		const { port } = dropper.address() as AddressInfo;
 		try {
-			const model = new OpenAICompatibleModel({ spec: "ollama:x", baseUrl: `http://127.0.0.1:${port}/v1`, model: "x" });
+			const model = new OpenAICompatibleModel({ spec: "ollama:x", baseUrl: `http://127.0.0.1:${port}/v1`, model: "x", retry: { maxRetries: 0 } });
 			expect(await modelError(model.complete(ask("hi"), live()))).toMatch(/broke off the response stream/);
 		} finally {
 			dropper.closeAllConnections();
@@ -235,9 +236,9 @@ describe("OpenAICompatibleModel other responses", () => {
 		}
 	});
 
-	it("answers HTTP 500 once the fake server's script is exhausted", async () => {
+	it("answers HTTP 501 once the fake server's script is exhausted", async () => {
 		const model = await modelFor([{ text: "one" }]);
 		await model.complete(ask("hi"), live());
-		expect(await modelError(model.complete(ask("again"), live()))).toMatch(/HTTP 500 .*script exhausted after 1 responses/);
+		expect(await modelError(model.complete(ask("again"), live()))).toMatch(/HTTP 501 .*script exhausted after 1 responses/);
 	});
 });

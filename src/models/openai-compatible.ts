@@ -4,6 +4,9 @@ import { oneLine } from "./one-line.js";
 import { toOpenAIMessage, toOpenAITool } from "./openai-messages.js";
 import { CompletionStream, decodeCompletion, errorText } from "./openai-response.js";
 import { ModelError, type ModelLocality, type ModelProvider, type ModelRequest, type ModelResponse } from "./provider.js";
+import { retryAfterMs } from "./retry/retry-after.js";
+import { TransientModelError, type RetrySettings, retrySettings, withRetries } from "./retry/retry-policy.js";
+import { RETRYABLE_NETWORK_CODE, networkCode, retryableStatus } from "./retry/retry-table.js";
 import { SseDecoder } from "./sse-decoder.js";
 
 export interface OpenAICompatibleOptions {
@@ -14,6 +17,12 @@ export interface OpenAICompatibleOptions {
 	model: string;
 	/** Sent as a Bearer token when present. */
 	apiKey?: string;
+	/** The model's context window in tokens, from a profile. */
+	contextWindow?: number;
+	/** Overrides where the spec's host is loopback or remote: a profile may only say `remote` of a loopback URL. */
+	locality?: ModelLocality;
+	/** Retry count, backoff, and (for tests) the clock. */
+	retry?: Partial<RetrySettings>;
 }
 
 /** Any server that speaks OpenAI's /chat/completions with tools: OpenAI, Ollama, LM Studio, vLLM, llama.cpp. */
@@ -22,25 +31,47 @@ export class OpenAICompatibleModel implements ModelProvider {
 	readonly baseUrl: string;
 	readonly locality: ModelLocality;
 	readonly model: string;
+	readonly contextWindow?: number;
 	private readonly apiKey: string | undefined;
+	private readonly retry: RetrySettings;
 
 	constructor(options: OpenAICompatibleOptions) {
 		this.spec = options.spec;
 		this.baseUrl = options.baseUrl.replace(/\/+$/, "");
-		this.locality = isLoopbackUrl(this.baseUrl) ? "loopback" : "remote";
+		this.locality = isLoopbackUrl(this.baseUrl) ? (options.locality ?? "loopback") : "remote";
 		this.model = options.model;
 		this.apiKey = options.apiKey;
+		if (options.contextWindow !== undefined) this.contextWindow = options.contextWindow;
+		this.retry = retrySettings(options.retry);
 	}
 
 	async complete(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
 		if (signal.aborted) throw new AbortError();
+		return withRetries(() => this.attempt(request, signal), this.retry, signal, request.onRetry);
+	}
+
+	private async attempt(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
 		const response = await this.post(request, signal);
 		if (!response.ok) throw await this.httpError(response);
 		const contentType = response.headers.get("content-type") ?? "";
-		if (contentType.includes("text/event-stream") && response.body !== null) {
-			return this.readStream(response.body, request, signal);
+		// Text already shown cannot be taken back: a stream cut after the first delta is not retried.
+		let forwarded = false;
+		const tracked: ModelRequest = {
+			...request,
+			onTextDelta: (delta) => {
+				forwarded = true;
+				request.onTextDelta?.(delta);
+			},
+		};
+		try {
+			if (contentType.includes("text/event-stream") && response.body !== null) {
+				return await this.readStream(response.body, tracked, signal);
+			}
+			return await this.readWhole(response, contentType, tracked, signal);
+		} catch (error) {
+			if (forwarded && error instanceof TransientModelError) throw new ModelError(error.message);
+			throw error;
 		}
-		return this.readWhole(response, contentType, request, signal);
 	}
 
 	private get source(): string {
@@ -70,7 +101,7 @@ export class OpenAICompatibleModel implements ModelProvider {
 			});
 		} catch (error) {
 			if (signal.aborted) throw new AbortError();
-			throw new ModelError(`cannot reach model endpoint ${this.baseUrl} (${networkProblem(error)}) — is the server running?`);
+			throw connectionError(`cannot reach model endpoint ${this.baseUrl} (${networkProblem(error)}) — is the server running?`, error);
 		}
 	}
 
@@ -85,7 +116,10 @@ export class OpenAICompatibleModel implements ModelProvider {
 		}
 		const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
 		const hint = httpHint(response.status);
-		return new ModelError(oneLine(`${this.source} answered ${status}${detail ? `: ${detail}` : ""}${hint ? ` — ${hint}` : ""}`, 400));
+		const message = oneLine(`${this.source} answered ${status}${detail ? `: ${detail}` : ""}${hint ? ` — ${hint}` : ""}`, 400);
+		const transient = retryableStatus(response.status);
+		if (transient === undefined) return new ModelError(message);
+		return new TransientModelError(message, `HTTP ${response.status} ${transient}`, retryAfterMs(response.headers, this.retry.now));
 	}
 
 	private async readStream(body: ReadableStream<Uint8Array>, request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
@@ -110,7 +144,7 @@ export class OpenAICompatibleModel implements ModelProvider {
 		} catch (error) {
 			if (signal.aborted) throw new AbortError();
 			if (error instanceof ModelError) throw error;
-			throw new ModelError(`${this.source} broke off the response stream (${networkProblem(error)})`);
+			throw connectionError(`${this.source} broke off the response stream (${networkProblem(error)})`, error);
 		} finally {
 			// Frees the connection when the server keeps sending after [DONE] or we stopped early.
 			await reader.cancel().catch(() => undefined);
@@ -128,7 +162,7 @@ export class OpenAICompatibleModel implements ModelProvider {
 			text = await response.text();
 		} catch (error) {
 			if (signal.aborted) throw new AbortError();
-			throw new ModelError(`${this.source} broke off the response (${networkProblem(error)})`);
+			throw connectionError(`${this.source} broke off the response (${networkProblem(error)})`, error);
 		}
 		if (/^\s*(data|:)/.test(text)) return this.readStream(new Blob([text]).stream(), request, signal);
 		let body: unknown;
@@ -149,6 +183,13 @@ function httpHint(status: number): string | undefined {
 	if (status === 404) return "check the model name and the base URL";
 	if (status === 429) return "rate limited; try again later";
 	return undefined;
+}
+
+/** A connection failure worth another attempt (reset, cut, timed out) is transient; a refused one is not. */
+function connectionError(message: string, error: unknown): ModelError {
+	const code = networkCode(error);
+	const reason = code === undefined ? undefined : RETRYABLE_NETWORK_CODE[code];
+	return reason === undefined ? new ModelError(message) : new TransientModelError(message, reason);
 }
 
 /** Turns undici's "fetch failed" (whose real reason hides in `cause`) into words a user can act on. */

@@ -131,7 +131,10 @@ function readUsage(value: unknown): Usage | undefined {
 	if (!isObject(value)) return undefined;
 	const { prompt_tokens, completion_tokens } = value;
 	if (typeof prompt_tokens !== "number" || typeof completion_tokens !== "number") return undefined;
-	return { prompt_tokens, completion_tokens };
+	// OpenAI reports the cached part of the prompt under prompt_tokens_details; it is already counted in prompt_tokens.
+	const details = value.prompt_tokens_details;
+	const cached = isObject(details) && typeof details.cached_tokens === "number" ? details.cached_tokens : undefined;
+	return cached === undefined ? { prompt_tokens, completion_tokens } : { prompt_tokens, completion_tokens, cached_tokens: cached };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

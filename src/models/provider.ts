@@ -1,4 +1,7 @@
 /** One interface for every model: scripted, OpenAI-compatible, and later others. */
+import type { ModelRetry } from "./provider-retry.js";
+
+export type { ModelRetry };
 
 export interface ToolSchema {
 	name: string;
@@ -40,6 +43,8 @@ export interface ModelRequest {
 	tools: ToolSchema[];
 	/** Streaming text, as it arrives. */
 	onTextDelta?: (delta: string) => void;
+	/** Told before each retry of a failed attempt (rate limited, server busy, connection cut), before the wait. */
+	onRetry?: (retry: ModelRetry) => void | Promise<void>;
 }
 
 export interface ModelResponse {

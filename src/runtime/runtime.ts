@@ -220,7 +220,7 @@ export class Runtime {
 		// Warden's own state stays read-only to a sandboxed command, should it lie in the workspace.
 		if (policy.sandbox) policy.sandbox.protect = [...(policy.sandbox.protect ?? []), this.stateDir];
 		const { mode, workspace, hostRules, runDenyRules } = policy;
-		const model = typeof options.model === "string" ? await createModel(options.model, this.env) : options.model;
+		const model = typeof options.model === "string" ? await createModel(options.model, this.env, options.modelProfiles ? { profiles: options.modelProfiles } : {}) : options.model;
 		const maxSteps = options.maxSteps ?? 50;
 		if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new RuntimeConfigError(`max steps must be a positive integer, got ${maxSteps}`);
 		const modelTimeoutMs = options.modelTimeoutMs ?? 600_000;

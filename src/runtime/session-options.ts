@@ -6,6 +6,7 @@ import type { TaskCeilingSpec } from "../kernel/authority/task-ceiling.js";
 import type { BudgetLimits } from "../kernel/budget/budget-types.js";
 import type { FlowSettings, ReleaseCallback } from "../kernel/flow/flow-types.js";
 import type { ProtectedPathRule, ProtectedPathSpec } from "../kernel/protected/protected-paths.js";
+import type { ModelProfiles } from "../models/model-profile.js";
 import type { ModelProvider } from "../models/provider.js";
 import type { EditorFiles } from "../providers/editor-fs-provider.js";
 import type { ToolLimits } from "../tools/tool.js";
@@ -56,6 +57,8 @@ export interface SessionOptions {
 	workspace: string;
 	/** A provider, or a spec such as `scripted:plan.yaml` or `ollama:qwen2.5-coder`. */
 	model: ModelProvider | string;
+	/** The config's named model profiles, which a string `model` may name. */
+	modelProfiles?: ModelProfiles;
 	/** Default workspace-write. */
 	mode?: PermissionMode;
 	/** Host/user rules, evaluated in the order allow… are given per outcome list: deny, then ask, then allow. */

@@ -193,7 +193,7 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 			const requested = history.length;
 			try {
 				response = await llm.complete(
-					{ messages: history, tools: deps.tools.schemas() },
+					{ messages: history, tools: deps.tools.schemas(), onRetry: async (retry) => void (await recorder.emit("model.retried", { step, ...retry })) },
 					{
 						signal: modelSignal,
 						beforeSend: async () => {
@@ -230,7 +230,7 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 				const message = err instanceof ModelError ? err.message : `model call failed: ${oneLine(err)}`;
 				return finish("model_error", step, "", message);
 			}
-			const responded: { step: number; text?: string; tool_calls: number; usage?: { prompt_tokens: number; completion_tokens: number } } = {
+			const responded: EventPayloads["model.responded"] = {
 				step,
 				tool_calls: response.toolCalls.length,
 			};

@@ -16,6 +16,8 @@ export const BIN = join(root, "bin", "warden.js");
 export const CONFIG_HOME = mkdtempSync(join(tmpdir(), "warden-e2e-config-"));
 /** An empty state home: a command run without --state-dir never touches the developer's own ~/.local/state/warden. */
 export const STATE_HOME = mkdtempSync(join(tmpdir(), "warden-e2e-state-"));
+/** An empty model cache: a developer's downloaded default model does not change what a test without a model sees. */
+export const CACHE_HOME = mkdtempSync(join(tmpdir(), "warden-e2e-cache-"));
 
 export interface CliResult {
 	code: number;
@@ -26,7 +28,7 @@ export interface CliResult {
 export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliResult> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(process.execPath, [BIN, ...args], {
-			env: { ...process.env, WARDEN_HOME: "", WARDEN_MODEL: "", WARDEN_CONFIG: "", XDG_CONFIG_HOME: CONFIG_HOME, XDG_STATE_HOME: STATE_HOME, ...opts.env },
+			env: { ...process.env, WARDEN_HOME: "", WARDEN_MODEL: "", WARDEN_CONFIG: "", XDG_CONFIG_HOME: CONFIG_HOME, XDG_STATE_HOME: STATE_HOME, WARDEN_CACHE_DIR: CACHE_HOME, WARDEN_HF_ENDPOINT: "", ...opts.env },
 			stdio: ["ignore", "pipe", "pipe"],
 		});
 		let stdout = "";

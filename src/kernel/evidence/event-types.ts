@@ -22,8 +22,10 @@ export interface EventPayloads {
 		step: number;
 		text?: string;
 		tool_calls: number;
-		usage?: { prompt_tokens: number; completion_tokens: number };
+		usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number };
 	};
+	/** One attempt of a model call failed for a passing reason (rate limit, busy server, cut connection); the provider waits `delay_ms` and tries again. */
+	"model.retried": { step: number; attempt: number; max_attempts: number; reason: string; delay_ms: number; retry_after_ms?: number };
 	"tool.proposed": { call_id: string; tool: string; arguments: unknown };
 	/** A proposal that never reached a decision: unknown tool, malformed or invalid arguments. */
 	"tool.invalid": { call_id: string; tool: string; error: string };
@@ -88,6 +90,7 @@ export const EVENT_KINDS = [
 	"turn.started",
 	"model.requested",
 	"model.responded",
+	"model.retried",
 	"tool.proposed",
 	"tool.invalid",
 	"permission.decided",

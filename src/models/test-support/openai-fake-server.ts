@@ -7,11 +7,13 @@ export interface FakeOpenAIResponse {
 	/** `arguments` is sent verbatim (in several fragments), so it may be malformed JSON on purpose. */
 	tool_calls?: { name: string; arguments: string; id?: string }[];
 	/** Reported usage; a rough count of characters is used when absent. */
-	usage?: { prompt_tokens: number; completion_tokens: number };
+	usage?: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens: number } };
 	/** Answer with one `application/json` completion, as servers that ignore `stream: true` do. */
 	json?: boolean;
 	/** Answer with this HTTP status and an OpenAI-style error body instead of a completion. */
-	error?: { status: number; message: string };
+	error?: { status: number; message: string; headers?: Record<string, string> };
+	/** Destroy the connection without answering, as a reset or a crashed proxy does. */
+	reset?: boolean;
 	/** Send the first text chunk, then keep the connection open without finishing. */
 	stall?: boolean;
 	/** Send exactly this body, for garbled or unusual responses. */
@@ -35,7 +37,7 @@ export interface FakeOpenAIServer {
 
 /**
  * A real HTTP server on 127.0.0.1 that speaks the chat-completions SSE protocol: each POST to
- * /v1/chat/completions gets the next scripted response; once the script runs out it answers HTTP 500.
+ * /v1/chat/completions gets the next scripted response; once the script runs out it answers HTTP 501.
  */
 export async function startFakeOpenAI(script: FakeOpenAIResponse[]): Promise<FakeOpenAIServer> {
 	const requests: FakeOpenAIRequest[] = [];
@@ -54,7 +56,8 @@ export async function startFakeOpenAI(script: FakeOpenAIResponse[]): Promise<Fak
 			const answer = script[next];
 			next += 1;
 			if (answer === undefined) {
-				sendError(res, 500, `fake OpenAI server: script exhausted after ${script.length} responses`);
+				// 501, not 500: a server error would be retried, and a test's mistake should fail at once.
+				sendError(res, 501, `fake OpenAI server: script exhausted after ${script.length} responses`);
 				return;
 			}
 			respond(res, answer, body);
@@ -75,8 +78,12 @@ export async function startFakeOpenAI(script: FakeOpenAIResponse[]): Promise<Fak
 }
 
 function respond(res: ServerResponse, answer: FakeOpenAIResponse, request: unknown): void {
+	if (answer.reset === true) {
+		res.socket?.destroy();
+		return;
+	}
 	if (answer.error !== undefined) {
-		sendError(res, answer.error.status, answer.error.message);
+		sendError(res, answer.error.status, answer.error.message, answer.error.headers);
 		return;
 	}
 	if (answer.raw !== undefined) {
@@ -128,8 +135,8 @@ function respond(res: ServerResponse, answer: FakeOpenAIResponse, request: unkno
 	res.end("data: [DONE]\n\n");
 }
 
-function sendError(res: ServerResponse, status: number, message: string): void {
-	res.writeHead(status, { "content-type": "application/json" });
+function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+	res.writeHead(status, { ...headers, "content-type": "application/json" });
 	res.end(JSON.stringify({ error: { message, type: "fake_error" } }));
 }
 

@@ -11,10 +11,25 @@ import type {
 	GovernedReadReport,
 	JitColdStartReport,
 	LeaseReport,
+	ModelTransportReport,
 	RecoveryBenchReport,
 	SandboxSpawnReport,
 } from "./bench-types.js";
 import { duration, mib, rateRow, ratio, table, thousands, timingRow } from "./table-cells.js";
+
+export function modelTransportSection(t: ModelTransportReport): string[] {
+	return [
+		`Model transport on 127.0.0.1 (median of ${t.rounds} rounds × ${t.calls} streamed answers and one download, after ${t.warmupRounds} warm-up round(s))`,
+		...table([
+			["variant", "median", "min", "max", "vs yardstick"],
+			timingRow("Anthropic SDK stream, per answer (yardstick)", t.anthropic.sdk, t.anthropic.sdk.medianUs),
+			timingRow("AnthropicModel.complete", t.anthropic.warden, t.anthropic.sdk.medianUs),
+			timingRow(`fetch piped to a file, ${mib(t.downloadBytes)} (yardstick)`, t.download.fetch, t.download.fetch.medianUs),
+			timingRow("downloadFile (redirect, .partial, sha256, rename)", t.download.downloader, t.download.fetch.medianUs),
+		]),
+		`  an answer through the provider takes ${ratio(t.anthropic.ratio)} the SDK's own stream; a download ${ratio(t.download.ratio)} a bare fetch (${t.download.mibPerSecond.toFixed(0)} MiB/s, sha256 included)`,
+	];
+}
 
 function deciderRow(label: string, timing: DeciderTiming): string[] {
 	const { allow, ask, deny } = timing.outcomes;
@@ -194,5 +209,6 @@ export function formatBenchTable(report: BenchReport): string {
 		...jitSection(report.jit),
 		"",
 		...concurrencySection(report.concurrency),
+		...(report.modelTransport ? ["", ...modelTransportSection(report.modelTransport)] : []),
 	].join("\n");
 }

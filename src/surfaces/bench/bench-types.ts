@@ -37,6 +37,10 @@ export interface BenchOptions {
 	recoveryPending?: number;
 	/** Measured reopens per history (each recovers `recoveryPending` operations, one commit each). Default 3. */
 	recoveryRounds?: number;
+	/** Streamed Anthropic answers per round in the model-transport benchmark. Default 50. */
+	transportCalls?: number;
+	/** Bytes of the file the model-transport benchmark downloads. Default 64 MiB. */
+	downloadBytes?: number;
 	/** Processes at once in the concurrency benchmark. Default 4. */
 	concurrentProcesses?: number;
 	/** Governed calls per process in the concurrency benchmark. Default 50. */
@@ -318,6 +322,18 @@ export interface ConcurrencyReport {
 	lockWaitMaxUs: number;
 }
 
+/** Warden's model transport against the same work done bare (src/surfaces/bench/model-transport-bench.ts). */
+export interface ModelTransportReport {
+	calls: number;
+	downloadBytes: number;
+	rounds: number;
+	warmupRounds: number;
+	/** Per streamed answer: AnthropicModel.complete against iterating the SDK's own stream; ratio = warden / sdk. */
+	anthropic: { sdk: CallTiming; warden: CallTiming; ratio: number };
+	/** Per download: downloadFile (redirect, .partial, sha256, rename) against fetch piped to a file; ratio = downloader / fetch. */
+	download: { fetch: CallTiming; downloader: CallTiming; ratio: number; mibPerSecond: number };
+}
+
 export interface BenchReport {
 	schema: "warden.bench/2";
 	startedAt: string;
@@ -334,4 +350,5 @@ export interface BenchReport {
 	sandbox: SandboxSpawnReport;
 	jit: JitColdStartReport;
 	concurrency: ConcurrencyReport;
+	modelTransport?: ModelTransportReport;
 }

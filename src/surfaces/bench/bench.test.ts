@@ -28,6 +28,8 @@ const TINY = {
 	jitRuns: 2,
 	concurrentProcesses: 2,
 	concurrentCalls: 2,
+	transportCalls: 2,
+	downloadBytes: 10_000,
 };
 
 function expectTiming(timing: CallTiming | undefined, rounds: number): void {

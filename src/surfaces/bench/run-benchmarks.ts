@@ -12,6 +12,7 @@ import { benchDecisions } from "./decisions.js";
 import { benchEvidence } from "./evidence-bench.js";
 import { benchGovernedRead } from "./governed-read.js";
 import { benchRecovery } from "./recovery-bench.js";
+import { benchModelTransport, transportDir } from "./model-transport-bench.js";
 import { benchJitColdStart, benchSandboxSpawn } from "./sandbox-bench.js";
 
 /**
@@ -40,6 +41,8 @@ export const BENCH_DEFAULTS = {
 	jitRuns: 25,
 	concurrentProcesses: 4,
 	concurrentCalls: 50,
+	transportCalls: 50,
+	downloadBytes: 64 * 1_048_576,
 } as const;
 
 type CountOption = { [K in keyof typeof BENCH_DEFAULTS]: (typeof BENCH_DEFAULTS)[K] extends number ? K : never }[keyof typeof BENCH_DEFAULTS];
@@ -118,6 +121,20 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const sandbox = await benchSandboxSpawn({ runs: sandboxRuns, warmupRuns: warmupRounds, tempDir, onProgress });
 	const jit = await benchJitColdStart({ runs: jitRuns, warmupRuns: warmupRounds, onProgress });
 	const concurrency = await benchConcurrency({ wardenBin, tempDir, processes: concurrentProcesses, calls: concurrentCalls, onProgress });
+	const downloads = transportDir(tempDir);
+	let modelTransport: BenchReport["modelTransport"];
+	try {
+		modelTransport = await benchModelTransport({
+			calls: count("transportCalls", options.transportCalls, 1),
+			downloadBytes: count("downloadBytes", options.downloadBytes, 1),
+			rounds,
+			warmupRounds,
+			dir: downloads,
+			onProgress,
+		});
+	} finally {
+		rmSync(downloads, { recursive: true, force: true });
+	}
 
 	const cores = cpus();
 	return {
@@ -142,5 +159,6 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		sandbox,
 		jit,
 		concurrency,
+		modelTransport,
 	};
 }

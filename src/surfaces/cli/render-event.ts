@@ -34,6 +34,10 @@ function renderOwnEvent(event: AnyWardenEvent): string | undefined {
 			const calls = p.tool_calls === 0 ? "final answer" : `${p.tool_calls} tool call${p.tool_calls === 1 ? "" : "s"}`;
 			return `  model step ${p.step} → ${calls}`;
 		}
+		case "model.retried": {
+			const p = event.payload;
+			return `  model step ${p.step}: ${p.reason}, retrying in ${(p.delay_ms / 1000).toFixed(1)} s (attempt ${p.attempt + 1} of ${p.max_attempts})`;
+		}
 		case "tool.proposed":
 			return `  ● ${event.payload.tool} ${short(event.payload.arguments)}  [${event.payload.call_id}]`;
 		case "tool.invalid":

@@ -5,6 +5,7 @@ import type { OpenSessionOptions, ResumeSessionOptions, Runtime } from "../../ru
 import type { Session } from "../../runtime/session.js";
 import { resolveCliConfig } from "./cli-config.js";
 import { UsageError } from "./cli-error.js";
+import { defaultModelSpec, terminalOfferIo } from "./default-model-offer.js";
 import type { SessionCliFlags } from "./run-command.js";
 
 /**
@@ -21,10 +22,13 @@ export async function sessionOptionsFromFlags(
 	if (!Number.isFinite(modelTimeout) || modelTimeout <= 0) throw new UsageError(`--model-timeout must be a positive number of seconds, got "${flags.modelTimeout}"`);
 	if (flags.sandbox !== undefined && flags.sandbox !== "mode" && flags.sandbox !== "required") throw new UsageError(`--sandbox must be mode or required, got "${flags.sandbox}"`);
 	const config = await resolveCliConfig(resumed ? { ...flags, workspace: resumed.workspace } : flags, process.env);
+	// A resumed session keeps its own model; a new one with none configured is offered the default.
+	const model = config.model?.value ?? (resumed ? "" : await defaultModelSpec(process.env, terminalOfferIo()));
 	return {
 		config,
 		workspace: config.workspace,
-		model: config.model?.value ?? "",
+		model,
+		...(config.modelProfiles ? { modelProfiles: config.modelProfiles } : {}),
 		mode: config.mode.value,
 		rules: config.rules,
 		runDeny: config.runDeny,
