@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { isLoopbackUrl, ollamaBaseUrl } from "./endpoint-url.js";
 import { OpenAICompatibleModel } from "./openai-compatible.js";
 import { ModelError, type ModelProvider } from "./provider.js";
@@ -6,12 +7,13 @@ import { ScriptedModel } from "./scripted.js";
 /** A model spec taken apart, before anything is read or contacted. */
 export type ResolvedModelSpec =
 	| { kind: "scripted"; spec: string; file: string }
-	| { kind: "openai-compatible"; spec: string; baseUrl: string; model: string; apiKey?: string };
+	| { kind: "openai-compatible"; spec: string; baseUrl: string; model: string; apiKey?: string }
+	| { kind: "llama"; spec: string; path: string };
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 export const LMSTUDIO_DEFAULT_BASE_URL = "http://127.0.0.1:1234/v1";
 
-const ACCEPTED = "scripted:<plan file>, openai:<model>, ollama:<model>, lmstudio:<model>";
+const ACCEPTED = "scripted:<plan file>, openai:<model>, ollama:<model>, lmstudio:<model>, llama:<model.gguf>";
 const NO_MODEL =
 	"no model configured: pass --model (e.g. scripted:plan.yaml, ollama:qwen2.5-coder, openai:gpt-4o-mini) or set WARDEN_MODEL";
 
@@ -19,6 +21,11 @@ const NO_MODEL =
 export async function createModel(spec: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<ModelProvider> {
 	const resolved = resolveModelSpec(spec, env);
 	if (resolved.kind === "scripted") return ScriptedModel.load(resolved.file);
+	if (resolved.kind === "llama") {
+		// Loaded on demand: the CLI's other commands never pay for the embedded runtime's modules.
+		const { LlamaModel } = await import("./llama/llama-model.js");
+		return LlamaModel.load(resolved.path, { env, spec: resolved.spec });
+	}
 	return new OpenAICompatibleModel(resolved);
 }
 
@@ -30,19 +37,22 @@ export function resolveModelSpec(spec: string | undefined, env: NodeJS.ProcessEn
 	const prefix = colon === -1 ? "" : chosen.slice(0, colon);
 	// Split at the first colon only: Ollama tags (`qwen2.5-coder:7b`) and Windows paths carry their own.
 	const rest = colon === -1 ? "" : chosen.slice(colon + 1).trim();
-	const known = ["scripted", "openai", "ollama", "lmstudio"];
+	const known = ["scripted", "openai", "ollama", "lmstudio", "llama"];
 	if (!known.includes(prefix)) {
 		throw new ModelError(`unknown model spec "${chosen}": use one of ${ACCEPTED}`);
 	}
 	if (rest === "") {
-		const what = prefix === "scripted" ? "plan file" : "model";
-		throw new ModelError(`model spec "${chosen}" names no ${what} (e.g. ${prefix === "scripted" ? "scripted:plan.yaml" : `${prefix}:<model>`})`);
+		const what = prefix === "scripted" ? "plan file" : prefix === "llama" ? "GGUF file" : "model";
+		const example = prefix === "scripted" ? "scripted:plan.yaml" : prefix === "llama" ? "llama:model.gguf" : `${prefix}:<model>`;
+		throw new ModelError(`model spec "${chosen}" names no ${what} (e.g. ${example})`);
 	}
 	switch (prefix) {
 		case "scripted":
 			return { kind: "scripted", spec: chosen, file: rest };
 		case "openai":
 			return openAI(chosen, rest, env);
+		case "llama":
+			return { kind: "llama", spec: chosen, path: resolve(rest) };
 		case "ollama":
 			return { kind: "openai-compatible", spec: chosen, baseUrl: ollamaUrl(env.OLLAMA_HOST), model: rest };
 		default:
