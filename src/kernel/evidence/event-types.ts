@@ -22,7 +22,7 @@ export interface EventPayloads {
 		step: number;
 		text?: string;
 		tool_calls: number;
-		usage?: { prompt_tokens: number; completion_tokens: number };
+		usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number };
 	};
 	"tool.proposed": { call_id: string; tool: string; arguments: unknown };
 	/** A proposal that never reached a decision: unknown tool, malformed or invalid arguments. */
