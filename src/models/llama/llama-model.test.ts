@@ -27,7 +27,7 @@ beforeAll(async () => {
 	const files = { random: join(dir, "random.gguf"), designed: join(dir, "designed.gguf"), rambling: join(dir, "rambling.gguf") };
 	await writeSyntheticGguf(files.random);
 	await writeSyntheticGguf(files.designed, { design: "call-then-answer", contextLength: 1024 });
-	await writeSyntheticGguf(files.rambling, { endStringsEarly: false });
+	await writeSyntheticGguf(files.rambling, { lifts: {} });
 	random = await LlamaModel.load(files.random, { env, install: false });
 	designed = await LlamaModel.load(files.designed, { env, install: false });
 	rambling = await LlamaModel.load(files.rambling, { env, install: false, maxTokens: 24 });

@@ -28,10 +28,40 @@ const llamas = new WeakMap<NodeLlamaCpp, Promise<Llama>>();
 export function cpuLlama(runtime: NodeLlamaCpp): Promise<Llama> {
 	let llama = llamas.get(runtime);
 	if (!llama) {
-		llama = runtime.getLlama({ gpu: false, build: "never", skipDownload: true, maxThreads: 1, logLevel: "error", progressLogs: false });
+		llama = withForkableExecArgv(() => runtime.getLlama({ gpu: false, build: "never", skipDownload: true, maxThreads: 1, logLevel: "error", progressLogs: false }));
 		llamas.set(runtime, llama);
 	}
 	return llama;
+}
+
+/** Node options that carry a script of their own (`node -e '...'`), with whether the script is the next argument. */
+const SCRIPT_FLAGS: [flag: string, takesNext: boolean][] = [
+	["-e", true],
+	["--eval", true],
+	["-p", true],
+	["--print", true],
+	["--input-type", true],
+];
+
+/**
+ * getLlama tests its binary in a fork, and a fork inherits process.execArgv: in a process started
+ * as `node -e '...'` the fork would run that script again instead of the test, and the binary
+ * would be reported unusable. The script's flags are left out of execArgv while getLlama runs.
+ */
+export function withForkableExecArgv<T>(start: () => Promise<T>): Promise<T> {
+	const original = process.execArgv;
+	const kept: string[] = [];
+	for (let i = 0; i < original.length; i++) {
+		const arg = original[i]!;
+		const flag = SCRIPT_FLAGS.find(([name]) => arg === name || arg.startsWith(`${name}=`));
+		if (!flag) kept.push(arg);
+		else if (flag[1] && arg === flag[0]) i++;
+	}
+	if (kept.length === original.length) return start();
+	process.execArgv = kept;
+	return start().finally(() => {
+		process.execArgv = original;
+	});
 }
 
 export class LlamaModel implements ModelProvider {

@@ -17,10 +17,12 @@ export interface SyntheticGgufOptions {
 	/** Leaves out a key llama.cpp requires, to write a model that aborts whoever loads it. */
 	omitKey?: string;
 	/**
-	 * Lifts the closing quote's logit far above the rest (default true), so every JSON string ends
-	 * as soon as its grammar allows: replies stay a few tokens long and the tests fast.
+	 * Output lifts by single-byte character: one hidden dimension carries a constant through every
+	 * position and only these characters' output rows read it, so each wins wherever the grammar
+	 * allows it. The default, `{ '"': 3 }`, ends every JSON string as soon as its grammar allows:
+	 * replies stay a few tokens long and the tests fast. `{}` leaves the weights purely random.
 	 */
-	endStringsEarly?: boolean;
+	lifts?: Record<string, number>;
 	/** Hand-set weights instead of random ones: a model that calls list_dir, then answers (call-then-answer-weights.ts). */
 	design?: "call-then-answer";
 }
@@ -28,8 +30,7 @@ export interface SyntheticGgufOptions {
 export const SYNTHETIC_GGUF_CONTEXT_LENGTH = 512;
 const HEADS = 4;
 const ALIGNMENT = 32;
-const QUOTE_TOKEN = 0x22;
-/** One hidden dimension carries a constant through every position; only the quote's output row reads it. */
+/** The hidden dimension that carries the lifts' constant. */
 const CARRIER = 0;
 const SPECIAL = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"];
 const CHATML = `{% for message in messages %}{{'<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>' + '\n'}}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}`;
@@ -98,7 +99,8 @@ export async function writeSyntheticGguf(file: string, options: SyntheticGgufOpt
 		offset = align(offset + 4 * count(tensor.dims));
 	}
 	out.pad();
-	const lift = options.endStringsEarly ?? true;
+	const lifts = new Map(Object.entries(options.lifts ?? { '"': 3 }).map(([char, weight]) => [char.charCodeAt(0), weight]));
+	const lift = lifts.size > 0;
 	for (const tensor of tensors) {
 		const data = Buffer.alloc(align(4 * count(tensor.dims)));
 		const n = count(tensor.dims);
@@ -110,7 +112,7 @@ export async function writeSyntheticGguf(file: string, options: SyntheticGgufOpt
 			let w = tensor.norm ? 1 : (random() - 0.5) * 0.5;
 			// Weights are stored row by row of ne[0] = hidden values, so i % hidden is the hidden dimension.
 			if (lift && tensor.name === "token_embd.weight" && i % hidden === CARRIER) w = 4;
-			if (lift && tensor.name === "output.weight" && i % hidden === CARRIER) w = Math.floor(i / hidden) === QUOTE_TOKEN ? 3 : 0;
+			if (lift && tensor.name === "output.weight" && i % hidden === CARRIER) w = lifts.get(Math.floor(i / hidden)) ?? 0;
 			data.writeFloatLE(w, 4 * i);
 		}
 		out.bytes(data);

@@ -11,6 +11,7 @@ import { benchConcurrency } from "./concurrency-bench.js";
 import { benchDecisions } from "./decisions.js";
 import { benchEvidence } from "./evidence-bench.js";
 import { benchGovernedRead } from "./governed-read.js";
+import { benchLlama } from "./llama-bench.js";
 import { benchRecovery } from "./recovery-bench.js";
 import { benchJitColdStart, benchSandboxSpawn } from "./sandbox-bench.js";
 
@@ -40,7 +41,11 @@ export const BENCH_DEFAULTS = {
 	jitRuns: 25,
 	concurrentProcesses: 4,
 	concurrentCalls: 50,
+	llamaRuns: 9,
 } as const;
+
+/** The llama benchmark's synthetic model: small enough for a CPU core, big enough that a token is real work. */
+const LLAMA_BENCH_MODEL = { hidden: 256, layers: 4, replyChars: 64 } as const;
 
 type CountOption = { [K in keyof typeof BENCH_DEFAULTS]: (typeof BENCH_DEFAULTS)[K] extends number ? K : never }[keyof typeof BENCH_DEFAULTS];
 
@@ -70,6 +75,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const jitRuns = count("jitRuns", options.jitRuns, 1);
 	const concurrentProcesses = count("concurrentProcesses", options.concurrentProcesses, 2);
 	const concurrentCalls = count("concurrentCalls", options.concurrentCalls, 1);
+	const llamaRuns = count("llamaRuns", options.llamaRuns, 1);
 	const tempDir = options.tempDir || tmpdir();
 	if (!existsSync(tempDir) || !statSync(tempDir).isDirectory()) throw new BenchError(`temp dir ${tempDir} is not an existing directory`);
 	const wardenBin = options.wardenBin ?? defaultWardenBin();
@@ -118,6 +124,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const sandbox = await benchSandboxSpawn({ runs: sandboxRuns, warmupRuns: warmupRounds, tempDir, onProgress });
 	const jit = await benchJitColdStart({ runs: jitRuns, warmupRuns: warmupRounds, onProgress });
 	const concurrency = await benchConcurrency({ wardenBin, tempDir, processes: concurrentProcesses, calls: concurrentCalls, onProgress });
+	const llama = await benchLlama({ runs: llamaRuns, warmupRuns: warmupRounds, ...LLAMA_BENCH_MODEL, tempDir, onProgress });
 
 	const cores = cpus();
 	return {
@@ -142,5 +149,6 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		sandbox,
 		jit,
 		concurrency,
+		llama,
 	};
 }
