@@ -16,7 +16,7 @@ import type { Context, ContextSequence, Grammar, Llama, LlamaChat, Model, NodeLl
 export interface LlamaModelOptions extends LoadRuntimeOptions {
 	/** Tokens one reply may take; default: what is left of the context. */
 	maxTokens?: number;
-	/** The context to allocate; default: the GGUF's context_length. */
+	/** The context to allocate; default: the GGUF's context_length, or as much of it as memory holds. */
 	contextSize?: number;
 	/** The spec the model was named by; default `llama:<path>`. */
 	spec?: string;
@@ -94,7 +94,10 @@ export class LlamaModel implements ModelProvider {
 		const llama = await cpuLlama(runtime);
 		try {
 			const model = await llama.loadModel({ modelPath: path, gpuLayers: 0 });
-			const context = await model.createContext({ contextSize: options.contextSize ?? model.trainContextSize, threads: 1, sequences: 1 });
+			// The GGUF's context_length where memory allows it (node-llama-cpp measures), never under 2048 tokens or the file's own length.
+			const train = model.trainContextSize;
+			const contextSize = options.contextSize ?? { min: Math.min(2048, train), max: train };
+			const context = await model.createContext({ contextSize, threads: 1, sequences: 1 });
 			const sequence = context.getSequence();
 			const chat = new runtime.LlamaChat({ contextSequence: sequence, autoDisposeSequence: false });
 			return new LlamaModel(options.spec ?? `llama:${path}`, llama, model, context, sequence, chat, options.maxTokens);
