@@ -12,6 +12,9 @@ const found = locateLlamaRuntime(TEST_LLAMA_RUNTIME);
 const entry = "entry" in found ? found.entry : "";
 const dir = mkdtempSync(join(tmpdir(), "warden-llama-probe-"));
 
+// Each probe starts a node process that loads llama.cpp: slow on a busy machine.
+const PROBE_TIMEOUT = 90_000;
+
 describe("probeModel", () => {
 	it("loads a good model in a child process and remembers that it passed", async () => {
 		const runtimeDir = mkdtempSync(join(tmpdir(), "warden-llama-probed-"));
@@ -22,7 +25,7 @@ describe("probeModel", () => {
 		// Remembered: a second probe finds the marker and starts no child.
 		await probeModel(entry, file, runtimeDir);
 		expect(readdirSync(probeCacheDir(runtimeDir))).toHaveLength(1);
-	});
+	}, PROBE_TIMEOUT);
 
 	it("reports a model that would abort the process in one line, and this process lives on", async () => {
 		const runtimeDir = mkdtempSync(join(tmpdir(), "warden-llama-probed-"));
@@ -34,7 +37,7 @@ describe("probeModel", () => {
 		expect(message).toMatch(new RegExp(`^llama model ${file} failed to load: .*(embedding_length|the loader)`));
 		expect(message).not.toContain("\n");
 		expect(existsSync(probeCacheDir(runtimeDir))).toBe(false);
-	});
+	}, PROBE_TIMEOUT);
 
 	it("reports a file that is not a GGUF, and a path that is not there", async () => {
 		const runtimeDir = mkdtempSync(join(tmpdir(), "warden-llama-probed-"));
@@ -43,5 +46,5 @@ describe("probeModel", () => {
 		await expect(probeModel(entry, notGguf, runtimeDir)).rejects.toThrow(new RegExp(`^llama model ${notGguf} failed to load: `));
 		await expect(probeModel(entry, join(dir, "absent.gguf"), runtimeDir)).rejects.toThrow(`llama model ${join(dir, "absent.gguf")} cannot be read: ENOENT`);
 		await expect(probeModel(entry, dir, runtimeDir)).rejects.toThrow(`llama model ${dir} is not a file`);
-	});
+	}, PROBE_TIMEOUT);
 });

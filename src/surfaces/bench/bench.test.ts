@@ -58,7 +58,7 @@ describe("runBenchmarks with tiny parameters", () => {
 	beforeAll(async () => {
 		tempDir = mkdtempSync(join(tmpdir(), "warden-bench-test-"));
 		report = await runBenchmarks({ ...TINY, tempDir, onProgress: (line) => progress.push(line) });
-	}, 60_000);
+	}, 120_000);
 
 	afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
 
