@@ -92,8 +92,9 @@ export class LlamaModel implements ModelProvider {
 		if ("missing" in found) throw new ModelError(`llama runtime unavailable: ${found.missing}`);
 		await probeModel(found.entry, path, dir);
 		const llama = await cpuLlama(runtime);
+		let model: Model | undefined;
 		try {
-			const model = await llama.loadModel({ modelPath: path, gpuLayers: 0 });
+			model = await llama.loadModel({ modelPath: path, gpuLayers: 0 });
 			// The GGUF's context_length where memory allows it (node-llama-cpp measures), never under 2048 tokens or the file's own length.
 			const train = model.trainContextSize;
 			const contextSize = options.contextSize ?? { min: Math.min(2048, train), max: train };
@@ -102,6 +103,8 @@ export class LlamaModel implements ModelProvider {
 			const chat = new runtime.LlamaChat({ contextSequence: sequence, autoDisposeSequence: false });
 			return new LlamaModel(options.spec ?? `llama:${path}`, llama, model, context, sequence, chat, options.maxTokens);
 		} catch (error) {
+			// A context that does not fit must not leave the weights loaded.
+			await model?.dispose().catch(() => undefined);
 			throw new ModelError(`llama model ${path} could not be loaded: ${firstLine(error)}`);
 		}
 	}
