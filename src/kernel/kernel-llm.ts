@@ -5,8 +5,8 @@
  *
  * The canonical profile is the model spec's provider and model, without anything local to the
  * host: `scripted` for every `scripted:<plan file>`, `openai/gpt-4o-mini` for `openai:gpt-4o-mini`,
- * `ollama/qwen2.5` for `ollama:qwen2.5`, `lmstudio/<model>` likewise. A spec without a provider
- * prefix is its own profile.
+ * `ollama/qwen2.5` for `ollama:qwen2.5`, `lmstudio/<model>` likewise, `llama/<file name less
+ * .gguf>` for `llama:<path>`. A spec without a provider prefix is its own profile.
  */
 import type { ModelProvider, ModelRequest, ModelResponse } from "../models/provider.js";
 import type { CallAuthority } from "./authority/authority.js";
@@ -19,6 +19,7 @@ export function modelProfile(spec: string): string {
 	if (colon < 0) return spec;
 	const provider = spec.slice(0, colon);
 	if (provider === "scripted") return "scripted";
+	if (provider === "llama") return `llama/${spec.slice(colon + 1).trim().split(/[\\/]/).pop()!.replace(/\.gguf$/i, "")}`;
 	return `${provider}/${spec.slice(colon + 1).trim()}`;
 }
 

@@ -6,6 +6,7 @@ import { createModel, resolveModelSpec } from "./model-spec.js";
 import { OpenAICompatibleModel } from "./openai-compatible.js";
 import { ModelError } from "./provider.js";
 import { ScriptedModel } from "./scripted.js";
+import { TEST_LLAMA_RUNTIME } from "./test-support/llama-test-runtime.js";
 
 function specError(spec: string | undefined, env: NodeJS.ProcessEnv = {}): string {
 	try {
@@ -85,11 +86,17 @@ describe("resolveModelSpec", () => {
 	});
 
 	it("lists the accepted prefixes for an unknown one, and asks for the missing part of a bare prefix", () => {
-		const accepted = "use one of scripted:<plan file>, openai:<model>, anthropic:<model>, ollama:<model>, lmstudio:<model>, or a profile name from the config's models:";
+		const accepted = "use one of scripted:<plan file>, openai:<model>, anthropic:<model>, ollama:<model>, lmstudio:<model>, llama:<model.gguf>, llama:hf:<owner>/<repo>/<file>, or a profile name from the config's models:";
 		expect(specError("claude:opus")).toBe(`unknown model spec "claude:opus": ${accepted}`);
 		expect(specError("gpt-4o")).toBe(`unknown model spec "gpt-4o" (no profile "gpt-4o" in the config): ${accepted}`);
 		expect(specError("ollama:")).toBe('model spec "ollama:" names no model (e.g. ollama:<model>)');
 		expect(specError("scripted:")).toBe('model spec "scripted:" names no plan file (e.g. scripted:plan.yaml)');
+		expect(specError("llama:")).toBe('model spec "llama:" names no GGUF file (e.g. llama:model.gguf)');
+	});
+
+	it("takes llama:<path> as a GGUF file, made absolute, without reading it", () => {
+		expect(resolveModelSpec("llama:/models/tiny.gguf", {})).toEqual({ kind: "llama", spec: "llama:/models/tiny.gguf", path: "/models/tiny.gguf" });
+		expect(resolveModelSpec("llama:models/q.gguf", {})).toEqual({ kind: "llama", spec: "llama:models/q.gguf", path: join(process.cwd(), "models/q.gguf") });
 	});
 });
 
@@ -112,6 +119,11 @@ describe("createModel", () => {
 		const model = await createModel("ollama:llama3.2", {});
 		expect(model).toBeInstanceOf(OpenAICompatibleModel);
 		expect(model).toMatchObject({ spec: "ollama:llama3.2", baseUrl: "http://127.0.0.1:11434/v1", model: "llama3.2" });
+	});
+
+	it("reports a llama: model file that is not there in one line", async () => {
+		const env = { WARDEN_LLAMA_RUNTIME: TEST_LLAMA_RUNTIME };
+		await expect(createModel("llama:/no/such/model.gguf", env)).rejects.toThrow(/^llama model \/no\/such\/model\.gguf cannot be read: ENOENT$/);
 	});
 
 	it("passes a scripted plan's load error through", async () => {

@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { ANTHROPIC_DEFAULT_BASE_URL, AnthropicModel } from "./anthropic.js";
 import { isLoopbackUrl, ollamaBaseUrl } from "./endpoint-url.js";
 import type { ModelProfile, ModelProfiles } from "./model-profile.js";
@@ -19,7 +20,8 @@ export interface SpecExtras {
 export type ResolvedModelSpec =
 	| ({ kind: "scripted"; spec: string; file: string } & SpecExtras)
 	| ({ kind: "openai-compatible"; spec: string; baseUrl: string; model: string; apiKey?: string } & SpecExtras)
-	| ({ kind: "anthropic"; spec: string; baseUrl: string; model: string; apiKey?: string } & SpecExtras);
+	| ({ kind: "anthropic"; spec: string; baseUrl: string; model: string; apiKey?: string } & SpecExtras)
+	| ({ kind: "llama"; spec: string; path: string } & SpecExtras);
 
 export interface CreateModelOptions {
 	/** The config's named profiles; a spec without a provider prefix may name one. */
@@ -34,7 +36,7 @@ export interface CreateModelOptions {
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 export const LMSTUDIO_DEFAULT_BASE_URL = "http://127.0.0.1:1234/v1";
 
-const ACCEPTED = "scripted:<plan file>, openai:<model>, anthropic:<model>, ollama:<model>, lmstudio:<model>, or a profile name from the config's models:";
+const ACCEPTED = "scripted:<plan file>, openai:<model>, anthropic:<model>, ollama:<model>, lmstudio:<model>, llama:<model.gguf>, llama:hf:<owner>/<repo>/<file>, or a profile name from the config's models:";
 const NO_MODEL =
 	"no model configured: pass --model (e.g. ollama:qwen2.5-coder, lmstudio:<model>, openai:gpt-4o-mini with OPENAI_API_KEY, anthropic:claude-sonnet-4-5 with ANTHROPIC_API_KEY, or a profile) or set WARDEN_MODEL";
 
@@ -56,6 +58,11 @@ export async function createModel(spec: string | undefined, env: NodeJS.ProcessE
 			return ScriptedModel.load(resolved.file);
 		case "anthropic":
 			return new AnthropicModel({ spec: resolved.spec, model: resolved.model, baseUrl: resolved.baseUrl, ...(resolved.apiKey ? { apiKey: resolved.apiKey } : {}), ...shared });
+		case "llama": {
+			// Loaded on demand: the CLI's other commands never pay for the embedded runtime's modules.
+			const { LlamaModel } = await import("./llama/llama-model.js");
+			return LlamaModel.load(resolved.path, { env, spec: resolved.spec });
+		}
 		case "openai-compatible":
 			return new OpenAICompatibleModel({ spec: resolved.spec, baseUrl: resolved.baseUrl, model: resolved.model, ...(resolved.apiKey ? { apiKey: resolved.apiKey } : {}), ...shared });
 	}
@@ -85,15 +92,16 @@ export function resolveModelSpec(spec: string | undefined, env: NodeJS.ProcessEn
 	const prefix = colon === -1 ? "" : chosen.slice(0, colon);
 	// Split at the first colon only: Ollama tags (`qwen2.5-coder:7b`) and Windows paths carry their own.
 	const rest = colon === -1 ? "" : chosen.slice(colon + 1).trim();
-	const known = ["scripted", "openai", "anthropic", "ollama", "lmstudio"];
+	const known = ["scripted", "openai", "anthropic", "ollama", "lmstudio", "llama"];
 	if (!known.includes(prefix)) {
 		const names = Object.keys(profiles ?? {});
 		const profileHint = colon === -1 ? ` (no profile "${chosen}" in the config${names.length > 0 ? `; profiles: ${names.join(", ")}` : ""})` : "";
 		throw new ModelError(`unknown model spec "${chosen}"${profileHint}: use one of ${ACCEPTED}`);
 	}
 	if (rest === "") {
-		const what = prefix === "scripted" ? "plan file" : "model";
-		throw new ModelError(`model spec "${chosen}" names no ${what} (e.g. ${prefix === "scripted" ? "scripted:plan.yaml" : `${prefix}:<model>`})`);
+		const what = prefix === "scripted" ? "plan file" : prefix === "llama" ? "GGUF file" : "model";
+		const example = prefix === "scripted" ? "scripted:plan.yaml" : prefix === "llama" ? "llama:model.gguf" : `${prefix}:<model>`;
+		throw new ModelError(`model spec "${chosen}" names no ${what} (e.g. ${example})`);
 	}
 	switch (prefix) {
 		case "scripted":
@@ -102,6 +110,8 @@ export function resolveModelSpec(spec: string | undefined, env: NodeJS.ProcessEn
 			return withRetries(openAI(chosen, rest, env), env);
 		case "anthropic":
 			return withRetries(anthropic(chosen, rest, env), env);
+		case "llama":
+			return { kind: "llama", spec: chosen, path: resolve(rest) };
 		case "ollama":
 			return withRetries({ kind: "openai-compatible", spec: chosen, baseUrl: ollamaUrl(env.OLLAMA_HOST), model: rest }, env);
 		default:
@@ -121,7 +131,7 @@ interface Endpoint {
 	keyOptional?: boolean;
 }
 
-type EndpointSpec = Exclude<ResolvedModelSpec, { kind: "scripted" }>;
+type EndpointSpec = Exclude<ResolvedModelSpec, { kind: "scripted" | "llama" }>;
 
 function endpoint(kind: EndpointSpec["kind"], e: Endpoint): EndpointSpec {
 	if (!/^https?:\/\/[^/]/i.test(e.baseUrl) || !URL.canParse(e.baseUrl)) throw new ModelError(`${e.baseFrom} "${e.baseUrl}" is not an http(s) URL`);

@@ -128,7 +128,7 @@ export function checkedLabel(input: FlowLabelInput | undefined): Label {
 function modelLocality(spec: string, env: NodeJS.ProcessEnv): { spec: string; locality: ModelLocality; note?: string } {
 	try {
 		const resolved = resolveModelSpec(spec, env);
-		if (resolved.kind === "scripted") return { spec: resolved.spec, locality: "in-process" };
+		if (resolved.kind === "scripted" || resolved.kind === "llama") return { spec: resolved.spec, locality: "in-process" };
 		return { spec: resolved.spec, locality: isLoopbackUrl(resolved.baseUrl) ? "loopback" : "remote" };
 	} catch (err) {
 		if (!(err instanceof ModelError)) throw err;

@@ -212,6 +212,11 @@ describe("checkPolicy: flow", () => {
 		expect(local.flow?.model).toMatchObject({ sink: "llm:scripted", locality: "in-process", redacts: false, secret_results: "sent" });
 		expect(local.flow?.model?.clearance.rule).toBe("llm:scripted (default: local model)");
 
+		// An embedded model (llama:) runs in this process: local, like scripted, read from the spec alone.
+		const embedded = decided(await checkPolicy({ workspace, tool: "read_file", arguments: { path: "secret/key.txt" }, model: "llama:/models/tiny.gguf" }, { env }));
+		expect(embedded.flow?.model).toMatchObject({ locality: "in-process", redacts: false, secret_results: "sent" });
+		expect(embedded.flow?.model?.note).toBeUndefined();
+
 		const remote = decided(await checkPolicy({ workspace, tool: "read_file", arguments: { path: "secret/key.txt" }, model: "openai:gpt-4o-mini" }, { env }));
 		expect(remote.flow?.model).toMatchObject({ sink: "llm:openai/gpt-4o-mini", locality: "remote", redacts: true, secret_results: "withheld" });
 		// Without an API key the spec cannot be used, and a model that cannot say where it sends is remote.

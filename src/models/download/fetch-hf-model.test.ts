@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { writeSyntheticGguf } from "../llama/synthetic-gguf.js";
 import { createModel } from "../model-spec.js";
+import { TEST_LLAMA_ENV } from "../test-support/llama-test-runtime.js";
 import { DEFAULT_MODEL } from "./default-model.js";
 import { fetchHfModel } from "./fetch-hf-model.js";
 import { type FileServer, sha256, startFileServer } from "./test-support/file-server.js";
@@ -47,21 +49,30 @@ describe("fetchHfModel", () => {
 		expect(drawn.at(-1)).toBe("\n");
 	});
 
-	it("llama:hf: specs are fetched into the cache, then handed on as llama:<local path>", async () => {
-		const { env, cache } = await hub();
+	it("llama:hf: specs are fetched into the cache, then loaded in-process from the local path", async () => {
+		const dir = mkdtempSync(join(tmpdir(), "warden-hf-gguf-"));
+		await writeSyntheticGguf(join(dir, "tiny.gguf"));
+		const gguf = readFileSync(join(dir, "tiny.gguf"));
+		server = await startFileServer({ "/org/tiny-GGUF/resolve/main/tiny.gguf": { body: gguf } });
+		const cache = mkdtempSync(join(tmpdir(), "warden-cache-"));
+		const env = { WARDEN_HF_ENDPOINT: server.url, WARDEN_CACHE_DIR: cache, ...TEST_LLAMA_ENV };
 		const fetched: string[] = [];
 		const path = join(cache, "hf", "org", "tiny-GGUF", "tiny.gguf");
-		const made = createModel("llama:hf:org/tiny-GGUF/tiny.gguf", env, {
+		const model = await createModel("llama:hf:org/tiny-GGUF/tiny.gguf", env, {
 			fetchHf: async (reference) => {
 				fetched.push(reference);
 				return (await fetchHfModel(reference, env)).path;
 			},
 		});
-		// The in-process provider (its own branch) makes the model from `llama:<path>`; here the spec must name the cached file.
-		await expect(made).rejects.toThrow(`llama:${path}`);
-		expect(fetched).toEqual(["org/tiny-GGUF/tiny.gguf"]);
-		expect(readFileSync(path).equals(GGUF)).toBe(true);
-	});
+		try {
+			expect(fetched).toEqual(["org/tiny-GGUF/tiny.gguf"]);
+			expect(readFileSync(path).equals(gguf)).toBe(true);
+			expect(model.spec).toBe(`llama:${path}`);
+			expect(model.locality).toBe("in-process");
+		} finally {
+			await (model as { dispose?: () => Promise<void> }).dispose?.();
+		}
+	}, 60_000);
 
 	it("the default model is pinned: a commit, a sha256 and its size", () => {
 		expect(DEFAULT_MODEL.revision).toMatch(/^[0-9a-f]{40}$/);

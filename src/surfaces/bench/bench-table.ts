@@ -10,6 +10,7 @@ import type {
 	DeciderTiming,
 	GovernedReadReport,
 	JitColdStartReport,
+	LlamaOverheadReport,
 	LeaseReport,
 	ModelTransportReport,
 	RecoveryBenchReport,
@@ -185,6 +186,22 @@ function jitSection(jit: JitColdStartReport): string[] {
 	];
 }
 
+export function llamaSection(l: LlamaOverheadReport): string[] {
+	const title = `Embedded model (llama:), per generated token: the provider vs node-llama-cpp called directly, same synthetic GGUF (hidden ${l.model.hidden}, ${l.model.layers} blocks, F32, CPU, 1 thread) and prompt (median of ${l.runs} replies, after ${l.warmupRuns} warm-up)`;
+	// Empty cells would read as a measurement: a skipped benchmark says so in words.
+	if (!l.direct || !l.provider || l.ratio === undefined) return [title, `  not run: ${l.notRun ?? "no reason given"}`];
+	const base = l.direct.medianUs;
+	return [
+		title,
+		...table([
+			["variant", "median", "min", "max", "vs direct"],
+			timingRow("LlamaChat.generateResponse, history and grammar prepared (yardstick)", l.direct, base),
+			timingRow("LlamaModel.complete (history, prompt count, grammar, stream, parse)", l.provider, base),
+		]),
+		`  provider overhead: ${ratio(l.ratio)} (goal: at most 1.1×); ${l.generatedTokens} tokens generated per reply after a ${l.promptTokens}-token prompt`,
+	];
+}
+
 export function formatBenchTable(report: BenchReport): string {
 	const env = report.environment;
 	return [
@@ -210,5 +227,6 @@ export function formatBenchTable(report: BenchReport): string {
 		"",
 		...concurrencySection(report.concurrency),
 		...(report.modelTransport ? ["", ...modelTransportSection(report.modelTransport)] : []),
+		...(report.llama ? ["", ...llamaSection(report.llama)] : []),
 	].join("\n");
 }

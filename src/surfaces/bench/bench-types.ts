@@ -49,6 +49,8 @@ export interface BenchOptions {
 	sandboxRuns?: number;
 	/** Measured cold JIT calls and `node -e` spawns. Default 25. */
 	jitRuns?: number;
+	/** Replies per variant in the llama overhead benchmark. */
+	llamaRuns?: number;
 	/** The `warden` entry point the cold-start benchmark runs. Default: bin/warden.js of this checkout or package. */
 	wardenBin?: string;
 	/** Where the temporary workspace and state directories are made. Default: the OS temp dir. */
@@ -334,6 +336,31 @@ export interface ModelTransportReport {
 	download: { fetch: CallTiming; downloader: CallTiming; ratio: number; mibPerSecond: number };
 }
 
+/**
+ * The embedded model's overhead per generated token (src/surfaces/bench/llama-bench.ts):
+ * LlamaModel.complete against node-llama-cpp's LlamaChat called directly, same model and prompt.
+ */
+export interface LlamaOverheadReport {
+	runs: number;
+	warmupRuns: number;
+	/** The synthetic GGUF both variants run (random weights, F32). */
+	model: { hidden: number; layers: number; contextSize: number };
+	/** Characters of the reply's one string, which fixes its length. */
+	replyChars: number;
+	/** Tokens of the prompt (system, protocol, one tool, the task). */
+	promptTokens?: number;
+	/** Tokens each reply generated, the same in both variants. */
+	generatedTokens?: number;
+	/** The yardstick, per generated token: LlamaChat.generateResponse with the history and grammar prepared beforehand. */
+	direct?: CallTiming;
+	/** LlamaModel.complete, per generated token. */
+	provider?: CallTiming;
+	/** provider.medianUs / direct.medianUs: the goal is at most 1.1. */
+	ratio?: number;
+	/** Why it was not run (the llama runtime is not installed). */
+	notRun?: string;
+}
+
 export interface BenchReport {
 	schema: "warden.bench/2";
 	startedAt: string;
@@ -351,4 +378,6 @@ export interface BenchReport {
 	jit: JitColdStartReport;
 	concurrency: ConcurrencyReport;
 	modelTransport?: ModelTransportReport;
+	/** Absent from reports written before the embedded model existed. */
+	llama?: LlamaOverheadReport;
 }

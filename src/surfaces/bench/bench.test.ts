@@ -7,6 +7,7 @@ import type { BenchReport, CallTiming, RateTiming } from "./bench-types.js";
 import { formatBenchTable } from "./bench-table.js";
 import { decisionInputs, decisionRules } from "./decision-mix.js";
 import { NaivePrefixMatcher } from "./naive-prefix-matcher.js";
+import { TEST_LLAMA_RUNTIME } from "../../models/test-support/llama-test-runtime.js";
 import { runBenchmarks } from "./run-benchmarks.js";
 
 const TINY = {
@@ -30,7 +31,11 @@ const TINY = {
 	concurrentCalls: 2,
 	transportCalls: 2,
 	downloadBytes: 10_000,
+	llamaRuns: 1,
 };
+
+// The llama benchmark runs on the test runtime, never skipping for want of the user's cache.
+process.env.WARDEN_LLAMA_RUNTIME = TEST_LLAMA_RUNTIME;
 
 function expectTiming(timing: CallTiming | undefined, rounds: number): void {
 	expect(timing).toBeDefined();
@@ -55,7 +60,7 @@ describe("runBenchmarks with tiny parameters", () => {
 	beforeAll(async () => {
 		tempDir = mkdtempSync(join(tmpdir(), "warden-bench-test-"));
 		report = await runBenchmarks({ ...TINY, tempDir, onProgress: (line) => progress.push(line) });
-	}, 60_000);
+	}, 120_000);
 
 	afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
 
@@ -66,9 +71,18 @@ describe("runBenchmarks with tiny parameters", () => {
 		expect(report.environment.node).toBe(process.version);
 		expect(report.environment.cpus).toBeGreaterThan(0);
 		expect(progress.some((line) => line.includes("governed"))).toBe(true);
-		for (const phase of ["governed", "decisions", "authority", "leases", "appends", "audit verify", "cold start", "recovery", "sandbox", "jit", "concurrency"]) {
+		for (const phase of ["governed", "decisions", "authority", "leases", "appends", "audit verify", "cold start", "recovery", "sandbox", "jit", "concurrency", "llama"]) {
 			expect(progress.some((line) => line.startsWith(phase))).toBe(true);
 		}
+	});
+
+	it("times the embedded model's provider against node-llama-cpp directly, per generated token", () => {
+		const llama = report.llama!;
+		expect(llama.notRun).toBeUndefined();
+		expectTiming(llama.direct, 1);
+		expectTiming(llama.provider, 1);
+		expect(llama.ratio).toBeCloseTo(llama.provider!.medianUs / llama.direct!.medianUs, 10);
+		expect(formatBenchTable(report)).toContain("provider overhead: ");
 	});
 
 	it("times the direct, governed and in-memory reads once per round, and their ratios agree with the medians", () => {

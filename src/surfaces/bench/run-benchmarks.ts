@@ -11,6 +11,7 @@ import { benchConcurrency } from "./concurrency-bench.js";
 import { benchDecisions } from "./decisions.js";
 import { benchEvidence } from "./evidence-bench.js";
 import { benchGovernedRead } from "./governed-read.js";
+import { benchLlama } from "./llama-bench.js";
 import { benchRecovery } from "./recovery-bench.js";
 import { benchModelTransport, transportDir } from "./model-transport-bench.js";
 import { benchJitColdStart, benchSandboxSpawn } from "./sandbox-bench.js";
@@ -43,7 +44,11 @@ export const BENCH_DEFAULTS = {
 	concurrentCalls: 50,
 	transportCalls: 50,
 	downloadBytes: 64 * 1_048_576,
+	llamaRuns: 9,
 } as const;
+
+/** The llama benchmark's synthetic model: small enough for a CPU core, big enough that a token is real work. */
+const LLAMA_BENCH_MODEL = { hidden: 256, layers: 4, replyChars: 64 } as const;
 
 type CountOption = { [K in keyof typeof BENCH_DEFAULTS]: (typeof BENCH_DEFAULTS)[K] extends number ? K : never }[keyof typeof BENCH_DEFAULTS];
 
@@ -73,6 +78,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const jitRuns = count("jitRuns", options.jitRuns, 1);
 	const concurrentProcesses = count("concurrentProcesses", options.concurrentProcesses, 2);
 	const concurrentCalls = count("concurrentCalls", options.concurrentCalls, 1);
+	const llamaRuns = count("llamaRuns", options.llamaRuns, 1);
 	const tempDir = options.tempDir || tmpdir();
 	if (!existsSync(tempDir) || !statSync(tempDir).isDirectory()) throw new BenchError(`temp dir ${tempDir} is not an existing directory`);
 	const wardenBin = options.wardenBin ?? defaultWardenBin();
@@ -135,6 +141,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	} finally {
 		rmSync(downloads, { recursive: true, force: true });
 	}
+	const llama = await benchLlama({ runs: llamaRuns, warmupRuns: warmupRounds, ...LLAMA_BENCH_MODEL, tempDir, onProgress });
 
 	const cores = cpus();
 	return {
@@ -160,5 +167,6 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		jit,
 		concurrency,
 		modelTransport,
+		llama,
 	};
 }

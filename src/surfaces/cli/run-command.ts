@@ -24,7 +24,7 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 /** Adds the options that say how a session runs: model, mode, workspace, rules, limits, config. */
 export function sessionFlags(command: Command): Command {
 	return command
-		.option("--model <spec>", "scripted:<plan.yaml> | openai:<model> | anthropic:<model> | ollama:<model> | lmstudio:<model> | a profile from the config's models: (default $WARDEN_MODEL, then the config's model:; with none, a terminal is offered the default model)")
+		.option("--model <spec>", "scripted:<plan.yaml> | openai:<model> | anthropic:<model> | ollama:<model> | lmstudio:<model> | llama:<model.gguf> | llama:hf:<owner>/<repo>/<file> | a profile from the config's models: (default $WARDEN_MODEL, then the config's model:; with none, a terminal is offered the default model)")
 		.option("--mode <mode>", `permission mode: ${PERMISSION_MODES.join(" | ")} (default from the config, else workspace-write)`)
 		.option("--workspace <dir>", "directory the agent works in", ".")
 		.option("--on-ask <answer>", "answer to calls that need confirmation: deny | allow (default from the config, else deny)")
