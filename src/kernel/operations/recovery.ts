@@ -25,6 +25,7 @@ import { createHash } from "node:crypto";
 import { errorCode, lstatIfExists, readFile } from "../../providers/fs-provider.js";
 import type { Store } from "../../store/store.js";
 import type { OperationKind, OperationRow, SettledState } from "./operation-types.js";
+import { toOperationRows } from "../evidence/store-rows.js";
 
 export interface RecoveredOperation {
 	id: string;
@@ -59,7 +60,7 @@ export async function recoverOperations(store: Store, options: RecoveryOptions =
 	const now = options.now ?? (() => new Date());
 	const report: RecoveryReport = { operations: [], unreadable: [], interrupted: [], released: {}, charged: {} };
 	const adopted = await store.adoptOrphans();
-	const pending = adopted.operations;
+	const pending = toOperationRows(adopted.operations);
 	const workspaces = new Map<string, string | undefined>();
 	const workspaceOf = async (session: string) => {
 		if (!workspaces.has(session)) workspaces.set(session, (await store.getSession(session))?.workspace);

@@ -4,16 +4,13 @@
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
-import type { Label } from "../../kernel/flow/label.js";
-import type { OperationIntent } from "../../kernel/operations/operation-types.js";
-import type { Store } from "../store.js";
+import type { EventRow, LabelRow, OperationIntentRow, Store } from "../store.js";
 
 function sha256(bytes: Buffer): string {
 	return createHash("sha256").update(bytes).digest("hex");
 }
 
-function intent(id: string, over: Partial<OperationIntent> = {}): OperationIntent {
+function intent(id: string, over: Partial<OperationIntentRow> = {}): OperationIntentRow {
 	return {
 		id,
 		session: "s1",
@@ -29,7 +26,7 @@ function intent(id: string, over: Partial<OperationIntent> = {}): OperationInten
 }
 
 /** The effect event a settlement carries, naming its audit record with the placeholder 0. */
-function effectEvent(callId: string, auditSeq = 0): AnyWardenEvent {
+function effectEvent(callId: string, auditSeq = 0): EventRow {
 	return {
 		kind: "effect.recorded",
 		session: "s1",
@@ -317,7 +314,7 @@ export function describeOperationContract(current: () => Store): void {
 	describe("message labels", () => {
 		it("round-trips a message's label, and a message stored without one has none", async () => {
 			const store = current();
-			const label: Label = { sensitivity: "secret", integrity: "untrusted", sources: [{ kind: "file", ref: ".env", sha256: "e".repeat(64) }], omitted: 2 };
+			const label: LabelRow = { sensitivity: "secret", integrity: "untrusted", sources: [{ kind: "file", ref: ".env", sha256: "e".repeat(64) }], omitted: 2 };
 			await store.appendMessage("s1", { role: "user", content: "hi" });
 			await store.appendMessage("s1", { role: "tool", tool_call_id: "c1", content: "[secret]" }, label);
 			const [plain, labelled] = await store.listMessages("s1");
@@ -328,7 +325,7 @@ export function describeOperationContract(current: () => Store): void {
 
 		it("refuses a malformed label and stores nothing", async () => {
 			const store = current();
-			const bad = { sensitivity: "public", integrity: "trusted" } as unknown as Label;
+			const bad = { sensitivity: "public", integrity: "trusted" } as unknown as LabelRow;
 			await expect(store.appendMessage("s1", { role: "user", content: "x" }, bad)).rejects.toThrow(/a message of session s1: refusing a malformed label/);
 			expect(await store.listMessages("s1")).toEqual([]);
 		});
