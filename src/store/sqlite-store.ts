@@ -5,6 +5,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { hostname as osHostname } from "node:os";
 import type { Database, Statement } from "better-sqlite3";
+import { CommitQueue } from "./commit-queue.js";
 import { crashPoint } from "./fault-injection.js";
 import { oneLine } from "./sqlite-errors.js";
 import { LockWaitLog } from "./lock-wait-log.js";
@@ -126,6 +127,14 @@ export class SqliteStore implements Store {
 	private readonly probe: LivenessProbe;
 	private heartbeat: ReturnType<typeof setInterval> | undefined;
 	private readonly lockWaits = LockWaitLog.fromEnv();
+	/** The per-call writes, committed in groups (commit-queue.ts). */
+	private readonly commits = new CommitQueue(
+		(batch) => this.immediate(batch),
+		(body) => this.db.transaction(body)(),
+		(size) => this.batchSizes?.push(size),
+	);
+	/** Sizes of the committed groups, when a benchmark asks for them (observeBatches). */
+	private batchSizes: number[] | undefined;
 
 	private constructor(
 		private readonly db: Database,
@@ -299,6 +308,10 @@ export class SqliteStore implements Store {
 
 	async endSession(id: string, status: string, endedAt: string): Promise<void> {
 		this.writable();
+		return this.write(() => this.endSessionNow(id, status, endedAt));
+	}
+
+	private endSessionNow(id: string, status: string, endedAt: string): void {
 		// A session that stops running is no process's any more; one made active again is this one's.
 		const result = this.sql("UPDATE sessions SET status = @status, ended_at = @ended_at, owner = CASE WHEN @status = 'active' THEN @owner ELSE NULL END WHERE id = @id").run({
 			status,
@@ -311,11 +324,13 @@ export class SqliteStore implements Store {
 
 	async nextTurn(id: string): Promise<number> {
 		this.writable();
-		const row = this.sql("UPDATE sessions SET turns = turns + 1 WHERE id = ? RETURNING turns").get(id) as
-			| { turns: number }
-			| undefined;
-		if (!row) throw new StoreError(`unknown session ${id}`);
-		return row.turns;
+		return this.write(() => {
+			const row = this.sql("UPDATE sessions SET turns = turns + 1 WHERE id = ? RETURNING turns").get(id) as
+				| { turns: number }
+				| undefined;
+			if (!row) throw new StoreError(`unknown session ${id}`);
+			return row.turns;
+		});
 	}
 
 	async getSession(id: string): Promise<SessionRow | undefined> {
@@ -333,7 +348,7 @@ export class SqliteStore implements Store {
 	async appendEvent(event: EventRow): Promise<void> {
 		this.writable();
 		const json = toJson(event, "event");
-		this.immediate(() => this.insertEvent(event, json));
+		return this.write(() => this.insertEvent(event, json));
 	}
 
 	/** Inside the caller's transaction, so the crash point below falls before its commit. */
@@ -363,10 +378,13 @@ export class SqliteStore implements Store {
 		this.writable();
 		const json = toJson(message, "message");
 		const labelJson = label === undefined ? null : labelToJson(this.rules.labels, label, `a message of session ${session}`);
-		this.sql(
+		const insert = this.sql(
 			`INSERT INTO messages (session, seq, json, label)
 			 VALUES (@session, (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session = @session), @json, @label)`,
-		).run({ session, json, label: labelJson });
+		);
+		return this.write(() => {
+			insert.run({ session, json, label: labelJson });
+		});
 	}
 
 	async listMessages(session: string): Promise<StoredMessage[]> {
@@ -384,15 +402,11 @@ export class SqliteStore implements Store {
 	}
 
 	async appendAudit(input: AuditRowInput): Promise<AuditRow> {
-		return this.appendAuditNow(input);
-	}
-
-	private appendAuditNow(input: AuditRowInput): AuditRow {
 		this.writable();
 		const data = auditData(input);
-		// IMMEDIATE takes the write lock before reading the last row, so another process
-		// appending to the same file cannot slip a record in between the read and the insert.
-		return this.immediate(() => this.insertAudit(input, data));
+		// The batch's transaction is IMMEDIATE: it takes the write lock before reading the last row,
+		// so another process appending to the same file cannot slip a record in between.
+		return this.write(() => this.insertAudit(input, data));
 	}
 
 	/**
@@ -546,7 +560,7 @@ export class SqliteStore implements Store {
 		const what = describeFileLabelKey(key);
 		const incoming = labelToJson(this.rules.labels, row.label, what);
 		// IMMEDIATE: another process joining a label onto the same content cannot have its join lost.
-		this.immediate(() => {
+		return this.write(() => {
 			const existing = readStmt.get(key) as { label: string } | undefined;
 			if (!existing) {
 				insertStmt.run({ ...key, label: incoming, session: row.session, created_at: row.created_at });
@@ -585,7 +599,7 @@ export class SqliteStore implements Store {
 			 VALUES (@id, @session, @turn, @call_id, @kind, @resource, 'prepared', @intent, @reserved, @consumed, @created_at, @created_at, @owner)`,
 		);
 		const insertBlob = this.sql("INSERT OR IGNORE INTO blobs (sha256, bytes, created_at) VALUES (?, ?, ?)");
-		this.immediate(() => {
+		return this.write(() => {
 			try {
 				insertOp.run({
 					id: intent.id,
@@ -611,7 +625,7 @@ export class SqliteStore implements Store {
 	async markOperationDispatched(id: string): Promise<void> {
 		this.writable();
 		const update = this.sql("UPDATE operations SET state = 'dispatched', updated_at = ? WHERE id = ? AND state = 'prepared'");
-		this.immediate(() => {
+		return this.write(() => {
 			if (update.run(this.now().toISOString(), id).changes === 1) return;
 			throw new StoreError(`cannot mark operation ${id} dispatched: ${this.describeOperationRowState(id)}, not prepared`);
 		});
@@ -619,6 +633,19 @@ export class SqliteStore implements Store {
 
 	async settleOperation(id: string, settlement: OperationSettlement): Promise<AuditRow | undefined> {
 		this.writable();
+		// One transaction: the state, the chained record and the events commit together or not at all.
+		return this.write(this.settlement(id, settlement));
+	}
+
+	async settleOperations(batch: readonly { id: string; settlement: OperationSettlement }[]): Promise<(AuditRow | undefined)[]> {
+		this.writable();
+		// Every settlement is checked before any is written; then all commit in one transaction, or none.
+		const bodies = batch.map(({ id, settlement }) => this.settlement(id, settlement));
+		return this.write(() => bodies.map((body) => body()));
+	}
+
+	/** Checks a settlement now and returns what writes it, to run inside a write transaction. */
+	private settlement(id: string, settlement: OperationSettlement): () => AuditRow | undefined {
 		const outcomeJson = toJson(settlement.outcome, `outcome of operation ${id}`);
 		const data = settlement.audit ? auditData(settlement.audit) : undefined;
 		const events = settlement.events ?? [];
@@ -629,8 +656,7 @@ export class SqliteStore implements Store {
 		const update = this.sql(
 			"UPDATE operations SET state = @state, outcome = @outcome, audit_seq = @audit_seq, updated_at = @updated_at WHERE id = @id",
 		);
-		// One IMMEDIATE transaction: the state, the chained record and the events commit together or not at all.
-		return this.immediate((): AuditRow | undefined => {
+		return (): AuditRow | undefined => {
 			const row = readState.get(id) as { state: OperationRowState } | undefined;
 			if (!row) throw new StoreError(`cannot settle operation ${id}: no such operation`);
 			if (row.state !== "prepared" && row.state !== "dispatched") {
@@ -653,7 +679,7 @@ export class SqliteStore implements Store {
 				this.insertEvent(filled, toJson(filled, `an event settling operation ${id}`));
 			}
 			return record;
-		});
+		};
 	}
 
 	async listPendingOperations(): Promise<StoredOperation[]> {
@@ -779,6 +805,8 @@ export class SqliteStore implements Store {
 
 	async close(): Promise<void> {
 		if (this.closed) return;
+		// What is queued was asked for before close: it commits (and its callers hear) first.
+		this.commits.flush();
 		if (this.heartbeat) clearInterval(this.heartbeat);
 		try {
 			// What this process still owns is then a gone holder's: the next recovery settles it.
@@ -813,6 +841,18 @@ export class SqliteStore implements Store {
 				if (attempt >= WRITE_ATTEMPTS) throw new StoreError(`state dir ${this.stateDir}: the database stayed locked by another process (${oneLine(error)}); try again`);
 			}
 		}
+	}
+
+	/** A write of the Store contract: queued, committed with whatever else is waiting, resolved once durable. */
+	private write<T>(body: () => T): Promise<T> {
+		this.live();
+		return this.commits.enqueue(body);
+	}
+
+	/** From now on, records how many writes each committed group held; returns the list it fills. */
+	observeBatches(): number[] {
+		this.batchSizes = [];
+		return this.batchSizes;
 	}
 
 	private live(): Database {

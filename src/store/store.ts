@@ -191,6 +191,10 @@ export interface AdoptedWork {
 	operations: StoredOperation[];
 }
 
+/**
+ * Every write resolves only once it is durable. A backend may commit writes that arrive together
+ * in one transaction (group commit), but never resolves one before its transaction committed.
+ */
 export interface Store {
 	createSession(row: Omit<SessionRow, "status" | "turns" | "ended_at">): Promise<void>;
 	endSession(id: string, status: string, endedAt: string): Promise<void>;
@@ -236,6 +240,11 @@ export interface Store {
 	markOperationDispatched(id: string): Promise<void>;
 	/** prepared | dispatched → a settled state, with its audit record and events, in one transaction; returns the audit record if one was given. */
 	settleOperation(id: string, settlement: OperationSettlement): Promise<AuditRow | undefined>;
+	/**
+	 * Many settlements (recovery's batch), each checked and written as settleOperation would, in one
+	 * transaction: all commit or none does. Returns each one's audit record, in order.
+	 */
+	settleOperations(batch: readonly { id: string; settlement: OperationSettlement }[]): Promise<(AuditRow | undefined)[]>;
 	/** Operations still prepared or dispatched, oldest first: what recovery must look at (bounded by pending rows, not history). */
 	listPendingOperations(): Promise<StoredOperation[]>;
 	/** Operations of a session (and optionally one call or states), oldest first. */

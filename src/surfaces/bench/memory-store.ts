@@ -273,8 +273,40 @@ export class MemoryStore implements Store {
 	async settleOperation(id: string, settlement: OperationSettlement): Promise<AuditRow | undefined> {
 		this.live();
 		// Everything that can fail is checked before anything changes, so a refusal leaves no trace (as a rolled-back transaction would).
+		this.checkSettlement(id, settlement);
 		const outcome = JSON.parse(toJson(settlement.outcome, `outcome of operation ${id}`)) as Record<string, unknown>;
 		const dataJson = settlement.audit ? auditDataJson(settlement.audit) : undefined;
+		const events = settlement.events ?? [];
+		const row = this.operation(id)!;
+		const stored = settlement.audit && dataJson !== undefined ? this.chain(settlement.audit, dataJson) : undefined;
+		const settled: StoredOperation = { ...row, state: settlement.state, outcome, updated_at: this.now().toISOString() };
+		if (stored) settled.audit_seq = stored.record.seq;
+		this.operations.set(id, JSON.stringify(settled));
+		for (const event of events) {
+			const filled = stored ? fillAuditSeq(event, stored.record.seq) : event;
+			append(this.events, filled.session, toJson(filled, `an event settling operation ${id}`));
+		}
+		return stored ? readBack(stored) : undefined;
+	}
+
+	async settleOperations(batch: readonly { id: string; settlement: OperationSettlement }[]): Promise<(AuditRow | undefined)[]> {
+		this.live();
+		// All or none, as one transaction: every settlement is checked against the state it will meet before any is applied.
+		const settledTo = new Map<string, string>();
+		for (const { id, settlement } of batch) {
+			const earlier = settledTo.get(id);
+			if (earlier !== undefined) throw new StoreError(`cannot settle operation ${id}: it is already ${earlier}`);
+			this.checkSettlement(id, settlement);
+			settledTo.set(id, settlement.state);
+		}
+		const out: (AuditRow | undefined)[] = [];
+		for (const { id, settlement } of batch) out.push(await this.settleOperation(id, settlement));
+		return out;
+	}
+
+	private checkSettlement(id: string, settlement: OperationSettlement): void {
+		toJson(settlement.outcome, `outcome of operation ${id}`);
+		if (settlement.audit) auditDataJson(settlement.audit);
 		const events = settlement.events ?? [];
 		if (!settlement.audit && events.some(namesPendingAuditSeq)) {
 			throw new StoreError(`settling operation ${id}: an event names the settlement's audit record (audit_seq 0) but none was given`);
@@ -286,15 +318,6 @@ export class MemoryStore implements Store {
 		if (settlement.state === "abandoned" && row.state !== "prepared") {
 			throw new StoreError(`cannot settle operation ${id} as abandoned: it was dispatched, so it may have happened`);
 		}
-		const stored = settlement.audit && dataJson !== undefined ? this.chain(settlement.audit, dataJson) : undefined;
-		const settled: StoredOperation = { ...row, state: settlement.state, outcome, updated_at: this.now().toISOString() };
-		if (stored) settled.audit_seq = stored.record.seq;
-		this.operations.set(id, JSON.stringify(settled));
-		for (const event of events) {
-			const filled = stored ? fillAuditSeq(event, stored.record.seq) : event;
-			append(this.events, filled.session, toJson(filled, `an event settling operation ${id}`));
-		}
-		return stored ? readBack(stored) : undefined;
 	}
 
 	/** One process holds the memory: everything pending or running is its own to recover. */
