@@ -42,7 +42,12 @@ describe("CommitQueue", () => {
 	it("commits writes that arrive together in one batch and resolves each only after the commit", async () => {
 		const db = fakeDb();
 		const seenAtResolve: string[][] = [];
-		const all = ["a", "b", "c"].map((n) => db.queue.enqueue(db.write(n)).then((v) => (seenAtResolve.push([...db.committed]), v)));
+		const all = ["a", "b", "c"].map((n) =>
+			db.queue.enqueue(db.write(n)).then((v) => {
+				seenAtResolve.push([...db.committed]);
+				return v;
+			}),
+		);
 		expect(db.committed).toEqual([]);
 		expect(await Promise.all(all)).toEqual(["a", "b", "c"]);
 		expect(db.batches).toEqual([3]);

@@ -13,10 +13,8 @@ interface Queued {
 	reject: (error: unknown) => void;
 }
 
-/** What a flush reports per batch, for the benchmark's figures. */
-export interface BatchObserver {
-	(size: number): void;
-}
+/** What a flush reports per batch (how many writes it held), for the benchmark's figures. */
+export type BatchObserver = (size: number) => void;
 
 export class CommitQueue {
 	private pending: Queued[] = [];

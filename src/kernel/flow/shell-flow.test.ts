@@ -8,7 +8,6 @@ import { ShellParser } from "../admission/shell/shell-parser.js";
 import { taskCeiling } from "../authority/task-ceiling.js";
 import { FlowDeniedError } from "./flow-errors.js";
 import type { SinkRuleSpec } from "./flow-types.js";
-import type { Label } from "./label.js";
 import { createRedactor } from "./redaction.js";
 import { type FileLabelStore, SessionFlow } from "./session-flow.js";
 import { admitShellFlow } from "./shell-flow.js";
