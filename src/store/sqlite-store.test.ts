@@ -164,6 +164,32 @@ describe("SqliteStore durability and several writers", () => {
 		expect(await b.verifyAudit()).toEqual({ ok: true, checked: 10 });
 	});
 
+	it("commits what eight sessions append at once in shared transactions, into one chain in each session's order", async () => {
+		const store = openStore(tempDir());
+		const batches = store.observeBatches();
+		const sessions = Array.from({ length: 8 }, (_, s) => `s${s}`);
+		await Promise.all(
+			sessions.map(async (session) => {
+				for (let turn = 1; turn <= 5; turn++) await store.appendAudit({ session, turn, kind: "effect", data: { turn } });
+			}),
+		);
+		expect(batches.reduce((a, b) => a + b, 0)).toBe(40);
+		// Each round of appends arrives together: eight writes per transaction, not one.
+		expect(batches).toEqual([8, 8, 8, 8, 8]);
+		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 40 });
+		for (const session of sessions) expect((await store.listAudit({ session })).map((r) => r.turn)).toEqual([1, 2, 3, 4, 5]);
+	});
+
+	it("commits what is still queued when it closes, and its callers hear it", async () => {
+		const dir = tempDir();
+		const store = SqliteStore.open(dir, { rules: TEST_RULES });
+		const pending = store.appendAudit({ session: "s1", turn: 1, kind: "effect", data: {} });
+		await store.close();
+		expect((await pending).seq).toBe(1);
+		const again = openStore(dir);
+		expect(await again.verifyAudit()).toEqual({ ok: true, checked: 1 });
+	});
+
 	it("stamps audit records with the injected clock", async () => {
 		const store = openStore(tempDir(), () => new Date("2030-06-01T12:00:00.000Z"));
 		const record = await store.appendAudit({

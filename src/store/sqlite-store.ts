@@ -59,6 +59,8 @@ export interface SqliteStoreOptions {
 	readOnly?: boolean;
 	/** Pins the lease's pid, its start time, host, clock, liveness probe and heartbeat; tests use it. */
 	leaseOptions?: ProcessLeaseOptions;
+	/** A file the store appends its write-lock waits to when it closes (a benchmark's); else WARDEN_LOCK_WAIT_LOG's. */
+	lockWaitLog?: string;
 }
 
 export interface ProcessLeaseOptions extends Partial<LivenessProbe> {
@@ -126,7 +128,7 @@ export class SqliteStore implements Store {
 	readonly holder: LeaseHolder | undefined;
 	private readonly probe: LivenessProbe;
 	private heartbeat: ReturnType<typeof setInterval> | undefined;
-	private readonly lockWaits = LockWaitLog.fromEnv();
+	private readonly lockWaits: LockWaitLog | undefined;
 	/** The per-call writes, committed in groups (commit-queue.ts). */
 	private readonly commits = new CommitQueue(
 		(batch) => this.immediate(batch),
@@ -143,6 +145,7 @@ export class SqliteStore implements Store {
 	) {
 		this.now = options.now ?? (() => new Date());
 		this.rules = options.rules;
+		this.lockWaits = LockWaitLog.fromEnv(options.lockWaitLog === undefined ? process.env : { WARDEN_LOCK_WAIT_LOG: options.lockWaitLog });
 		this.readOnly = options.readOnly === true;
 		const lease = options.leaseOptions ?? {};
 		this.probe = {
