@@ -132,9 +132,21 @@ export class SqliteStore implements Store {
 	/** The per-call writes, committed in groups (commit-queue.ts). */
 	private readonly commits = new CommitQueue(
 		(batch) => this.immediate(batch),
-		(body) => this.db.transaction(body)(),
+		(body) => {
+			try {
+				return this.db.transaction(body)();
+			} catch (error) {
+				// The savepoint took back what this write chained: the head is read again from the table.
+				this.chainHead = undefined;
+				throw error;
+			}
+		},
 		(size) => this.batchSizes?.push(size),
 	);
+	/** The chain's last record as this write transaction left it; undefined outside one, or when it must be read again. */
+	private chainHead: { seq: number; hash: string } | undefined;
+	/** Whether this write transaction chained a record (so the remembered head must be written). */
+	private chainMoved = false;
 	/** Sizes of the committed groups, when a benchmark asks for them (observeBatches). */
 	private batchSizes: number[] | undefined;
 
@@ -422,10 +434,8 @@ export class SqliteStore implements Store {
 			`INSERT INTO audit (seq, time, session, turn, kind, call_id, data, prev_hash, hash)
 			 VALUES (@seq, @time, @session, @turn, @kind, @call_id, @data, @prev_hash, @hash)`,
 		);
-		const headStmt = this.sql(
-			"INSERT INTO audit_head (id, seq, hash) VALUES (1, @seq, @hash) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
-		);
-		const last = lastStmt.get() as { seq: number; hash: string } | undefined;
+		// The head read once per transaction: the write lock is held, so no one else moves it.
+		const last = this.chainHead ?? (lastStmt.get() as { seq: number; hash: string } | undefined);
 		const record: AuditRow = {
 			seq: (last?.seq ?? 0) + 1,
 			time: this.now().toISOString(),
@@ -442,7 +452,8 @@ export class SqliteStore implements Store {
 		const { seq, time, session, turn, kind, call_id } = record;
 		record.hash = this.rules.chain.link(record.prev_hash, { seq, time, session, turn, kind, ...(call_id === undefined ? {} : { call_id }), data: dataJson });
 		insertStmt.run({ ...record, call_id: record.call_id ?? null, data: dataJson });
-		headStmt.run({ seq: record.seq, hash: record.hash });
+		this.chainHead = { seq: record.seq, hash: record.hash };
+		this.chainMoved = true;
 		crashPoint("store.audit-append");
 		return record;
 	}
@@ -834,7 +845,20 @@ export class SqliteStore implements Store {
 			const waited = this.lockWaits?.start();
 			const transaction = this.db.transaction(() => {
 				waited?.();
-				return body();
+				this.chainHead = undefined;
+				this.chainMoved = false;
+				const result = body();
+				// The remembered head (which catches records removed from the end) is written once per transaction, as it stands at its end.
+				if (this.chainMoved) {
+					// Read again when a rolled-back write took its record back; an empty chain has no head to write.
+					const head = this.chainHead ?? (this.sql("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1").get() as { seq: number; hash: string } | undefined);
+					if (head) {
+						this.sql(
+							"INSERT INTO audit_head (id, seq, hash) VALUES (1, @seq, @hash) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
+						).run(head);
+					}
+				}
+				return result;
 			});
 			try {
 				return transaction.immediate();
