@@ -7,6 +7,7 @@ import { INITIAL_CONTEXT } from "../kernel/flow/session-flow.js";
 import type { Message } from "../models/provider.js";
 import type { StoredMessage } from "../store/store.js";
 import { RuntimeConfigError } from "./runtime-config-error.js";
+import { toLabel } from "../kernel/evidence/store-rows.js";
 
 export interface ResumedContext {
 	history: Message[];
@@ -26,7 +27,7 @@ export function resumedContext(session: string, stored: readonly StoredMessage[]
 	let unlabeled = 0;
 	for (const row of stored) {
 		history.push(checkedMessage(session, row));
-		if (row.label) labels.push(row.label);
+		if (row.label) labels.push(toLabel(row.label));
 		else {
 			// Nothing says what it held: it counts as the most sensitive and least trusted content there is.
 			unlabeled++;

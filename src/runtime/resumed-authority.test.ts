@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ScriptedModel } from "../models/scripted.js";
 import type { Runtime } from "./runtime.js";
 import { closeTestRuntime, openTestRuntime } from "./test-support/test-runtime.js";
+import { consumedOf } from "../kernel/evidence/store-rows.js";
 
 let root: string;
 let workspace: string;
@@ -34,7 +35,7 @@ describe("one-use authority across runs of a session", () => {
 		expect((await session.send("two writes")).status).toBe("completed");
 		await session.end();
 		const ops = await runtime.store.listOperations({});
-		expect(ops.map((op) => op.consumed?.grants?.map((g) => g.grant))).toEqual([["once"], [expect.stringMatching(/.+/), "once"]]);
+		expect(ops.map((op) => consumedOf(op)?.grants?.map((g) => g.grant))).toEqual([["once"], [expect.stringMatching(/.+/), "once"]]);
 
 		const resumed = await runtime.resumeSession(session.id, { grants, model: plan(write("c.txt"), { text: "done" }) });
 		const result = await resumed.send("one more");

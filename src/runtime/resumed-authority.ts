@@ -6,6 +6,7 @@
  */
 import type { GrantUse } from "../kernel/operations/operation-types.js";
 import type { Store } from "../store/store.js";
+import { consumedOf } from "../kernel/evidence/store-rows.js";
 
 export interface ConsumedBySession {
 	grants: GrantUse[];
@@ -22,8 +23,9 @@ export async function consumedBySession(store: Store, session: string): Promise<
 		if (seen.has(id)) continue;
 		seen.add(id);
 		for (const op of await store.listOperations({ session: id })) {
-			if (op.consumed?.lease !== undefined) out.leases.push(op.consumed.lease);
-			out.grants.push(...(op.consumed?.grants ?? []));
+			const consumed = consumedOf(op);
+			if (consumed?.lease !== undefined) out.leases.push(consumed.lease);
+			out.grants.push(...(consumed?.grants ?? []));
 		}
 		for (const record of await store.listAudit({ session: id })) {
 			if (record.kind === "authority.used" && Array.isArray(record.data.grants)) out.grants.push(...(record.data.grants as GrantUse[]).filter(isGrantUse));

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AnyWardenEvent, EventKind, EventPayloads } from "../kernel/evidence/event-types.js";
 import type { OperationKind, SettledState } from "../kernel/operations/operation-types.js";
-import { SqliteStore } from "../store/sqlite-store.js";
+import type { SqliteStore } from "../store/sqlite-store.js";
+import { openSqliteStore } from "../kernel/evidence/store-rows.js";
 import { resumedBudget } from "./resumed-budget.js";
 
 let dir: string;
@@ -12,7 +13,7 @@ let store: SqliteStore;
 
 beforeEach(async () => {
 	dir = await mkdtemp(join(tmpdir(), "warden-resumed-budget-"));
-	store = SqliteStore.open(dir);
+	store = openSqliteStore(dir);
 	await store.createSession({ id: "s", workspace: dir, mode: "workspace-write", model: "scripted:x", created_at: new Date().toISOString() });
 });
 

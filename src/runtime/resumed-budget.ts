@@ -18,6 +18,7 @@ import { BUDGET_COUNTERS, type BudgetAmounts, type BudgetCounter, isBudgetCounte
 import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
 import type { OperationKind, OperationRow } from "../kernel/operations/operation-types.js";
 import type { Store } from "../store/store.js";
+import { toOperationRows, toWardenEvents } from "../kernel/evidence/store-rows.js";
 
 export interface ResumedBudget {
 	/** The session's use so far, per counter (only counters above zero). */
@@ -57,7 +58,7 @@ export async function resumedBudget(store: Store, session: string): Promise<Resu
 }
 
 async function addSessionUse(store: Store, session: string, totals: Totals, cutOffTurns: number[], top: boolean): Promise<void> {
-	const events = await store.listEvents(session);
+	const events = toWardenEvents(await store.listEvents(session));
 	let last = -1;
 	for (let i = events.length - 1; i >= 0; i--) {
 		const e = events[i]!;
@@ -75,7 +76,7 @@ async function addSessionUse(store: Store, session: string, totals: Totals, cutO
 	if (trailing.length === 0) return;
 	if (top) cutOffTurns.push(...new Set(trailing.map((e) => e.turn)));
 	addCutOffEvents(trailing, totals);
-	const operations = (await store.listOperations({ session })).filter((op) => op.turn > lastTurn);
+	const operations = toOperationRows(await store.listOperations({ session })).filter((op) => op.turn > lastTurn);
 	if (operations.length > 0) {
 		const audit = new Map((await store.listAudit({ session })).map((r) => [r.seq, r.data]));
 		for (const op of operations) addOperation(op, op.audit_seq === undefined ? undefined : audit.get(op.audit_seq), totals);

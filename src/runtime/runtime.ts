@@ -25,7 +25,7 @@ import type { Label } from "../kernel/flow/label.js";
 import { realDirectory } from "../providers/directory-probe.js";
 import { type RecoveryReport, recoverOperations } from "../kernel/operations/recovery.js";
 import { resolveStateDir } from "../store/state-dir.js";
-import { SqliteStore } from "../store/sqlite-store.js";
+import { openSqliteStore, toAuditRecords, toWardenEvents } from "../kernel/evidence/store-rows.js";
 import type { SessionRow, Store } from "../store/store.js";
 import { builtinTools, ToolRegistry } from "../tools/registry.js";
 import { DEFAULT_TOOL_LIMITS } from "../tools/tool.js";
@@ -129,7 +129,7 @@ export class Runtime {
 	static async open(options: RuntimeOptions = {}): Promise<Runtime> {
 		const env = options.env ?? process.env;
 		const stateDir = resolveStateDir(options.stateDir, env);
-		const store = options.store ?? SqliteStore.open(stateDir, options.readOnly ? { readOnly: true } : {});
+		const store = options.store ?? openSqliteStore(stateDir, options.readOnly ? { readOnly: true } : {});
 		// What processes that are gone left pending is settled first; a live process's work is left alone.
 		const recover = options.recover ?? (options.store === undefined && !options.readOnly);
 		let recovery: RecoveryReport | undefined;
@@ -337,12 +337,12 @@ export class Runtime {
 		return this.store.getSession(id);
 	}
 
-	sessionEvents(id: string): Promise<AnyWardenEvent[]> {
-		return this.store.listEvents(id);
+	async sessionEvents(id: string): Promise<AnyWardenEvent[]> {
+		return toWardenEvents(await this.store.listEvents(id));
 	}
 
-	listAudit(filter?: { session?: string; limit?: number }): Promise<AuditRecord[]> {
-		return this.store.listAudit(filter);
+	async listAudit(filter?: { session?: string; limit?: number }): Promise<AuditRecord[]> {
+		return toAuditRecords(await this.store.listAudit(filter));
 	}
 
 	/**
@@ -351,12 +351,12 @@ export class Runtime {
 	 * Throws ExplainError for an unknown id or a call id that several sessions hold.
 	 */
 	async explain(id: string, options: { session?: string } = {}): Promise<CallExplanation> {
-		const audit = await this.store.listAudit();
+		const audit = toAuditRecords(await this.store.listAudit());
 		let sessions = explainSessions(audit, id, options.session);
 		// A call with no audit record at all is still found by its events.
 		if (sessions.length === 0 && !/^#?\d+$/.test(id.trim())) sessions = (await this.store.listSessions()).map((s) => s.id);
 		const events: AnyWardenEvent[] = [];
-		for (const session of sessions) events.push(...(await this.store.listEvents(session)));
+		for (const session of sessions) events.push(...toWardenEvents(await this.store.listEvents(session)));
 		return explainCall({ events, audit }, id, options.session);
 	}
 

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkTraceInvariant } from "../kernel/evidence/trace-invariant.js";
 import type { ModelProvider } from "../models/provider.js";
 import { ScriptedModel } from "../models/scripted.js";
-import { SqliteStore } from "../store/sqlite-store.js";
+import { openSqliteStore } from "../kernel/evidence/store-rows.js";
 import type { Store } from "../store/store.js";
 import { Runtime } from "./runtime.js";
 
@@ -20,7 +20,7 @@ afterEach(async () => {
 
 /** A real SQLite store whose message persistence starts failing after `okMessages` writes. */
 function storeFailingMessagesAfter(stateDir: string, okMessages: number): Store {
-	const inner = SqliteStore.open(stateDir);
+	const inner = openSqliteStore(stateDir);
 	let written = 0;
 	return new Proxy(inner, {
 		get(target, prop, receiver) {

@@ -6,6 +6,7 @@
 import type { OperationRow } from "../kernel/operations/operation-types.js";
 import type { SessionRow, Store } from "../store/store.js";
 import { type RefusedFile, UndoTargetError, type UndoTarget } from "./undo-types.js";
+import { toOperationRows } from "../kernel/evidence/store-rows.js";
 
 /** A workspace file's current sha256, or null when nothing is there; throws when it cannot be read. */
 export type FileProbe = (path: string) => Promise<string | null>;
@@ -145,5 +146,5 @@ async function targetOperations(store: Store, row: SessionRow, call: string | un
 	const ops = await store.listOperations(call === undefined ? { session: row.id } : { session: row.id, call_id: call });
 	for (const s of sessions) ops.push(...(await store.listOperations({ session: s })));
 	// Stable: within one session the store's order stands where two share a timestamp.
-	return ops.map((op, i) => ({ op, i })).sort((a, b) => (a.op.created_at < b.op.created_at ? -1 : a.op.created_at > b.op.created_at ? 1 : a.i - b.i)).map((x) => x.op);
+	return toOperationRows(ops).map((op, i) => ({ op, i })).sort((a, b) => (a.op.created_at < b.op.created_at ? -1 : a.op.created_at > b.op.created_at ? 1 : a.i - b.i)).map((x) => x.op);
 }

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { LockWaitLog } from "./lock-wait-log.js";
 import { SqliteStore } from "./sqlite-store.js";
+import { TEST_RULES } from "./test-support/test-rules.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -41,7 +42,7 @@ describe("LockWaitLog", () => {
 		process.env.WARDEN_LOCK_WAIT_LOG = file;
 		let store: SqliteStore;
 		try {
-			store = SqliteStore.open(join(dir, "state"));
+			store = SqliteStore.open(join(dir, "state"), { rules: TEST_RULES });
 		} finally {
 			delete process.env.WARDEN_LOCK_WAIT_LOG;
 		}

@@ -1,8 +1,9 @@
 
 import { describe, expect, it } from "vitest";
-import type { OperationIntent } from "../kernel/operations/operation-types.js";
 import { SqliteStore } from "./sqlite-store.js";
+import type { OperationIntentRow } from "./store.js";
 import { tempStores } from "./test-support/temp-stores.js";
+import { TEST_RULES } from "./test-support/test-rules.js";
 
 const { tempDir, track } = tempStores("warden-leases-");
 
@@ -10,12 +11,13 @@ const { tempDir, track } = tempStores("warden-leases-");
 /** A writer as process `pid`; `alive` says which pids the probe finds. */
 function open(dir: string, pid: number, alive: Set<number>, over: { pidStart?: string | null; startTime?: (pid: number) => string | undefined } = {}): SqliteStore {
 	const store = SqliteStore.open(dir, {
+		rules: TEST_RULES,
 		leaseOptions: { pid, pidStart: over.pidStart === undefined ? `start-${pid}` : over.pidStart, hostname: "h", isAlive: (p) => alive.has(p), startTime: over.startTime ?? ((p) => `start-${p}`) },
 	});
 	return track(store);
 }
 
-const intent = (id: string, session: string): OperationIntent => ({
+const intent = (id: string, session: string): OperationIntentRow => ({
 	id,
 	session,
 	turn: 1,
@@ -71,7 +73,7 @@ describe("process leases over one state dir", () => {
 	it("treats what a cleanly closed process left (no lease row) as orphaned, without a lease record", async () => {
 		const dir = tempDir();
 		const alive = new Set([1, 2]);
-		const first = SqliteStore.open(dir, { leaseOptions: { pid: 1, hostname: "h", isAlive: (p) => alive.has(p) } });
+		const first = SqliteStore.open(dir, { rules: TEST_RULES, leaseOptions: { pid: 1, hostname: "h", isAlive: (p) => alive.has(p) } });
 		await seedSession(first, "s1");
 		await first.close();
 		const recoverer = open(dir, 2, alive);
@@ -124,9 +126,9 @@ describe("process leases over one state dir", () => {
 
 	it("removes its own lease row on close, and a reader takes none", async () => {
 		const dir = tempDir();
-		const writer = SqliteStore.open(dir);
+		const writer = SqliteStore.open(dir, { rules: TEST_RULES });
 		expect(writer.holder?.pid).toBe(process.pid);
-		const reader = SqliteStore.open(dir, { readOnly: true });
+		const reader = SqliteStore.open(dir, { readOnly: true, rules: TEST_RULES });
 		expect(reader.holder).toBeUndefined();
 		await reader.close();
 		await writer.close();

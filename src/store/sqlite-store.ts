@@ -5,18 +5,25 @@
 import { createHash, randomUUID } from "node:crypto";
 import { hostname as osHostname } from "node:os";
 import type { Database, Statement } from "better-sqlite3";
-import { type ChainLink, type ChainProblem, ChainVerifier, GENESIS_HASH, bodyHash, canonicalBody, canonicalJson } from "../kernel/evidence/audit-chain.js";
-import type { ApprovedRule, NewApprovedRule } from "../kernel/approval/approval-types.js";
-import type { AuditInput, AuditKind, AuditRecord, AuditVerifyResult } from "../kernel/evidence/audit-types.js";
-import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
-import { type Label, join } from "../kernel/flow/label.js";
-import type { BeforeImage, ConsumedAuthority, OperationIntent, OperationRow, OperationState } from "../kernel/operations/operation-types.js";
+import { CommitQueue } from "./commit-queue.js";
 import { crashPoint } from "./fault-injection.js";
 import { oneLine } from "./sqlite-errors.js";
 import { LockWaitLog } from "./lock-wait-log.js";
 import { openDatabase, prepareStateDir } from "./sqlite-open.js";
+import { AUDIT_COLUMNS as AUDIT_COLUMN_ORDER, type StoreRules } from "./store-rules.js";
 import {
 	type AdoptedWork,
+	type ApprovedRuleRow,
+	type AuditRow,
+	type AuditRowInput,
+	type BlobRow,
+	type ChainCheck,
+	type EventRow,
+	type LabelRow,
+	type NewApprovedRuleRow,
+	type OperationIntentRow,
+	type OperationRowState,
+	type StoredOperation,
 	type FileLabelKey,
 	type FileLabelRow,
 	type OperationSettlement,
@@ -41,6 +48,8 @@ import {
 } from "./process-lease.js";
 
 export interface SqliteStoreOptions {
+	/** The kernel's chain and label rules (src/kernel/evidence/store-rules.ts). */
+	rules: StoreRules;
 	/** The clock that stamps audit records; tests pin it. */
 	now?: () => Date;
 	/**
@@ -50,6 +59,8 @@ export interface SqliteStoreOptions {
 	readOnly?: boolean;
 	/** Pins the lease's pid, its start time, host, clock, liveness probe and heartbeat; tests use it. */
 	leaseOptions?: ProcessLeaseOptions;
+	/** A file the store appends its write-lock waits to when it closes (a benchmark's); else WARDEN_LOCK_WAIT_LOG's. */
+	lockWaitLog?: string;
 }
 
 export interface ProcessLeaseOptions extends Partial<LivenessProbe> {
@@ -110,13 +121,34 @@ interface AuditDbRow {
 export class SqliteStore implements Store {
 	private closed = false;
 	private readonly now: () => Date;
+	private readonly rules: StoreRules;
 	private readonly readOnly: boolean;
 	private readonly statements = new Map<string, Statement<unknown[]>>();
 	/** This process's lease; undefined for a reader. */
 	readonly holder: LeaseHolder | undefined;
 	private readonly probe: LivenessProbe;
 	private heartbeat: ReturnType<typeof setInterval> | undefined;
-	private readonly lockWaits = LockWaitLog.fromEnv();
+	private readonly lockWaits: LockWaitLog | undefined;
+	/** The per-call writes, committed in groups (commit-queue.ts). */
+	private readonly commits = new CommitQueue(
+		(batch) => this.immediate(batch),
+		(body) => {
+			try {
+				return this.db.transaction(body)();
+			} catch (error) {
+				// The savepoint took back what this write chained: the head is read again from the table.
+				this.chainHead = undefined;
+				throw error;
+			}
+		},
+		(size) => this.batchSizes?.push(size),
+	);
+	/** The chain's last record as this write transaction left it; undefined outside one, or when it must be read again. */
+	private chainHead: { seq: number; hash: string } | undefined;
+	/** Whether this write transaction chained a record (so the remembered head must be written). */
+	private chainMoved = false;
+	/** Sizes of the committed groups, when a benchmark asks for them (observeBatches). */
+	private batchSizes: number[] | undefined;
 
 	private constructor(
 		private readonly db: Database,
@@ -124,6 +156,8 @@ export class SqliteStore implements Store {
 		options: SqliteStoreOptions,
 	) {
 		this.now = options.now ?? (() => new Date());
+		this.rules = options.rules;
+		this.lockWaits = LockWaitLog.fromEnv(options.lockWaitLog === undefined ? process.env : { WARDEN_LOCK_WAIT_LOG: options.lockWaitLog });
 		this.readOnly = options.readOnly === true;
 		const lease = options.leaseOptions ?? {};
 		this.probe = {
@@ -144,7 +178,7 @@ export class SqliteStore implements Store {
 	 * Opens (creating if needed) warden.db in stateDir; throws a one-line StoreError if it cannot.
 	 * A writer takes a process lease: any number of them write one state dir at once.
 	 */
-	static open(stateDir: string, options: SqliteStoreOptions = {}): SqliteStore {
+	static open(stateDir: string, options: SqliteStoreOptions): SqliteStore {
 		if (!options.readOnly) prepareStateDir(stateDir);
 		const db = openDatabase(stateDir);
 		// A backstop under the StoreError guards: SQLite itself refuses a reader's write.
@@ -199,7 +233,7 @@ export class SqliteStore implements Store {
 			for (const previous of gone) {
 				this.sql("DELETE FROM process_leases WHERE token = ?").run(previous.token);
 				// A lease left by a process that is gone is what a crash leaves behind: the evidence says so.
-				const record: AuditInput = {
+				const record: AuditRowInput = {
 					session: "host",
 					turn: 0,
 					kind: "store.lease_recovered",
@@ -289,6 +323,10 @@ export class SqliteStore implements Store {
 
 	async endSession(id: string, status: string, endedAt: string): Promise<void> {
 		this.writable();
+		return this.write(() => this.endSessionNow(id, status, endedAt));
+	}
+
+	private endSessionNow(id: string, status: string, endedAt: string): void {
 		// A session that stops running is no process's any more; one made active again is this one's.
 		const result = this.sql("UPDATE sessions SET status = @status, ended_at = @ended_at, owner = CASE WHEN @status = 'active' THEN @owner ELSE NULL END WHERE id = @id").run({
 			status,
@@ -301,11 +339,13 @@ export class SqliteStore implements Store {
 
 	async nextTurn(id: string): Promise<number> {
 		this.writable();
-		const row = this.sql("UPDATE sessions SET turns = turns + 1 WHERE id = ? RETURNING turns").get(id) as
-			| { turns: number }
-			| undefined;
-		if (!row) throw new StoreError(`unknown session ${id}`);
-		return row.turns;
+		return this.write(() => {
+			const row = this.sql("UPDATE sessions SET turns = turns + 1 WHERE id = ? RETURNING turns").get(id) as
+				| { turns: number }
+				| undefined;
+			if (!row) throw new StoreError(`unknown session ${id}`);
+			return row.turns;
+		});
 	}
 
 	async getSession(id: string): Promise<SessionRow | undefined> {
@@ -320,14 +360,14 @@ export class SqliteStore implements Store {
 		return rows.map(toSession);
 	}
 
-	async appendEvent(event: AnyWardenEvent): Promise<void> {
+	async appendEvent(event: EventRow): Promise<void> {
 		this.writable();
 		const json = toJson(event, "event");
-		this.immediate(() => this.insertEvent(event, json));
+		return this.write(() => this.insertEvent(event, json));
 	}
 
 	/** Inside the caller's transaction, so the crash point below falls before its commit. */
-	private insertEvent(event: AnyWardenEvent, json: string): void {
+	private insertEvent(event: EventRow, json: string): void {
 		this.sql(
 			`INSERT INTO events (session, seq, turn, kind, time, json)
 			 VALUES (@session, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE session = @session), @turn, @kind, @time, @json)`,
@@ -341,22 +381,25 @@ export class SqliteStore implements Store {
 		crashPoint("store.event-append");
 	}
 
-	async listEvents(session: string): Promise<AnyWardenEvent[]> {
+	async listEvents(session: string): Promise<EventRow[]> {
 		const rows = this.sql("SELECT seq, json FROM events WHERE session = ? ORDER BY seq").all(session) as {
 			seq: number;
 			json: string;
 		}[];
-		return rows.map((row) => fromJson(row.json, `event ${row.seq} of session ${session}`) as AnyWardenEvent);
+		return rows.map((row) => fromJson(row.json, `event ${row.seq} of session ${session}`) as EventRow);
 	}
 
-	async appendMessage(session: string, message: unknown, label?: Label): Promise<void> {
+	async appendMessage(session: string, message: unknown, label?: LabelRow): Promise<void> {
 		this.writable();
 		const json = toJson(message, "message");
-		const labelJson = label === undefined ? null : labelToJson(label, `a message of session ${session}`);
-		this.sql(
+		const labelJson = label === undefined ? null : labelToJson(this.rules.labels, label, `a message of session ${session}`);
+		const insert = this.sql(
 			`INSERT INTO messages (session, seq, json, label)
 			 VALUES (@session, (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session = @session), @json, @label)`,
-		).run({ session, json, label: labelJson });
+		);
+		return this.write(() => {
+			insert.run({ session, json, label: labelJson });
+		});
 	}
 
 	async listMessages(session: string): Promise<StoredMessage[]> {
@@ -368,38 +411,32 @@ export class SqliteStore implements Store {
 		return rows.map((row) => {
 			const what = `message ${row.seq} of session ${session}`;
 			const stored: StoredMessage = { session, seq: row.seq, message: fromJson(row.json, what) };
-			if (row.label !== null) stored.label = labelFromJson(row.label, what);
+			if (row.label !== null) stored.label = labelFromJson(this.rules.labels, row.label, what);
 			return stored;
 		});
 	}
 
-	async appendAudit(input: AuditInput): Promise<AuditRecord> {
-		return this.appendAuditNow(input);
-	}
-
-	private appendAuditNow(input: AuditInput): AuditRecord {
+	async appendAudit(input: AuditRowInput): Promise<AuditRow> {
 		this.writable();
 		const data = auditData(input);
-		// IMMEDIATE takes the write lock before reading the last row, so another process
-		// appending to the same file cannot slip a record in between the read and the insert.
-		return this.immediate(() => this.insertAudit(input, data));
+		// The batch's transaction is IMMEDIATE: it takes the write lock before reading the last row,
+		// so another process appending to the same file cannot slip a record in between.
+		return this.write(() => this.insertAudit(input, data));
 	}
 
 	/**
 	 * Chains one record onto the end. The one place records are chained (appendAudit and
 	 * settleOperation both come here); it must run inside the caller's IMMEDIATE transaction.
 	 */
-	private insertAudit(input: AuditInput, data: Record<string, unknown>): AuditRecord {
+	private insertAudit(input: AuditRowInput, data: Record<string, unknown>): AuditRow {
 		const lastStmt = this.sql("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1");
 		const insertStmt = this.sql(
 			`INSERT INTO audit (seq, time, session, turn, kind, call_id, data, prev_hash, hash)
 			 VALUES (@seq, @time, @session, @turn, @kind, @call_id, @data, @prev_hash, @hash)`,
 		);
-		const headStmt = this.sql(
-			"INSERT INTO audit_head (id, seq, hash) VALUES (1, @seq, @hash) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
-		);
-		const last = lastStmt.get() as { seq: number; hash: string } | undefined;
-		const record: AuditRecord = {
+		// The head read once per transaction: the write lock is held, so no one else moves it.
+		const last = this.chainHead ?? (lastStmt.get() as { seq: number; hash: string } | undefined);
+		const record: AuditRow = {
 			seq: (last?.seq ?? 0) + 1,
 			time: this.now().toISOString(),
 			session: input.session,
@@ -407,15 +444,16 @@ export class SqliteStore implements Store {
 			kind: input.kind,
 			...(input.call_id === undefined || input.call_id === null ? {} : { call_id: input.call_id }),
 			data,
-			prev_hash: last?.hash ?? GENESIS_HASH,
+			prev_hash: last?.hash ?? this.rules.chain.genesis,
 			hash: "",
 		};
 		// The data column holds exactly the canonical text the hash covers, so verification hashes what is stored.
-		const dataJson = canonicalJson(record.data);
+		const dataJson = this.rules.chain.canonicalData(record.data);
 		const { seq, time, session, turn, kind, call_id } = record;
-		record.hash = bodyHash(record.prev_hash, canonicalBody({ seq, time, session, turn, kind, call_id, data: dataJson }));
+		record.hash = this.rules.chain.link(record.prev_hash, { seq, time, session, turn, kind, ...(call_id === undefined ? {} : { call_id }), data: dataJson });
 		insertStmt.run({ ...record, call_id: record.call_id ?? null, data: dataJson });
-		headStmt.run({ seq: record.seq, hash: record.hash });
+		this.chainHead = { seq: record.seq, hash: record.hash };
+		this.chainMoved = true;
 		crashPoint("store.audit-append");
 		return record;
 	}
@@ -424,7 +462,7 @@ export class SqliteStore implements Store {
 	 * In chain order. With a limit, the most recent `limit` records (of the session, if given),
 	 * still oldest first: a log view wants the tail, not the beginning.
 	 */
-	async listAudit(filter: { session?: string; limit?: number } = {}): Promise<AuditRecord[]> {
+	async listAudit(filter: { session?: string; limit?: number } = {}): Promise<AuditRow[]> {
 		const where = filter.session === undefined ? "" : "WHERE session = @session";
 		const rows = this.sql(
 			`SELECT * FROM (SELECT * FROM audit ${where} ORDER BY seq DESC LIMIT @limit) ORDER BY seq`,
@@ -433,27 +471,27 @@ export class SqliteStore implements Store {
 			...(filter.session === undefined ? {} : { session: filter.session }),
 		}) as AuditDbRow[];
 		return rows.map((row) => {
-			const record = toAuditRecord(row);
+			const record = toAuditRow(row);
 			if (typeof record === "string") throw new StoreError(`audit record ${row.seq}: ${record}`);
 			return record;
 		});
 	}
 
-	async verifyAudit(): Promise<AuditVerifyResult> {
+	async verifyAudit(): Promise<ChainCheck> {
 		const db = this.live();
 		// One read transaction, so a concurrent append cannot make the head and the chain disagree.
-		const verify = db.transaction((): AuditVerifyResult => {
-			const verifier = new ChainVerifier();
+		const verify = db.transaction((): ChainCheck => {
+			const walker = this.rules.chain.walker();
 			const canonicalFrom = this.canonicalAuditFrom();
 			const first = this.sql(`SELECT ${AUDIT_COLUMNS} FROM audit ORDER BY seq LIMIT ?`).raw();
 			const next = this.sql(`SELECT ${AUDIT_COLUMNS} FROM audit WHERE seq > ? ORDER BY seq LIMIT ?`).raw();
 			// Keyset pages: each page is read whole (cheaper per row than stepping an iterator) and
 			// the walk stops at the first problem, since the verifier does.
 			let page = first.all(VERIFY_PAGE) as unknown[][];
-			let problem: ChainProblem | undefined;
+			let problem: { seq: number; reason: string } | undefined;
 			while (page.length > 0 && !problem) {
 				for (const row of page) {
-					problem = verifyStoredRow(verifier, row, canonicalFrom);
+					problem = walker.push(row, typeof row[0] === "number" && row[0] < canonicalFrom);
 					if (problem) break;
 				}
 				if (page.length < VERIFY_PAGE) break;
@@ -462,7 +500,7 @@ export class SqliteStore implements Store {
 			const head = this.sql("SELECT seq, hash FROM audit_head WHERE id = 1").get() as
 				| { seq: number; hash: string }
 				| undefined;
-			return verifier.finish(head ?? { seq: 0, hash: GENESIS_HASH });
+			return walker.finish(head ?? { seq: 0, hash: this.rules.chain.genesis });
 		});
 		return verify.deferred();
 	}
@@ -479,7 +517,7 @@ export class SqliteStore implements Store {
 		return format?.canonical_from ?? 1;
 	}
 
-	async addApprovedRule(rule: NewApprovedRule): Promise<ApprovedRule> {
+	async addApprovedRule(rule: NewApprovedRuleRow): Promise<ApprovedRuleRow> {
 		this.writable();
 		return this.immediate(() => {
 			const existing = this.sql(
@@ -503,7 +541,7 @@ export class SqliteStore implements Store {
 		});
 	}
 
-	async listApprovedRules(filter: { workspace?: string; includeRevoked?: boolean } = {}): Promise<ApprovedRule[]> {
+	async listApprovedRules(filter: { workspace?: string; includeRevoked?: boolean } = {}): Promise<ApprovedRuleRow[]> {
 		const rows = this.sql(
 			`SELECT * FROM approved_rules WHERE (@workspace IS NULL OR workspace = @workspace)
 			 AND (@all = 1 OR revoked_at IS NULL) ORDER BY id`,
@@ -511,7 +549,7 @@ export class SqliteStore implements Store {
 		return rows.map(toApprovedRule);
 	}
 
-	async revokeApprovedRule(id: number, revokedAt: string, revokedBy: string): Promise<ApprovedRule> {
+	async revokeApprovedRule(id: number, revokedAt: string, revokedBy: string): Promise<ApprovedRuleRow> {
 		this.writable();
 		const row = this.sql("UPDATE approved_rules SET revoked_at = ?, revoked_by = ? WHERE id = ? AND revoked_at IS NULL RETURNING *").get(
 			revokedAt,
@@ -534,37 +572,37 @@ export class SqliteStore implements Store {
 		const updateStmt = this.sql("UPDATE file_labels SET label = @label WHERE workspace = @workspace AND path = @path AND sha256 = @sha256");
 		const key = { workspace: row.workspace, path: row.path, sha256: row.sha256 };
 		const what = describeFileLabelKey(key);
-		const incoming = labelToJson(row.label, what);
+		const incoming = labelToJson(this.rules.labels, row.label, what);
 		// IMMEDIATE: another process joining a label onto the same content cannot have its join lost.
-		this.immediate(() => {
+		return this.write(() => {
 			const existing = readStmt.get(key) as { label: string } | undefined;
 			if (!existing) {
 				insertStmt.run({ ...key, label: incoming, session: row.session, created_at: row.created_at });
 				return;
 			}
-			const joined = join(labelFromJson(existing.label, what), row.label);
-			updateStmt.run({ ...key, label: labelToJson(joined, what) });
+			const joined = this.rules.labels.join(labelFromJson(this.rules.labels, existing.label, what), row.label);
+			updateStmt.run({ ...key, label: labelToJson(this.rules.labels, joined, what) });
 		});
 	}
 
-	async getFileLabel(key: FileLabelKey): Promise<Label | undefined> {
+	async getFileLabel(key: FileLabelKey): Promise<LabelRow | undefined> {
 		const row = this.sql("SELECT label FROM file_labels WHERE workspace = @workspace AND path = @path AND sha256 = @sha256").get({
 			workspace: key.workspace,
 			path: key.path,
 			sha256: key.sha256,
 		}) as { label: string } | undefined;
-		return row ? labelFromJson(row.label, describeFileLabelKey(key)) : undefined;
+		return row ? labelFromJson(this.rules.labels, row.label, describeFileLabelKey(key)) : undefined;
 	}
 
-	async listFileLabels(workspace: string): Promise<(FileLabelKey & { label: Label })[]> {
+	async listFileLabels(workspace: string): Promise<(FileLabelKey & { label: LabelRow })[]> {
 		const rows = this.sql("SELECT path, sha256, label FROM file_labels WHERE workspace = ? ORDER BY path, sha256").all(workspace) as { path: string; sha256: string; label: string }[];
 		return rows.map((r) => {
 			const key = { workspace, path: r.path, sha256: r.sha256 };
-			return { ...key, label: labelFromJson(r.label, describeFileLabelKey(key)) };
+			return { ...key, label: labelFromJson(this.rules.labels, r.label, describeFileLabelKey(key)) };
 		});
 	}
 
-	async prepareOperation(intent: OperationIntent, beforeImage?: BeforeImage): Promise<void> {
+	async prepareOperation(intent: OperationIntentRow, beforeImage?: BlobRow): Promise<void> {
 		this.writable();
 		const intentJson = toJson(intent.intent, `intent of operation ${intent.id}`);
 		const reservedJson = toJson(intent.reserved, `reservations of operation ${intent.id}`);
@@ -575,7 +613,7 @@ export class SqliteStore implements Store {
 			 VALUES (@id, @session, @turn, @call_id, @kind, @resource, 'prepared', @intent, @reserved, @consumed, @created_at, @created_at, @owner)`,
 		);
 		const insertBlob = this.sql("INSERT OR IGNORE INTO blobs (sha256, bytes, created_at) VALUES (?, ?, ?)");
-		this.immediate(() => {
+		return this.write(() => {
 			try {
 				insertOp.run({
 					id: intent.id,
@@ -601,14 +639,27 @@ export class SqliteStore implements Store {
 	async markOperationDispatched(id: string): Promise<void> {
 		this.writable();
 		const update = this.sql("UPDATE operations SET state = 'dispatched', updated_at = ? WHERE id = ? AND state = 'prepared'");
-		this.immediate(() => {
+		return this.write(() => {
 			if (update.run(this.now().toISOString(), id).changes === 1) return;
-			throw new StoreError(`cannot mark operation ${id} dispatched: ${this.describeOperationState(id)}, not prepared`);
+			throw new StoreError(`cannot mark operation ${id} dispatched: ${this.describeOperationRowState(id)}, not prepared`);
 		});
 	}
 
-	async settleOperation(id: string, settlement: OperationSettlement): Promise<AuditRecord | undefined> {
+	async settleOperation(id: string, settlement: OperationSettlement): Promise<AuditRow | undefined> {
 		this.writable();
+		// One transaction: the state, the chained record and the events commit together or not at all.
+		return this.write(this.settlement(id, settlement));
+	}
+
+	async settleOperations(batch: readonly { id: string; settlement: OperationSettlement }[]): Promise<(AuditRow | undefined)[]> {
+		this.writable();
+		// Every settlement is checked before any is written; then all commit in one transaction, or none.
+		const bodies = batch.map(({ id, settlement }) => this.settlement(id, settlement));
+		return this.write(() => bodies.map((body) => body()));
+	}
+
+	/** Checks a settlement now and returns what writes it, to run inside a write transaction. */
+	private settlement(id: string, settlement: OperationSettlement): () => AuditRow | undefined {
 		const outcomeJson = toJson(settlement.outcome, `outcome of operation ${id}`);
 		const data = settlement.audit ? auditData(settlement.audit) : undefined;
 		const events = settlement.events ?? [];
@@ -619,9 +670,8 @@ export class SqliteStore implements Store {
 		const update = this.sql(
 			"UPDATE operations SET state = @state, outcome = @outcome, audit_seq = @audit_seq, updated_at = @updated_at WHERE id = @id",
 		);
-		// One IMMEDIATE transaction: the state, the chained record and the events commit together or not at all.
-		return this.immediate((): AuditRecord | undefined => {
-			const row = readState.get(id) as { state: OperationState } | undefined;
+		return (): AuditRow | undefined => {
+			const row = readState.get(id) as { state: OperationRowState } | undefined;
 			if (!row) throw new StoreError(`cannot settle operation ${id}: no such operation`);
 			if (row.state !== "prepared" && row.state !== "dispatched") {
 				throw new StoreError(`cannot settle operation ${id}: it is already ${row.state}`);
@@ -643,10 +693,10 @@ export class SqliteStore implements Store {
 				this.insertEvent(filled, toJson(filled, `an event settling operation ${id}`));
 			}
 			return record;
-		});
+		};
 	}
 
-	async listPendingOperations(): Promise<OperationRow[]> {
+	async listPendingOperations(): Promise<StoredOperation[]> {
 		// The WHERE matches the partial index operations_pending word for word, so the planner can use it.
 		const rows = this.sql(
 			"SELECT * FROM operations WHERE state IN ('prepared', 'dispatched') ORDER BY created_at, rowid",
@@ -654,7 +704,7 @@ export class SqliteStore implements Store {
 		return rows.map(toOperation);
 	}
 
-	async listOperations(filter: { session?: string; call_id?: string; states?: readonly OperationState[]; limit?: number }): Promise<OperationRow[]> {
+	async listOperations(filter: { session?: string; call_id?: string; states?: readonly OperationRowState[]; limit?: number }): Promise<StoredOperation[]> {
 		const where: string[] = [];
 		if (filter.session !== undefined) where.push("session = @session");
 		if (filter.call_id !== undefined) where.push("call_id = @call_id");
@@ -762,13 +812,15 @@ export class SqliteStore implements Store {
 	}
 
 	/** "no such operation" or "it is <state>", for refusals. */
-	private describeOperationState(id: string): string {
+	private describeOperationRowState(id: string): string {
 		const row = this.sql("SELECT state FROM operations WHERE id = ?").get(id) as { state: string } | undefined;
 		return row ? `it is ${row.state}` : "no such operation";
 	}
 
 	async close(): Promise<void> {
 		if (this.closed) return;
+		// What is queued was asked for before close: it commits (and its callers hear) first.
+		this.commits.flush();
 		if (this.heartbeat) clearInterval(this.heartbeat);
 		try {
 			// What this process still owns is then a gone holder's: the next recovery settles it.
@@ -793,7 +845,20 @@ export class SqliteStore implements Store {
 			const waited = this.lockWaits?.start();
 			const transaction = this.db.transaction(() => {
 				waited?.();
-				return body();
+				this.chainHead = undefined;
+				this.chainMoved = false;
+				const result = body();
+				// The remembered head (which catches records removed from the end) is written once per transaction, as it stands at its end.
+				if (this.chainMoved) {
+					// Read again when a rolled-back write took its record back; an empty chain has no head to write.
+					const head = this.chainHead ?? (this.sql("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1").get() as { seq: number; hash: string } | undefined);
+					if (head) {
+						this.sql(
+							"INSERT INTO audit_head (id, seq, hash) VALUES (1, @seq, @hash) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
+						).run(head);
+					}
+				}
+				return result;
 			});
 			try {
 				return transaction.immediate();
@@ -803,6 +868,18 @@ export class SqliteStore implements Store {
 				if (attempt >= WRITE_ATTEMPTS) throw new StoreError(`state dir ${this.stateDir}: the database stayed locked by another process (${oneLine(error)}); try again`);
 			}
 		}
+	}
+
+	/** A write of the Store contract: queued, committed with whatever else is waiting, resolved once durable. */
+	private write<T>(body: () => T): Promise<T> {
+		this.live();
+		return this.commits.enqueue(body);
+	}
+
+	/** From now on, records how many writes each committed group held; returns the list it fills. */
+	observeBatches(): number[] {
+		this.batchSizes = [];
+		return this.batchSizes;
 	}
 
 	private live(): Database {
@@ -841,8 +918,8 @@ interface ApprovedRuleDbRow {
 	revoked_by: string | null;
 }
 
-function toApprovedRule(row: ApprovedRuleDbRow): ApprovedRule {
-	const rule: ApprovedRule = {
+function toApprovedRule(row: ApprovedRuleDbRow): ApprovedRuleRow {
+	const rule: ApprovedRuleRow = {
 		id: row.id,
 		tool: row.tool,
 		pattern: row.pattern,
@@ -873,49 +950,26 @@ function toSession(row: SessionDbRow): SessionRow {
 	return session;
 }
 
-/** The audit columns in the order verifyStoredRow reads them from a raw row. */
-const AUDIT_COLUMNS = "seq, time, session, turn, kind, call_id, data, prev_hash, hash";
+/** The audit columns in the order the chain walker reads them from a raw row. */
+const AUDIT_COLUMNS = AUDIT_COLUMN_ORDER.join(", ");
 const VERIFY_PAGE = 2048;
 /** The schema version from which audit data is stored canonical (sqlite-migrations.ts). */
 const CANONICAL_AUDIT_VERSION = 7;
 
-/**
- * Checks one raw audit row: from the canonical body its columns spell when they have the types a
- * record has, and by decoding it when they do not or the body does not hash (to name the problem,
- * or to accept a record written before the data column was canonical).
- */
-function verifyStoredRow(verifier: ChainVerifier, row: unknown[], canonicalFrom: number): ChainProblem | undefined {
-	const [seq, time, session, turn, kind, call_id, data, prev_hash, hash] = row;
-	const link = { seq, prev_hash, hash } as ChainLink;
-	const typed =
-		typeof seq === "number" &&
-		typeof turn === "number" &&
-		typeof time === "string" &&
-		typeof session === "string" &&
-		typeof kind === "string" &&
-		typeof data === "string" &&
-		(call_id === null || typeof call_id === "string");
-	const body = typed ? canonicalBody({ seq, time, session, turn, kind: kind as AuditKind, call_id: call_id ?? undefined, data }) : undefined;
-	const checked = verifier.pushBody(link, body);
-	if (checked !== false) return checked;
-	const record = toAuditRecord({ seq, time, session, turn, kind, call_id, data, prev_hash, hash } as AuditDbRow);
-	return verifier.pushDecoded(link, record, typeof seq === "number" && seq < canonicalFrom);
-}
-
 /** A record as stored, or a one-line reason it cannot be read back as one. */
-function toAuditRecord(row: AuditDbRow): AuditRecord | string {
+function toAuditRow(row: AuditDbRow): AuditRow | string {
 	let data: unknown;
 	try {
 		data = JSON.parse(row.data);
 	} catch {
 		return "data is not valid JSON (edited?)";
 	}
-	const record: AuditRecord = {
+	const record: AuditRow = {
 		seq: row.seq,
 		time: row.time,
 		session: row.session,
 		turn: row.turn,
-		kind: row.kind as AuditKind,
+		kind: row.kind,
 		data: data as Record<string, unknown>,
 		prev_hash: row.prev_hash,
 		hash: row.hash,
@@ -929,9 +983,9 @@ interface OperationDbRow {
 	session: string;
 	turn: number;
 	call_id: string;
-	kind: OperationRow["kind"];
+	kind: string;
 	resource: string;
-	state: OperationState;
+	state: OperationRowState;
 	intent: string;
 	reserved: string;
 	consumed: string | null;
@@ -941,9 +995,9 @@ interface OperationDbRow {
 	updated_at: string;
 }
 
-function toOperation(row: OperationDbRow): OperationRow {
+function toOperation(row: OperationDbRow): StoredOperation {
 	const what = `operation ${row.id}`;
-	const op: OperationRow = {
+	const op: StoredOperation = {
 		id: row.id,
 		session: row.session,
 		turn: row.turn,
@@ -958,7 +1012,7 @@ function toOperation(row: OperationDbRow): OperationRow {
 	};
 	if (row.outcome !== null) op.outcome = fromJson(row.outcome, `${what} outcome`) as Record<string, unknown>;
 	if (row.audit_seq !== null) op.audit_seq = row.audit_seq;
-	if (row.consumed !== null) op.consumed = fromJson(row.consumed, `${what} consumed authority`) as ConsumedAuthority;
+	if (row.consumed !== null) op.consumed = fromJson(row.consumed, `${what} consumed authority`) as object;
 	return op;
 }
 
@@ -995,20 +1049,20 @@ function toRunCommand(row: RunCommandDbRow): RunCommandRow {
 }
 
 /** The data as it will be read back (JSON drops undefined and applies toJSON), so the hash covers exactly that. */
-function auditData(input: AuditInput): Record<string, unknown> {
+function auditData(input: AuditRowInput): Record<string, unknown> {
 	const data = JSON.parse(toJson(input.data, "audit data")) as unknown;
 	if (data === null || typeof data !== "object" || Array.isArray(data)) throw new StoreError("audit data must be a JSON object");
 	return data as Record<string, unknown>;
 }
 
 /** An event whose payload waits for the settlement's audit seq (audit_seq: 0). */
-function namesPendingAuditSeq(event: AnyWardenEvent): boolean {
+function namesPendingAuditSeq(event: EventRow): boolean {
 	return (event.payload as Record<string, unknown>).audit_seq === 0;
 }
 
-function fillAuditSeq(event: AnyWardenEvent, seq: number): AnyWardenEvent {
+function fillAuditSeq(event: EventRow, seq: number): EventRow {
 	if (!namesPendingAuditSeq(event)) return event;
-	return { ...event, payload: { ...event.payload, audit_seq: seq } } as AnyWardenEvent;
+	return { ...event, payload: { ...event.payload, audit_seq: seq } } as EventRow;
 }
 
 function checkBlobHash(sha256: string, bytes: Buffer, what: string): void {

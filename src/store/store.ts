@@ -1,13 +1,103 @@
 /**
  * The one storage contract. SQLite (better-sqlite3) is the embedded default; other backends
- * implement the same interface and pass the same contract tests.
+ * implement the same interface and pass the same contract tests (test-support/contract-tests.ts,
+ * which takes a factory).
  */
-import type { ApprovedRule, NewApprovedRule } from "../kernel/approval/approval-types.js";
-import type { AuditInput, AuditRecord, AuditVerifyResult } from "../kernel/evidence/audit-types.js";
-import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
-import type { Label } from "../kernel/flow/label.js";
 import type { LeaseHolder } from "./process-lease.js";
-import type { BeforeImage, OperationIntent, OperationRow, OperationState, SettledState } from "../kernel/operations/operation-types.js";
+
+export type { StoreRules } from "./store-rules.js";
+
+/**
+ * The store speaks rows: these types say what a backend keeps and returns, not what the kernel
+ * means by it. The kernel maps them to its domain types (src/kernel/evidence/store-rows.ts) and
+ * gives a backend, at open, the few rules a row needs inside a transaction (StoreRules).
+ */
+
+/** A flow label as a row: levels and source references as text; the rules say which are valid. */
+export interface LabelRow {
+	sensitivity: string;
+	integrity: string;
+	sources: { kind: string; ref: string; sha256?: string }[];
+	omitted?: number;
+}
+
+/** One event of a session, as appended. */
+export interface EventRow {
+	kind: string;
+	session: string;
+	turn: number;
+	/** ISO time. */
+	time: string;
+	payload: object;
+}
+
+/** What a caller appends to the audit chain; the store assigns seq, time, prev_hash and hash. */
+export interface AuditRowInput {
+	session: string;
+	turn: number;
+	kind: string;
+	call_id?: string;
+	/** JSON-serializable details, already redacted. */
+	data: Record<string, unknown>;
+}
+
+export interface AuditRow extends AuditRowInput {
+	/** 1-based position in the chain. */
+	seq: number;
+	time: string;
+	prev_hash: string;
+	hash: string;
+}
+
+/** What walking the chain found: every row checked, or the first bad one. */
+export type ChainCheck = { ok: true; checked: number } | { ok: false; checked: number; firstBad: { seq: number; reason: string } };
+
+export interface ApprovedRuleRow {
+	id: number;
+	tool: string;
+	pattern: string;
+	outcome: "allow" | "deny";
+	workspace: string;
+	created_at: string;
+	created_by: string;
+	session: string;
+	revoked_at?: string;
+	revoked_by?: string;
+}
+
+export type NewApprovedRuleRow = Omit<ApprovedRuleRow, "id" | "revoked_at" | "revoked_by">;
+
+/** The states an operation row moves through; the store enforces which moves are allowed. */
+export type OperationRowState = "prepared" | "dispatched" | "committed" | "failed" | "unknown" | "abandoned";
+export type SettledRowState = "committed" | "failed" | "unknown" | "abandoned";
+
+export interface OperationIntentRow {
+	id: string;
+	session: string;
+	turn: number;
+	call_id: string;
+	kind: string;
+	resource: string;
+	intent: Record<string, unknown>;
+	reserved: Record<string, number>;
+	/** JSON the kernel reads back (one-use authority spent with the intent). */
+	consumed?: object;
+	/** ISO time. */
+	created_at: string;
+}
+
+export interface StoredOperation extends OperationIntentRow {
+	state: OperationRowState;
+	outcome?: Record<string, unknown>;
+	audit_seq?: number;
+	updated_at: string;
+}
+
+/** A blob kept by content hash (a file's content before the agent changed it). */
+export interface BlobRow {
+	sha256: string;
+	bytes: Buffer;
+}
 
 export interface SessionRow {
 	id: string;
@@ -32,7 +122,7 @@ export interface StoredMessage {
 	/** JSON of one models/provider Message, already redacted. */
 	message: unknown;
 	/** The flow label it carried in the model's context; absent for messages stored before labels were kept. */
-	label?: Label;
+	label?: LabelRow;
 }
 
 export type TaskRunState = "running" | "completed" | "failed" | "cancelled" | "needs_attention";
@@ -71,7 +161,7 @@ export interface FileLabelKey {
 
 /** A label recorded on written content, so reading the same bytes later carries it (flow plane). */
 export interface FileLabelRow extends FileLabelKey {
-	label: Label;
+	label: LabelRow;
 	/** The session whose write recorded it. */
 	session: string;
 	/** ISO time. */
@@ -80,15 +170,15 @@ export interface FileLabelRow extends FileLabelKey {
 
 /** How an operation settles: its state and outcome, and the evidence committed in the same transaction. */
 export interface OperationSettlement {
-	state: SettledState;
+	state: SettledRowState;
 	outcome: Record<string, unknown>;
 	/** Appended (chained) in the same transaction; its seq is stored on the operation row. */
-	audit?: AuditInput;
+	audit?: AuditRowInput;
 	/**
 	 * Events appended in the same transaction, after the audit record; a payload field `audit_seq`
 	 * set to 0 is filled with that record's seq (the effect.recorded event names its record).
 	 */
-	events?: AnyWardenEvent[];
+	events?: EventRow[];
 }
 
 /** What recovery on open took over from holders that are gone (Store.adoptOrphans). */
@@ -98,9 +188,13 @@ export interface AdoptedWork {
 	/** Sessions left active, now this process's to mark interrupted. */
 	sessions: string[];
 	/** Operations left prepared or dispatched, oldest first, now this process's to settle. */
-	operations: OperationRow[];
+	operations: StoredOperation[];
 }
 
+/**
+ * Every write resolves only once it is durable. A backend may commit writes that arrive together
+ * in one transaction (group commit), but never resolves one before its transaction committed.
+ */
 export interface Store {
 	createSession(row: Omit<SessionRow, "status" | "turns" | "ended_at">): Promise<void>;
 	endSession(id: string, status: string, endedAt: string): Promise<void>;
@@ -110,46 +204,51 @@ export interface Store {
 	/** Newest first. */
 	listSessions(limit?: number): Promise<SessionRow[]>;
 
-	appendEvent(event: AnyWardenEvent): Promise<void>;
-	listEvents(session: string): Promise<AnyWardenEvent[]>;
+	appendEvent(event: EventRow): Promise<void>;
+	listEvents(session: string): Promise<EventRow[]>;
 
-	appendMessage(session: string, message: unknown, label?: Label): Promise<void>;
+	appendMessage(session: string, message: unknown, label?: LabelRow): Promise<void>;
 	listMessages(session: string): Promise<StoredMessage[]>;
 
 	/** Durable before it resolves: the record is committed and chained. */
-	appendAudit(input: AuditInput): Promise<AuditRecord>;
+	appendAudit(input: AuditRowInput): Promise<AuditRow>;
 	/** In chain order. */
-	listAudit(filter?: { session?: string; limit?: number }): Promise<AuditRecord[]>;
+	listAudit(filter?: { session?: string; limit?: number }): Promise<AuditRow[]>;
 	/** Walks the whole chain and names the first bad record. */
-	verifyAudit(): Promise<AuditVerifyResult>;
+	verifyAudit(): Promise<ChainCheck>;
 
 	/** Persists an "always" answer; an identical active rule (tool, pattern, outcome, workspace) is returned instead of a second one. */
-	addApprovedRule(rule: NewApprovedRule): Promise<ApprovedRule>;
+	addApprovedRule(rule: NewApprovedRuleRow): Promise<ApprovedRuleRow>;
 	/** Oldest first; revoked rules only when asked for. */
-	listApprovedRules(filter?: { workspace?: string; includeRevoked?: boolean }): Promise<ApprovedRule[]>;
+	listApprovedRules(filter?: { workspace?: string; includeRevoked?: boolean }): Promise<ApprovedRuleRow[]>;
 	/** Marks the rule revoked (it is kept); a StoreError for an unknown or already revoked id. */
-	revokeApprovedRule(id: number, revokedAt: string, revokedBy: string): Promise<ApprovedRule>;
+	revokeApprovedRule(id: number, revokedAt: string, revokedBy: string): Promise<ApprovedRuleRow>;
 
 	/** Records a label on written content; a second label for the same key is joined with the first, never replacing it. */
 	putFileLabel(row: FileLabelRow): Promise<void>;
 	/** The label recorded on exactly this content at this path, if any. */
-	getFileLabel(key: FileLabelKey): Promise<Label | undefined>;
+	getFileLabel(key: FileLabelKey): Promise<LabelRow | undefined>;
 	/** Every label recorded in one workspace, by path and content hash (what a scan of a directory checks its files against). */
-	listFileLabels(workspace: string): Promise<(FileLabelKey & { label: Label })[]>;
+	listFileLabels(workspace: string): Promise<(FileLabelKey & { label: LabelRow })[]>;
 
 	/**
 	 * Protected operations. prepare: the intent row (state `prepared`) and, when given, the
 	 * before-image blob (kept once per content hash), in one transaction, before anything is dispatched.
 	 */
-	prepareOperation(intent: OperationIntent, beforeImage?: BeforeImage): Promise<void>;
+	prepareOperation(intent: OperationIntentRow, beforeImage?: BlobRow): Promise<void>;
 	/** prepared → dispatched, durably, right before the provider is called; a StoreError from any other state. */
 	markOperationDispatched(id: string): Promise<void>;
 	/** prepared | dispatched → a settled state, with its audit record and events, in one transaction; returns the audit record if one was given. */
-	settleOperation(id: string, settlement: OperationSettlement): Promise<AuditRecord | undefined>;
+	settleOperation(id: string, settlement: OperationSettlement): Promise<AuditRow | undefined>;
+	/**
+	 * Many settlements (recovery's batch), each checked and written as settleOperation would, in one
+	 * transaction: all commit or none does. Returns each one's audit record, in order.
+	 */
+	settleOperations(batch: readonly { id: string; settlement: OperationSettlement }[]): Promise<(AuditRow | undefined)[]>;
 	/** Operations still prepared or dispatched, oldest first: what recovery must look at (bounded by pending rows, not history). */
-	listPendingOperations(): Promise<OperationRow[]>;
+	listPendingOperations(): Promise<StoredOperation[]>;
 	/** Operations of a session (and optionally one call or states), oldest first. */
-	listOperations(filter: { session?: string; call_id?: string; states?: readonly OperationState[]; limit?: number }): Promise<OperationRow[]>;
+	listOperations(filter: { session?: string; call_id?: string; states?: readonly OperationRowState[]; limit?: number }): Promise<StoredOperation[]>;
 	/** A before-image by content hash. */
 	getBlob(sha256: string): Promise<Buffer | undefined>;
 

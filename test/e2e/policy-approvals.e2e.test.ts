@@ -1,14 +1,14 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { SqliteStore } from "../../src/store/sqlite-store.js";
+import { openSqliteStore } from "../../src/kernel/evidence/store-rows.js";
 import { expectValidTrace, makeFixture, runCli, runPlan } from "./cli-harness.js";
 
 describe("warden policy list|revoke (end to end, real CLI)", () => {
 	it("lists a persisted answer with its id and source, it admits the identical call, and revoking it stops that", async () => {
 		const fx = makeFixture();
 		// An "always allow" answered through the embedding API, as a host with a prompt would record it.
-		const store = SqliteStore.open(fx.stateDir);
+		const store = openSqliteStore(fx.stateDir);
 		await store.addApprovedRule({
 			tool: "shell",
 			pattern: "touch made.txt",

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { SqliteStore } from "../../src/store/sqlite-store.js";
+import { openSqliteStore } from "../../src/kernel/evidence/store-rows.js";
 import { expectValidTrace, type Fixture, link, makeFixture, runCli, runPlan } from "./cli-harness.js";
 
 const ONE_LINE_ERROR = /^warden: [^\n]+\n$/;
@@ -186,7 +186,7 @@ describe("warden run with a project config (end to end)", () => {
 describe("warden policy check: approved rules and the capability verdict (end to end, real CLI)", () => {
 	it("names a persisted always-allow by its id, and the grant or ceiling that decides at the primitive", async () => {
 		const fx = makeFixture({ "src/a.ts": "export {};\n" });
-		const store = SqliteStore.open(fx.stateDir);
+		const store = openSqliteStore(fx.stateDir);
 		const rule = await store.addApprovedRule({
 			tool: "shell",
 			pattern: "touch made.txt",

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AnyWardenEvent } from "../../src/kernel/evidence/event-types.js";
-import { SqliteStore } from "../../src/store/sqlite-store.js";
+import { openSqliteStore } from "../../src/kernel/evidence/store-rows.js";
 import { expectValidTrace, makeFixture, runCli, runPlan, terminalOf } from "./cli-harness.js";
 
 const HOOK_REASON = "writes a git hook: runs outside the sandbox on the next commit";
@@ -69,7 +69,7 @@ describe("protected paths through the real CLI", () => {
 		const failed = run.events.find((e) => e.kind === "tool.failed");
 		expect(failed?.kind === "tool.failed" && failed.payload.error).toMatch(/protected path refused: write \.git\/hooks\/post-checkout: writes a git hook/);
 		expect(existsSync(join(fx.workspace, ".git/hooks/post-checkout"))).toBe(false);
-		const store = SqliteStore.open(fx.stateDir);
+		const store = openSqliteStore(fx.stateDir);
 		const denied = (await store.listAudit()).filter((r) => r.kind === "protected.denied");
 		await store.close();
 		expect(denied.map((r) => r.data)).toEqual([{ path: ".git/hooks/post-checkout", right: "write", pattern: "**/.git/hooks/**", source: "default", reason: HOOK_REASON }]);
@@ -96,7 +96,7 @@ describe("protected paths through the real CLI", () => {
 		expect(reasons[0]).toMatch(/^protected-path: writes the deploy scripts CI runs .*from user config /);
 		expect(reasons[1]).toMatch(/^protected-path: make runs it .*from project config /);
 		expect(readFileSync(join(fx.workspace, "deploy/run.sh"), "utf8")).toBe("echo\n");
-		const store = SqliteStore.open(fx.stateDir);
+		const store = openSqliteStore(fx.stateDir);
 		const started = (await store.listAudit()).find((r) => r.kind === "session.started");
 		await store.close();
 		expect(((started?.data.protected_paths ?? []) as { pattern: string }[]).map((p) => p.pattern)).toEqual(["deploy/**", "Makefile"]);

@@ -10,6 +10,7 @@ import type { Redactor } from "../flow/redaction-types.js";
 import type { OperationLog } from "../operations/protected-operation.js";
 import type { AuditInput, AuditKind, AuditRecord } from "./audit-types.js";
 import type { AnyWardenEvent, EventKind, EventPayloads, WardenEvent } from "./event-types.js";
+import { toAuditRecord } from "./store-rows.js";
 
 export type EventListener = (event: AnyWardenEvent) => void;
 
@@ -56,7 +57,7 @@ export class EvidenceRecorder {
 	async audit(kind: AuditKind, data: Record<string, unknown>, callId?: string, turn = this.turn): Promise<AuditRecord> {
 		const input: AuditInput = { session: this.session, turn, kind, data: this.redactor.redact(data) };
 		if (callId !== undefined) input.call_id = callId;
-		return this.store.appendAudit(input);
+		return toAuditRecord(await this.store.appendAudit(input));
 	}
 
 	/** Persists one conversation message, redacted like every other piece of evidence. */

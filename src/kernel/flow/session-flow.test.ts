@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { taskCeiling } from "../authority/task-ceiling.js";
-import type { FileLabelKey, FileLabelRow } from "../../store/store.js";
+import type { FileLabelKey, FileLabelRow, LabelRow } from "../../store/store.js";
 import { FlowDeniedError } from "./flow-errors.js";
 import type { FlowDecisionRecord, ReleaseRequest, SinkRuleSpec } from "./flow-types.js";
 import { type Label, label } from "./label.js";
@@ -26,7 +26,7 @@ class MemoryLabels implements FileLabelStore {
 	async putFileLabel(row: FileLabelRow): Promise<void> {
 		this.rows.push(row);
 	}
-	async getFileLabel(key: FileLabelKey): Promise<Label | undefined> {
+	async getFileLabel(key: FileLabelKey): Promise<LabelRow | undefined> {
 		return this.rows.find((r) => r.workspace === key.workspace && r.path === key.path && r.sha256 === key.sha256)?.label;
 	}
 }

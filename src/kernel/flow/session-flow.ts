@@ -28,6 +28,7 @@ import { globMayNameSecret, pathLabel, secretFileMatcher } from "./file-labels.j
 import { ReleaseLedger } from "./release-ledger.js";
 import { secretValues } from "./secret-values.js";
 import { ScopeLabeller } from "./shell-scope-label.js";
+import { toLabel } from "../evidence/store-rows.js";
 
 export type FileLabelStore = Pick<Store, "putFileLabel" | "getFileLabel"> & Partial<Pick<Store, "listFileLabels">>;
 
@@ -184,7 +185,7 @@ export class SessionFlow {
 	async fileLabel(rel: string, sha256: string): Promise<Label> {
 		const parts = [pathLabel(rel, sha256, this.isSecretFile(rel))];
 		const stored = await this.opts.fileLabels?.getFileLabel({ workspace: this.opts.workspace, path: rel, sha256 });
-		if (stored !== undefined) parts.push(stored);
+		if (stored !== undefined) parts.push(toLabel(stored));
 		const known = this.contentLabels.get(sha256);
 		if (known !== undefined) parts.push(known);
 		const result = join(...parts);
@@ -214,7 +215,7 @@ export class SessionFlow {
 		return new ScopeLabeller({
 			root: workspace,
 			isSecretFile: this.isSecretFile,
-			recorded: async () => (fileLabels?.listFileLabels ? await fileLabels.listFileLabels(workspace) : []),
+			recorded: async () => (fileLabels?.listFileLabels ? (await fileLabels.listFileLabels(workspace)).map((row) => ({ ...row, label: toLabel(row.label) })) : []),
 			sessionPaths: () => this.pathLabels,
 		});
 	}

@@ -3,12 +3,11 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { FileLabelKey, FileLabelRow } from "../../store/store.js";
+import type { FileLabelKey, FileLabelRow, LabelRow } from "../../store/store.js";
 import { ShellParser } from "../admission/shell/shell-parser.js";
 import { taskCeiling } from "../authority/task-ceiling.js";
 import { FlowDeniedError } from "./flow-errors.js";
 import type { SinkRuleSpec } from "./flow-types.js";
-import type { Label } from "./label.js";
 import { createRedactor } from "./redaction.js";
 import { type FileLabelStore, SessionFlow } from "./session-flow.js";
 import { admitShellFlow } from "./shell-flow.js";
@@ -22,7 +21,7 @@ class Labels implements FileLabelStore {
 	async putFileLabel(row: FileLabelRow): Promise<void> {
 		this.rows.push(row);
 	}
-	async getFileLabel(key: FileLabelKey): Promise<Label | undefined> {
+	async getFileLabel(key: FileLabelKey): Promise<LabelRow | undefined> {
 		return this.rows.find((r) => r.path === key.path && r.sha256 === key.sha256)?.label;
 	}
 	async listFileLabels(workspace: string) {

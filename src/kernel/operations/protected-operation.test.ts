@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { SqliteStore } from "../../store/sqlite-store.js";
+import type { SqliteStore } from "../../store/sqlite-store.js";
+import { openSqliteStore } from "../evidence/store-rows.js";
 import { taskCeiling } from "../authority/task-ceiling.js";
 import type { EffectRecord } from "../effects.js";
 import type { AnyWardenEvent } from "../evidence/event-types.js";
@@ -40,7 +41,7 @@ beforeEach(async () => {
 	const base = realpathSync(mkdtempSync(path.join(tmpdir(), "warden-protected-")));
 	const workspace = path.join(base, "ws");
 	mkdirSync(workspace);
-	const store = SqliteStore.open(path.join(base, "state"));
+	const store = openSqliteStore(path.join(base, "state"));
 	await store.createSession({ id: SESSION, workspace, mode: "workspace-write", model: "scripted:test", created_at: new Date().toISOString() });
 	const heard: AnyWardenEvent[] = [];
 	const recorder = new EvidenceRecorder(store, createRedactor({ env: {} }), SESSION, (e) => heard.push(e));

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { SqliteStore } from "../../store/sqlite-store.js";
+import type { SqliteStore } from "../../store/sqlite-store.js";
+import { openSqliteStore } from "../evidence/store-rows.js";
 import type { OperationIntent, OperationKind } from "./operation-types.js";
 import { recoverOperations } from "./recovery.js";
 
@@ -24,7 +25,7 @@ beforeEach(async () => {
 	base = realpathSync(mkdtempSync(path.join(tmpdir(), "warden-recovery-")));
 	workspace = path.join(base, "ws");
 	mkdirSync(workspace);
-	store = SqliteStore.open(path.join(base, "state"));
+	store = openSqliteStore(path.join(base, "state"));
 	await store.createSession({ id: SESSION, workspace, mode: "workspace-write", model: "scripted:test", created_at: "2025-06-01T11:00:00.000Z" });
 });
 

@@ -18,13 +18,16 @@
  * 5. Sessions the gone holders were running are marked `interrupted`, so they can be resumed.
  *
  * The work is bounded by the pending rows (an index holds only those), not by the history, and a
- * reopen with nothing pending writes nothing: recovering twice leaves the same evidence.
+ * reopen with nothing pending writes nothing: recovering twice leaves the same evidence. Outcomes
+ * are established first (reading files), then settled in one transaction per batch: a crash during
+ * recovery leaves each batch whole or not at all, and what is left pending is recovered next time.
  */
 import * as path from "node:path";
 import { createHash } from "node:crypto";
 import { errorCode, lstatIfExists, readFile } from "../../providers/fs-provider.js";
-import type { Store } from "../../store/store.js";
+import type { OperationSettlement, Store } from "../../store/store.js";
 import type { OperationKind, OperationRow, SettledState } from "./operation-types.js";
+import { toOperationRows } from "../evidence/store-rows.js";
 
 export interface RecoveredOperation {
 	id: string;
@@ -54,25 +57,29 @@ export interface RecoveryOptions {
 }
 
 const FILE_LIMIT = 64 * 1024 * 1024;
+/** Settlements per transaction: enough that 1,000 pending rows take two commits, few enough that another writer waits briefly. */
+export const RECOVERY_BATCH = 500;
 
 export async function recoverOperations(store: Store, options: RecoveryOptions = {}): Promise<RecoveryReport> {
 	const now = options.now ?? (() => new Date());
 	const report: RecoveryReport = { operations: [], unreadable: [], interrupted: [], released: {}, charged: {} };
 	const adopted = await store.adoptOrphans();
-	const pending = adopted.operations;
+	const pending = toOperationRows(adopted.operations);
 	const workspaces = new Map<string, string | undefined>();
 	const workspaceOf = async (session: string) => {
 		if (!workspaces.has(session)) workspaces.set(session, (await store.getSession(session))?.workspace);
 		return workspaces.get(session);
 	};
 
+	const settlements: { id: string; settlement: OperationSettlement }[] = [];
+	const settle = (id: string, settlement: OperationSettlement) => settlements.push({ id, settlement });
 	for (const op of pending) {
 		if (!wellFormed(op)) {
 			report.unreadable.push(op.id);
 			continue;
 		}
 		if (op.state === "prepared") {
-			await store.settleOperation(op.id, {
+			settle(op.id, {
 				state: "abandoned",
 				outcome: { recovered: true, by: "never dispatched" },
 				audit: { session: op.session, turn: op.turn, call_id: op.call_id, kind: "operation.abandoned", data: { operation: op.id, kind: op.kind, resource: op.resource, state: "abandoned", recovered: true, released: op.reserved } },
@@ -84,7 +91,7 @@ export async function recoverOperations(store: Store, options: RecoveryOptions =
 		const observed = await reconcile(op, await workspaceOf(op.session));
 		if (observed.state === "committed") {
 			// The effect happened and its record was lost with the process: it gets its record now, marked as reconciled.
-			await store.settleOperation(op.id, {
+			settle(op.id, {
 				state: "committed",
 				outcome: { recovered: true, by: observed.by },
 				audit: {
@@ -96,7 +103,7 @@ export async function recoverOperations(store: Store, options: RecoveryOptions =
 				},
 			});
 		} else {
-			await store.settleOperation(op.id, {
+			settle(op.id, {
 				state: observed.state,
 				outcome: { recovered: true, by: observed.by },
 				audit: {
@@ -113,11 +120,13 @@ export async function recoverOperations(store: Store, options: RecoveryOptions =
 		report.operations.push(summary(op, observed.state, observed.by));
 	}
 
+	for (let i = 0; i < settlements.length; i += RECOVERY_BATCH) await store.settleOperations(settlements.slice(i, i + RECOVERY_BATCH));
+
 	// Only sessions whose holder is gone were adopted: whatever a live process runs stays active.
-	for (const session of adopted.sessions) {
-		await store.endSession(session, "interrupted", now().toISOString());
-		report.interrupted.push(session);
-	}
+	// Asked for at once, so a store that commits writes arriving together ends them in one transaction.
+	const endedAt = now().toISOString();
+	await Promise.all(adopted.sessions.map((session) => store.endSession(session, "interrupted", endedAt)));
+	report.interrupted.push(...adopted.sessions);
 
 	// Rows left unreadable are reported every time but recorded only with other work: a reopen that
 	// settles nothing writes nothing, so recovering twice leaves the same evidence.
@@ -178,7 +187,9 @@ async function reconcile(op: OperationRow, workspace: string | undefined): Promi
 	let current: string | null;
 	try {
 		const st = await lstatIfExists(abs);
-		current = st === null ? null : st.type === "file" ? sha256(await readFile(abs, { maxBytes: FILE_LIMIT })) : "not a file";
+		// Bounded by the size just seen, so a read holds that much, not the limit: a file that grew
+		// since is refused as too large and stays unknown, never guessed at.
+		current = st === null ? null : st.type === "file" ? sha256(await readFile(abs, { maxBytes: Math.min(st.size, FILE_LIMIT) })) : "not a file";
 	} catch (err) {
 		return unknown(`the file could not be read (${errorCode(err) ?? "error"})`);
 	}

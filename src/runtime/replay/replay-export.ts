@@ -23,19 +23,20 @@ import {
 	type ReplayHeader,
 	type ReplaySessionOptions,
 } from "./replay-format.js";
+import { toAuditRecords, toWardenEvents } from "../../kernel/evidence/store-rows.js";
 
 const NO_BLOB = "the store kept no before-image of this content (secret content is never kept)";
 
 export async function exportReplay(store: Store, sessionId: string, now = new Date()): Promise<string[]> {
 	const session = await store.getSession(sessionId);
 	if (!session) throw new ReplayError(`no session ${sessionId} in this state dir`);
-	const audit = await store.listAudit({ session: sessionId });
+	const audit = toAuditRecords(await store.listAudit({ session: sessionId }));
 	if (audit.some((r) => r.kind === "subagent.started")) {
 		throw new ReplayError(`session ${sessionId} spawned sub-agents; replaying sessions with sub-agents is not supported yet`);
 	}
 	const started = audit.find((r) => r.kind === "session.started");
 	if (!started) throw new ReplayError(`session ${sessionId} has no session.started audit record; its options are unknown`);
-	const events = await store.listEvents(sessionId);
+	const events = toWardenEvents(await store.listEvents(sessionId));
 	const messages = (await store.listMessages(sessionId)).map((m) => m.message as Message);
 
 	const models = modelItems(sessionId, events, messages);

@@ -1,12 +1,11 @@
 /**
  * The behaviour every Store backend must show. A backend's test file calls
- * runStoreContractTests with a factory for a fresh, empty store.
+ * runStoreContractTests with a factory for a fresh, empty store and the rules it opened it with
+ * (the kernel's, or the store's test rules): the chain and label assertions are in their terms.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { GENESIS_HASH, auditHash } from "../../kernel/evidence/audit-chain.js";
-import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
-import { type Label, MAX_SOURCES, type SourceRef } from "../../kernel/flow/label.js";
-import type { FileLabelRow, Store } from "../store.js";
+import type { StoreRules } from "../store-rules.js";
+import type { EventRow, FileLabelRow, LabelRow, Store } from "../store.js";
 import { describeOperationContract } from "./operation-contract-tests.js";
 
 export interface StoreUnderTest {
@@ -26,7 +25,7 @@ function session(id: string, createdAt: string) {
 	};
 }
 
-function sampleEvents(sessionId: string): AnyWardenEvent[] {
+function sampleEvents(sessionId: string): EventRow[] {
 	return [
 		{
 			kind: "session.started",
@@ -69,7 +68,12 @@ function sampleEvents(sessionId: string): AnyWardenEvent[] {
 	];
 }
 
-export function runStoreContractTests(name: string, makeStore: () => Promise<StoreUnderTest>): void {
+/** Source references a label keeps on a join, in the kernel's lattice and the test rules alike. */
+const MAX_SOURCES = 16;
+
+type SourceRow = LabelRow["sources"][number];
+
+export function runStoreContractTests(name: string, rules: StoreRules, makeStore: () => Promise<StoreUnderTest>): void {
 	describe(`Store contract: ${name}`, () => {
 		let subject: StoreUnderTest;
 		let store: Store;
@@ -211,13 +215,14 @@ export function runStoreContractTests(name: string, makeStore: () => Promise<Sto
 					data: { resource: "fs:a.txt", bytes: 5 },
 				});
 				expect(first.seq).toBe(1);
-				expect(first.prev_hash).toBe(GENESIS_HASH);
+				expect(first.prev_hash).toBe(rules.chain.genesis);
 				expect(first.hash).toMatch(HASH);
 				expect(Number.isNaN(Date.parse(first.time))).toBe(false);
 				expect(first.call_id).toBeUndefined();
 				expect(second.seq).toBe(2);
 				expect(second.prev_hash).toBe(first.hash);
-				expect(second.hash).toBe(auditHash(first.hash, second));
+				const { data, prev_hash: _prev, hash: _hash, ...fields } = second;
+				expect(second.hash).toBe(rules.chain.link(first.hash, { ...fields, data: rules.chain.canonicalData(data) }));
 				expect(second.call_id).toBe("c1");
 			});
 
@@ -343,19 +348,19 @@ export function runStoreContractTests(name: string, makeStore: () => Promise<Sto
 			const SHA_A = "a".repeat(64);
 			const SHA_B = "b".repeat(64);
 			const key = { workspace: "/w/a", path: "notes/out.md", sha256: SHA_A };
-			const row = (label: Label, over: Partial<FileLabelRow> = {}): FileLabelRow => ({
+			const row = (label: LabelRow, over: Partial<FileLabelRow> = {}): FileLabelRow => ({
 				...key,
 				label,
 				session: "s1",
 				created_at: "2025-03-01T10:00:00.000Z",
 				...over,
 			});
-			const envFile: SourceRef = { kind: "file", ref: ".env", sha256: SHA_B };
-			const page: SourceRef = { kind: "url", ref: "https://example.com/" };
+			const envFile: SourceRow = { kind: "file", ref: ".env", sha256: SHA_B };
+			const page: SourceRow = { kind: "url", ref: "https://example.com/" };
 
 			it("returns the label recorded on exactly this content, and undefined before any", async () => {
 				expect(await store.getFileLabel(key)).toBeUndefined();
-				const internal: Label = { sensitivity: "internal", integrity: "trusted", sources: [envFile] };
+				const internal: LabelRow = { sensitivity: "internal", integrity: "trusted", sources: [envFile] };
 				await store.putFileLabel(row(internal));
 				expect(await store.getFileLabel(key)).toEqual(internal);
 			});
@@ -371,7 +376,7 @@ export function runStoreContractTests(name: string, makeStore: () => Promise<Sto
 			});
 
 			it("lists one workspace's labels by path and hash, and none of another's", async () => {
-				const secret: Label = { sensitivity: "secret", integrity: "trusted", sources: [envFile] };
+				const secret: LabelRow = { sensitivity: "secret", integrity: "trusted", sources: [envFile] };
 				await store.putFileLabel(row(secret));
 				await store.putFileLabel(row(secret, { path: "a.txt", sha256: SHA_B }));
 				await store.putFileLabel(row(secret, { workspace: "/w/b" }));
@@ -395,12 +400,12 @@ export function runStoreContractTests(name: string, makeStore: () => Promise<Sto
 			});
 
 			it("round-trips a label exactly, with every source field and the omitted count", async () => {
-				const sources: SourceRef[] = Array.from({ length: MAX_SOURCES }, (_, i) => ({ kind: "call", ref: `call_${i}` }));
+				const sources: SourceRow[] = Array.from({ length: MAX_SOURCES }, (_, i) => ({ kind: "call", ref: `call_${i}` }));
 				sources[0] = { kind: "file", ref: "dir/ünïcode \"quoted\".txt", sha256: SHA_B };
-				const full: Label = { sensitivity: "secret", integrity: "untrusted", sources, omitted: 7 };
+				const full: LabelRow = { sensitivity: "secret", integrity: "untrusted", sources, omitted: 7 };
 				await store.putFileLabel(row(full));
 				expect(await store.getFileLabel(key)).toEqual(full);
-				const bare: Label = { sensitivity: "public", integrity: "trusted", sources: [] };
+				const bare: LabelRow = { sensitivity: "public", integrity: "trusted", sources: [] };
 				await store.putFileLabel(row(bare, { sha256: SHA_B }));
 				const back = await store.getFileLabel({ ...key, sha256: SHA_B });
 				expect(back).toEqual(bare);
@@ -408,7 +413,7 @@ export function runStoreContractTests(name: string, makeStore: () => Promise<Sto
 			});
 
 			it("keeps the omitted counts of both sides when a join overflows the source list", async () => {
-				const many = (prefix: string): SourceRef[] => Array.from({ length: MAX_SOURCES }, (_, i) => ({ kind: "call", ref: `${prefix}_${i}` }));
+				const many = (prefix: string): SourceRow[] => Array.from({ length: MAX_SOURCES }, (_, i) => ({ kind: "call", ref: `${prefix}_${i}` }));
 				await store.putFileLabel(row({ sensitivity: "internal", integrity: "trusted", sources: many("a"), omitted: 2 }));
 				await store.putFileLabel(row({ sensitivity: "internal", integrity: "trusted", sources: many("b"), omitted: 3 }));
 				const joined = await store.getFileLabel(key);
@@ -417,7 +422,7 @@ export function runStoreContractTests(name: string, makeStore: () => Promise<Sto
 			});
 
 			it("refuses a malformed label rather than storing what cannot be read back", async () => {
-				const bad = { sensitivity: "top-secret", integrity: "trusted", sources: [] } as unknown as Label;
+				const bad = { sensitivity: "top-secret", integrity: "trusted", sources: [] } as unknown as LabelRow;
 				await expect(store.putFileLabel(row(bad))).rejects.toThrow(/notes\/out\.md.*malformed label \(sensitivity top-secret\)/);
 				expect(await store.getFileLabel(key)).toBeUndefined();
 			});

@@ -4,16 +4,13 @@
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
-import type { Label } from "../../kernel/flow/label.js";
-import type { OperationIntent } from "../../kernel/operations/operation-types.js";
-import type { Store } from "../store.js";
+import type { EventRow, LabelRow, OperationIntentRow, Store } from "../store.js";
 
 function sha256(bytes: Buffer): string {
 	return createHash("sha256").update(bytes).digest("hex");
 }
 
-function intent(id: string, over: Partial<OperationIntent> = {}): OperationIntent {
+function intent(id: string, over: Partial<OperationIntentRow> = {}): OperationIntentRow {
 	return {
 		id,
 		session: "s1",
@@ -29,7 +26,7 @@ function intent(id: string, over: Partial<OperationIntent> = {}): OperationInten
 }
 
 /** The effect event a settlement carries, naming its audit record with the placeholder 0. */
-function effectEvent(callId: string, auditSeq = 0): AnyWardenEvent {
+function effectEvent(callId: string, auditSeq = 0): EventRow {
 	return {
 		kind: "effect.recorded",
 		session: "s1",
@@ -73,6 +70,64 @@ export function describeOperationContract(current: () => Store): void {
 			// The placeholder is filled with the record's seq; a real seq is left alone.
 			const events = await store.listEvents("s1");
 			expect(events.map((e) => (e.payload as { audit_seq: number }).audit_seq)).toEqual([2, 7]);
+		});
+
+		it("settles a batch in order, each with its chained record and events, and none of it when one settlement is refused", async () => {
+			const store = current();
+			for (const id of ["op_1", "op_2", "op_3"]) await store.prepareOperation(intent(id, { call_id: `c_${id}` }));
+			await store.markOperationDispatched("op_2");
+			await store.markOperationDispatched("op_3");
+			const before = await store.listOperations({});
+			// op_2 was dispatched: abandoning it would claim it never started, so the whole batch is refused.
+			await expect(
+				store.settleOperations([
+					{ id: "op_1", settlement: { state: "abandoned", outcome: {}, audit: { session: "s1", turn: 1, kind: "operation.abandoned", data: { operation: "op_1" } } } },
+					{ id: "op_2", settlement: { state: "abandoned", outcome: {} } },
+				]),
+			).rejects.toThrow(/cannot settle operation op_2 as abandoned/);
+			expect(await store.listOperations({})).toEqual(before);
+			expect(await store.listAudit()).toEqual([]);
+
+			const records = await store.settleOperations([
+				{ id: "op_1", settlement: { state: "abandoned", outcome: { recovered: true }, audit: { session: "s1", turn: 1, kind: "operation.abandoned", data: { operation: "op_1" } } } },
+				{ id: "op_2", settlement: { state: "unknown", outcome: { recovered: true } } },
+				{ id: "op_3", settlement: { state: "committed", outcome: {}, audit: effectAudit("c_op_3"), events: [effectEvent("c_op_3")] } },
+			]);
+			expect(records.map((r) => r?.seq)).toEqual([1, undefined, 2]);
+			expect(records[2]?.prev_hash).toBe(records[0]?.hash);
+			expect((await store.listOperations({})).map((op) => [op.id, op.state, op.audit_seq])).toEqual([
+				["op_1", "abandoned", 1],
+				["op_2", "unknown", undefined],
+				["op_3", "committed", 2],
+			]);
+			expect((await store.listEvents("s1")).map((e) => (e.payload as { audit_seq: number }).audit_seq)).toEqual([2]);
+			expect(await store.verifyAudit()).toEqual({ ok: true, checked: 2 });
+			await expect(store.settleOperations([{ id: "op_3", settlement: { state: "failed", outcome: {} } }])).rejects.toThrow(/op_3: it is already committed/);
+			expect(await store.settleOperations([])).toEqual([]);
+		});
+
+		it("writes that arrive together each resolve durable and in one chain, and a refused one fails alone", async () => {
+			const store = current();
+			await store.prepareOperation(intent("op_1"));
+			// Fired at once, as concurrent sessions do: the one refused write must not take the others with it.
+			const results = await Promise.allSettled([
+				store.appendAudit({ session: "s1", turn: 1, kind: "permission.decided", data: { n: 1 } }),
+				store.markOperationDispatched("op_missing"),
+				store.markOperationDispatched("op_1"),
+				store.appendEvent(effectEvent("c1", 5)),
+				store.appendAudit({ session: "s2", turn: 1, kind: "permission.decided", data: { n: 2 } }),
+			]);
+			expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled", "fulfilled", "fulfilled"]);
+			expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/cannot mark operation op_missing dispatched: no such operation/);
+			const audit = await store.listAudit();
+			expect(audit.map((r) => [r.seq, r.session])).toEqual([
+				[1, "s1"],
+				[2, "s2"],
+			]);
+			expect(audit).toEqual([(results[0] as PromiseFulfilledResult<unknown>).value, (results[4] as PromiseFulfilledResult<unknown>).value]);
+			expect((await store.listOperations({}))[0]?.state).toBe("dispatched");
+			expect(await store.listEvents("s1")).toEqual([effectEvent("c1", 5)]);
+			expect(await store.verifyAudit()).toEqual({ ok: true, checked: 2 });
 		});
 
 		it("settles without an audit record, and settles a prepared operation as abandoned", async () => {
@@ -317,7 +372,7 @@ export function describeOperationContract(current: () => Store): void {
 	describe("message labels", () => {
 		it("round-trips a message's label, and a message stored without one has none", async () => {
 			const store = current();
-			const label: Label = { sensitivity: "secret", integrity: "untrusted", sources: [{ kind: "file", ref: ".env", sha256: "e".repeat(64) }], omitted: 2 };
+			const label: LabelRow = { sensitivity: "secret", integrity: "untrusted", sources: [{ kind: "file", ref: ".env", sha256: "e".repeat(64) }], omitted: 2 };
 			await store.appendMessage("s1", { role: "user", content: "hi" });
 			await store.appendMessage("s1", { role: "tool", tool_call_id: "c1", content: "[secret]" }, label);
 			const [plain, labelled] = await store.listMessages("s1");
@@ -328,7 +383,7 @@ export function describeOperationContract(current: () => Store): void {
 
 		it("refuses a malformed label and stores nothing", async () => {
 			const store = current();
-			const bad = { sensitivity: "public", integrity: "trusted" } as unknown as Label;
+			const bad = { sensitivity: "public", integrity: "trusted" } as unknown as LabelRow;
 			await expect(store.appendMessage("s1", { role: "user", content: "x" }, bad)).rejects.toThrow(/a message of session s1: refusing a malformed label/);
 			expect(await store.listMessages("s1")).toEqual([]);
 		});

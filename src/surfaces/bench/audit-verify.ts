@@ -13,6 +13,7 @@ import type { AuditVerifyReport } from "./bench-types.js";
 import { BenchError } from "./bench-error.js";
 import { rateTiming } from "./call-timing.js";
 import { benchAuditInput } from "./evidence-mix.js";
+import { toAuditRecords } from "../../kernel/evidence/store-rows.js";
 
 export interface AuditVerifyBenchOptions {
 	/** The durable store whose chain is verified; topped up with appendAudit to `chainRecords`. */
@@ -42,7 +43,7 @@ async function topUp(store: Store, session: string, target: number, onProgress: 
 export async function benchAuditVerify(options: AuditVerifyBenchOptions): Promise<AuditVerifyReport> {
 	const { store, rounds, warmupRounds, onProgress } = options;
 	const records = await topUp(store, options.session, options.chainRecords, onProgress);
-	const chain = await store.listAudit();
+	const chain = toAuditRecords(await store.listAudit());
 	if (chain.length !== records) throw new BenchError(`the audit chain holds ${chain.length} records, expected ${records}`);
 	const last = chain.at(-1)!;
 	const head = { seq: last.seq, hash: last.hash };

@@ -6,6 +6,7 @@ import type {
 	BenchReport,
 	CliStartReport,
 	ConcurrencyReport,
+	GroupCommitReport,
 	DecisionReport,
 	DeciderTiming,
 	GovernedReadReport,
@@ -172,6 +173,20 @@ function concurrencySection(c: ConcurrencyReport): string[] {
 	];
 }
 
+function groupCommitSection(g: GroupCommitReport): string[] {
+	const base = g.yardstick.medianUs;
+	return [
+		`Group commit: audit appends from ${g.sessions} sessions at once vs one writer's fsync'd JSON lines (median of ${g.rounds} rounds × ${g.recordsPerRound} records, after ${g.warmupRounds} warm-up round(s))`,
+		...table([
+			["variant", "records/s", "median", "min", "max", "vs yardstick"],
+			rateRow("JSON line to a file + fsync, one writer (yardstick)", g.yardstick, base),
+			rateRow("SqliteStore.appendAudit, one session", g.oneSession, base),
+			rateRow(`SqliteStore.appendAudit, ${g.sessions} sessions at once`, g.concurrent, base),
+		]),
+		`  ${ratio(g.ratio)} the yardstick's records/s (goal: at least 3×); ${g.meanBatch.toFixed(1)} appends per transaction; append wait p99 ${duration(g.appendWaitP99Us)}, write-lock wait p99 ${duration(g.lockWaitP99Us)} over ${g.lockWaits} transactions`,
+	];
+}
+
 function jitSection(jit: JitColdStartReport): string[] {
 	const base = jit.spawn.medianUs;
 	return [
@@ -228,5 +243,6 @@ export function formatBenchTable(report: BenchReport): string {
 		...concurrencySection(report.concurrency),
 		...(report.modelTransport ? ["", ...modelTransportSection(report.modelTransport)] : []),
 		...(report.llama ? ["", ...llamaSection(report.llama)] : []),
+		...(report.groupCommit ? ["", ...groupCommitSection(report.groupCommit)] : []),
 	].join("\n");
 }

@@ -45,6 +45,8 @@ export interface BenchOptions {
 	concurrentProcesses?: number;
 	/** Governed calls per process in the concurrency benchmark. Default 50. */
 	concurrentCalls?: number;
+	/** Sessions appending at once in the group-commit benchmark. Default 8. */
+	groupCommitSessions?: number;
 	/** Measured runs of `true`, plain and in bubblewrap. Default 25. */
 	sandboxRuns?: number;
 	/** Measured cold JIT calls and `node -e` spawns. Default 25. */
@@ -361,6 +363,33 @@ export interface LlamaOverheadReport {
 	notRun?: string;
 }
 
+/** Audit appends from many sessions at once against one writer's fsync'd JSON lines (src/surfaces/bench/group-commit.ts). */
+export interface GroupCommitReport {
+	sessions: number;
+	/** Records appended per round in every variant. */
+	recordsPerRound: number;
+	rounds: number;
+	warmupRounds: number;
+	/** The yardstick: one writer, `fs.appendFileSync` of the audit input's JSON line, then `fs.fsyncSync`. */
+	yardstick: RateTiming;
+	/** One session's appendAudit, each awaited before the next: one commit each. */
+	oneSession: RateTiming;
+	/** `sessions` sessions appending at once, each awaiting its own: what arrives together commits together. */
+	concurrent: RateTiming;
+	/** concurrent.perSecond / yardstick.perSecond: the goal is at least 3. */
+	ratio: number;
+	/** oneSession.perSecond / yardstick.perSecond. */
+	oneSessionRatio: number;
+	/** Mean appends per committed transaction under the concurrent load. */
+	meanBatch: number;
+	/** The 99th percentile of an append's wait under that load, from the call to its batch being durable. */
+	appendWaitP99Us: number;
+	/** Write transactions timed (all variants). */
+	lockWaits: number;
+	/** The 99th percentile of their waits for the write lock. */
+	lockWaitP99Us: number;
+}
+
 export interface BenchReport {
 	schema: "warden.bench/2";
 	startedAt: string;
@@ -380,4 +409,6 @@ export interface BenchReport {
 	modelTransport?: ModelTransportReport;
 	/** Absent from reports written before the embedded model existed. */
 	llama?: LlamaOverheadReport;
+	/** Absent in reports written before group commit. */
+	groupCommit?: GroupCommitReport;
 }

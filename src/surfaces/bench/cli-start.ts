@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { SqliteStore } from "../../store/sqlite-store.js";
+import { openSqliteStore } from "../../kernel/evidence/store-rows.js";
 import type { CliStartReport } from "./bench-types.js";
 import { BenchError } from "./bench-error.js";
 import { callTiming } from "./call-timing.js";
@@ -54,7 +54,7 @@ export async function benchCliStart(options: CliStartOptions): Promise<CliStartR
 	try {
 		const stateDir = join(base, "state");
 		// Created beforehand, so every run opens the same existing, empty database rather than the first creating it.
-		await SqliteStore.open(stateDir).close();
+		await openSqliteStore(stateDir).close();
 		return timeCommands(options, stateDir);
 	} finally {
 		rmSync(base, { recursive: true, force: true });

@@ -5,7 +5,7 @@
  */
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { SqliteStore } from "../../store/sqlite-store.js";
+import { openSqliteStore } from "../../kernel/evidence/store-rows.js";
 import { benchAppends } from "./appends.js";
 import { benchAuditVerify } from "./audit-verify.js";
 import type { AppendReport, AuditVerifyReport } from "./bench-types.js";
@@ -24,7 +24,7 @@ const SESSION = "bench-evidence";
 export async function benchEvidence(options: EvidenceBenchOptions): Promise<{ appends: AppendReport; auditVerify: AuditVerifyReport }> {
 	const { rounds, warmupRounds, onProgress } = options;
 	const base = realpathSync(mkdtempSync(join(options.tempDir, "warden-bench-evidence-")));
-	const store = SqliteStore.open(join(base, "state"));
+	const store = openSqliteStore(join(base, "state"));
 	try {
 		await store.createSession({ id: SESSION, workspace: base, mode: "workspace-write", model: "scripted:bench", created_at: new Date().toISOString() });
 		const appends = await benchAppends({

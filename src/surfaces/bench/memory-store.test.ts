@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { runStoreContractTests } from "../../store/test-support/contract-tests.js";
+import { STORE_RULES } from "../../kernel/evidence/store-rules.js";
 import { MemoryStore } from "./memory-store.js";
 
-runStoreContractTests("in-memory (bench)", async () => ({ store: new MemoryStore(), cleanup: async () => {} }));
+runStoreContractTests("in-memory (bench)", STORE_RULES, async () => ({ store: new MemoryStore(), cleanup: async () => {} }));
 
 describe("MemoryStore", () => {
 	it("hands out copies, so editing a listed record does not edit the chain", async () => {

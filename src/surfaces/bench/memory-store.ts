@@ -5,14 +5,23 @@
  * difference between the two is the cost of SQLite and fsync alone. Nothing survives the process.
  */
 import { createHash } from "node:crypto";
-import type { ApprovedRule, NewApprovedRule } from "../../kernel/approval/approval-types.js";
-import { ChainVerifier, GENESIS_HASH, auditHash } from "../../kernel/evidence/audit-chain.js";
-import type { AuditInput, AuditRecord, AuditVerifyResult } from "../../kernel/evidence/audit-types.js";
-import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
-import { type Label, join } from "../../kernel/flow/label.js";
-import type { BeforeImage, ConsumedAuthority, OperationIntent, OperationRow, OperationState } from "../../kernel/operations/operation-types.js";
+import { ChainVerifier } from "../../kernel/evidence/audit-chain.js";
 import { oneLine } from "../../store/sqlite-errors.js";
-import { type AdoptedWork,
+import { STORE_RULES } from "../../kernel/evidence/store-rules.js";
+import { toAuditRecord } from "../../kernel/evidence/store-rows.js";
+import {
+	type AdoptedWork,
+	type ApprovedRuleRow,
+	type AuditRow,
+	type AuditRowInput,
+	type BlobRow,
+	type ChainCheck,
+	type EventRow,
+	type LabelRow,
+	type NewApprovedRuleRow,
+	type OperationIntentRow,
+	type OperationRowState,
+	type StoredOperation,
 	type FileLabelKey,
 	type FileLabelRow,
 	type OperationSettlement,
@@ -27,7 +36,7 @@ import { type AdoptedWork,
 import { describeFileLabelKey, labelFromJson, labelToJson } from "../../store/stored-label.js";
 
 interface StoredAudit {
-	record: AuditRecord;
+	record: AuditRow;
 	/** The data as stored; parsed again on read, as a database would return it. */
 	dataJson: string;
 }
@@ -38,7 +47,7 @@ export class MemoryStore implements Store {
 	/** Message JSON and label JSON (null for none), per session. */
 	private readonly messages = new Map<string, [string, string | null][]>();
 	private readonly audit: StoredAudit[] = [];
-	private readonly approvedRules: ApprovedRule[] = [];
+	private readonly approvedRules: ApprovedRuleRow[] = [];
 	/** Label JSON by fileLabelId(key); the first recording's session and time are not read back, so not kept. */
 	private readonly fileLabels = new Map<string, string>();
 	/** Operations as JSON, in insertion order (a Map keeps it), as SQLite's rowid does. */
@@ -94,20 +103,20 @@ export class MemoryStore implements Store {
 		return rows.slice(0, count).map((row) => ({ ...row }));
 	}
 
-	async appendEvent(event: AnyWardenEvent): Promise<void> {
+	async appendEvent(event: EventRow): Promise<void> {
 		this.live();
 		append(this.events, event.session, toJson(event, "event"));
 	}
 
-	async listEvents(session: string): Promise<AnyWardenEvent[]> {
+	async listEvents(session: string): Promise<EventRow[]> {
 		this.live();
-		return (this.events.get(session) ?? []).map((json) => JSON.parse(json) as AnyWardenEvent);
+		return (this.events.get(session) ?? []).map((json) => JSON.parse(json) as EventRow);
 	}
 
-	async appendMessage(session: string, message: unknown, label?: Label): Promise<void> {
+	async appendMessage(session: string, message: unknown, label?: LabelRow): Promise<void> {
 		this.live();
 		const json = toJson(message, "message");
-		const labelJson = label === undefined ? null : labelToJson(label, `a message of session ${session}`);
+		const labelJson = label === undefined ? null : labelToJson(STORE_RULES.labels, label, `a message of session ${session}`);
 		append(this.messages, session, [json, labelJson]);
 	}
 
@@ -115,21 +124,21 @@ export class MemoryStore implements Store {
 		this.live();
 		return (this.messages.get(session) ?? []).map(([json, labelJson], i) => {
 			const stored: StoredMessage = { session, seq: i + 1, message: JSON.parse(json) };
-			if (labelJson !== null) stored.label = labelFromJson(labelJson, `message ${i + 1} of session ${session}`);
+			if (labelJson !== null) stored.label = labelFromJson(STORE_RULES.labels, labelJson, `message ${i + 1} of session ${session}`);
 			return stored;
 		});
 	}
 
-	async appendAudit(input: AuditInput): Promise<AuditRecord> {
+	async appendAudit(input: AuditRowInput): Promise<AuditRow> {
 		this.live();
 		return readBack(this.chain(input, auditDataJson(input)));
 	}
 
 	/** The one place records are chained; appendAudit and settleOperation both come here. */
-	private chain(input: AuditInput, dataJson: string): StoredAudit {
+	private chain(input: AuditRowInput, dataJson: string): StoredAudit {
 		const data = JSON.parse(dataJson) as Record<string, unknown>;
 		const last = this.audit.at(-1)?.record;
-		const record: AuditRecord = {
+		const record: AuditRow = {
 			seq: (last?.seq ?? 0) + 1,
 			time: this.now().toISOString(),
 			session: input.session,
@@ -137,16 +146,17 @@ export class MemoryStore implements Store {
 			kind: input.kind,
 			...(input.call_id === undefined || input.call_id === null ? {} : { call_id: input.call_id }),
 			data,
-			prev_hash: last?.hash ?? GENESIS_HASH,
+			prev_hash: last?.hash ?? STORE_RULES.chain.genesis,
 			hash: "",
 		};
-		record.hash = auditHash(record.prev_hash, record);
+		const { seq, time, session, turn, kind, call_id } = record;
+		record.hash = STORE_RULES.chain.link(record.prev_hash, { seq, time, session, turn, kind, ...(call_id === undefined ? {} : { call_id }), data: STORE_RULES.chain.canonicalData(data) });
 		const stored = { record, dataJson };
 		this.audit.push(stored);
 		return stored;
 	}
 
-	async listAudit(filter: { session?: string; limit?: number } = {}): Promise<AuditRecord[]> {
+	async listAudit(filter: { session?: string; limit?: number } = {}): Promise<AuditRow[]> {
 		this.live();
 		const count = checkedLimit(filter.limit);
 		const matching = filter.session === undefined ? this.audit : this.audit.filter((a) => a.record.session === filter.session);
@@ -155,23 +165,23 @@ export class MemoryStore implements Store {
 		return tail.map(readBack);
 	}
 
-	async verifyAudit(): Promise<AuditVerifyResult> {
+	async verifyAudit(): Promise<ChainCheck> {
 		this.live();
 		const verifier = new ChainVerifier();
 		for (const stored of this.audit) {
-			if (verifier.push(readBack(stored))) break;
+			if (verifier.push(toAuditRecord(readBack(stored)))) break;
 		}
 		const head = this.audit.at(-1)?.record;
-		return verifier.finish(head ? { seq: head.seq, hash: head.hash } : { seq: 0, hash: GENESIS_HASH });
+		return verifier.finish(head ? { seq: head.seq, hash: head.hash } : { seq: 0, hash: STORE_RULES.chain.genesis });
 	}
 
-	async addApprovedRule(rule: NewApprovedRule): Promise<ApprovedRule> {
+	async addApprovedRule(rule: NewApprovedRuleRow): Promise<ApprovedRuleRow> {
 		this.live();
 		const existing = this.approvedRules.find(
 			(r) => r.revoked_at === undefined && r.tool === rule.tool && r.pattern === rule.pattern && r.outcome === rule.outcome && r.workspace === rule.workspace,
 		);
 		if (existing) return { ...existing };
-		const stored: ApprovedRule = {
+		const stored: ApprovedRuleRow = {
 			id: this.approvedRules.length + 1,
 			tool: rule.tool,
 			pattern: rule.pattern,
@@ -185,14 +195,14 @@ export class MemoryStore implements Store {
 		return { ...stored };
 	}
 
-	async listApprovedRules(filter: { workspace?: string; includeRevoked?: boolean } = {}): Promise<ApprovedRule[]> {
+	async listApprovedRules(filter: { workspace?: string; includeRevoked?: boolean } = {}): Promise<ApprovedRuleRow[]> {
 		this.live();
 		return this.approvedRules
 			.filter((r) => (filter.workspace === undefined || r.workspace === filter.workspace) && (filter.includeRevoked || r.revoked_at === undefined))
 			.map((r) => ({ ...r }));
 	}
 
-	async revokeApprovedRule(id: number, revokedAt: string, revokedBy: string): Promise<ApprovedRule> {
+	async revokeApprovedRule(id: number, revokedAt: string, revokedBy: string): Promise<ApprovedRuleRow> {
 		this.live();
 		const rule = this.approvedRules.find((r) => r.id === id);
 		if (!rule) throw new StoreError(`no approved rule #${id}`);
@@ -205,35 +215,35 @@ export class MemoryStore implements Store {
 	async putFileLabel(row: FileLabelRow): Promise<void> {
 		this.live();
 		const what = describeFileLabelKey(row);
-		const incoming = labelToJson(row.label, what);
+		const incoming = labelToJson(STORE_RULES.labels, row.label, what);
 		const id = fileLabelId(row);
 		const existing = this.fileLabels.get(id);
-		this.fileLabels.set(id, existing === undefined ? incoming : labelToJson(join(labelFromJson(existing, what), row.label), what));
+		this.fileLabels.set(id, existing === undefined ? incoming : labelToJson(STORE_RULES.labels, STORE_RULES.labels.join(labelFromJson(STORE_RULES.labels, existing, what), row.label), what));
 	}
 
-	async getFileLabel(key: FileLabelKey): Promise<Label | undefined> {
+	async getFileLabel(key: FileLabelKey): Promise<LabelRow | undefined> {
 		this.live();
 		const json = this.fileLabels.get(fileLabelId(key));
-		return json === undefined ? undefined : labelFromJson(json, describeFileLabelKey(key));
+		return json === undefined ? undefined : labelFromJson(STORE_RULES.labels, json, describeFileLabelKey(key));
 	}
 
-	async listFileLabels(workspace: string): Promise<(FileLabelKey & { label: Label })[]> {
+	async listFileLabels(workspace: string): Promise<(FileLabelKey & { label: LabelRow })[]> {
 		this.live();
-		const out: (FileLabelKey & { label: Label })[] = [];
+		const out: (FileLabelKey & { label: LabelRow })[] = [];
 		for (const [id, json] of this.fileLabels) {
 			const [ws, path, sha256] = JSON.parse(id) as [string, string, string];
 			if (ws !== workspace) continue;
 			const key = { workspace: ws, path, sha256 };
-			out.push({ ...key, label: labelFromJson(json, describeFileLabelKey(key)) });
+			out.push({ ...key, label: labelFromJson(STORE_RULES.labels, json, describeFileLabelKey(key)) });
 		}
 		return out.sort((a, b) => (a.path === b.path ? (a.sha256 < b.sha256 ? -1 : 1) : a.path < b.path ? -1 : 1));
 	}
 
-	async prepareOperation(intent: OperationIntent, beforeImage?: BeforeImage): Promise<void> {
+	async prepareOperation(intent: OperationIntentRow, beforeImage?: BlobRow): Promise<void> {
 		this.live();
 		if (this.operations.has(intent.id)) throw new StoreError(`operation ${intent.id} already exists`);
 		if (beforeImage) checkBlobHash(beforeImage.sha256, beforeImage.bytes, `the before-image of operation ${intent.id}`);
-		const row: OperationRow = {
+		const row: StoredOperation = {
 			id: intent.id,
 			session: intent.session,
 			turn: intent.turn,
@@ -242,7 +252,7 @@ export class MemoryStore implements Store {
 			resource: intent.resource,
 			intent: JSON.parse(toJson(intent.intent, `intent of operation ${intent.id}`)) as Record<string, unknown>,
 			reserved: JSON.parse(toJson(intent.reserved, `reservations of operation ${intent.id}`)) as Record<string, number>,
-			...(intent.consumed === undefined ? {} : { consumed: JSON.parse(toJson(intent.consumed, `authority consumed by operation ${intent.id}`)) as ConsumedAuthority }),
+			...(intent.consumed === undefined ? {} : { consumed: JSON.parse(toJson(intent.consumed, `authority consumed by operation ${intent.id}`)) as object }),
 			created_at: intent.created_at,
 			state: "prepared",
 			updated_at: intent.created_at,
@@ -260,11 +270,43 @@ export class MemoryStore implements Store {
 		this.operations.set(id, JSON.stringify({ ...row, state: "dispatched", updated_at: this.now().toISOString() }));
 	}
 
-	async settleOperation(id: string, settlement: OperationSettlement): Promise<AuditRecord | undefined> {
+	async settleOperation(id: string, settlement: OperationSettlement): Promise<AuditRow | undefined> {
 		this.live();
 		// Everything that can fail is checked before anything changes, so a refusal leaves no trace (as a rolled-back transaction would).
+		this.checkSettlement(id, settlement);
 		const outcome = JSON.parse(toJson(settlement.outcome, `outcome of operation ${id}`)) as Record<string, unknown>;
 		const dataJson = settlement.audit ? auditDataJson(settlement.audit) : undefined;
+		const events = settlement.events ?? [];
+		const row = this.operation(id)!;
+		const stored = settlement.audit && dataJson !== undefined ? this.chain(settlement.audit, dataJson) : undefined;
+		const settled: StoredOperation = { ...row, state: settlement.state, outcome, updated_at: this.now().toISOString() };
+		if (stored) settled.audit_seq = stored.record.seq;
+		this.operations.set(id, JSON.stringify(settled));
+		for (const event of events) {
+			const filled = stored ? fillAuditSeq(event, stored.record.seq) : event;
+			append(this.events, filled.session, toJson(filled, `an event settling operation ${id}`));
+		}
+		return stored ? readBack(stored) : undefined;
+	}
+
+	async settleOperations(batch: readonly { id: string; settlement: OperationSettlement }[]): Promise<(AuditRow | undefined)[]> {
+		this.live();
+		// All or none, as one transaction: every settlement is checked against the state it will meet before any is applied.
+		const settledTo = new Map<string, string>();
+		for (const { id, settlement } of batch) {
+			const earlier = settledTo.get(id);
+			if (earlier !== undefined) throw new StoreError(`cannot settle operation ${id}: it is already ${earlier}`);
+			this.checkSettlement(id, settlement);
+			settledTo.set(id, settlement.state);
+		}
+		const out: (AuditRow | undefined)[] = [];
+		for (const { id, settlement } of batch) out.push(await this.settleOperation(id, settlement));
+		return out;
+	}
+
+	private checkSettlement(id: string, settlement: OperationSettlement): void {
+		toJson(settlement.outcome, `outcome of operation ${id}`);
+		if (settlement.audit) auditDataJson(settlement.audit);
 		const events = settlement.events ?? [];
 		if (!settlement.audit && events.some(namesPendingAuditSeq)) {
 			throw new StoreError(`settling operation ${id}: an event names the settlement's audit record (audit_seq 0) but none was given`);
@@ -276,15 +318,6 @@ export class MemoryStore implements Store {
 		if (settlement.state === "abandoned" && row.state !== "prepared") {
 			throw new StoreError(`cannot settle operation ${id} as abandoned: it was dispatched, so it may have happened`);
 		}
-		const stored = settlement.audit && dataJson !== undefined ? this.chain(settlement.audit, dataJson) : undefined;
-		const settled: OperationRow = { ...row, state: settlement.state, outcome, updated_at: this.now().toISOString() };
-		if (stored) settled.audit_seq = stored.record.seq;
-		this.operations.set(id, JSON.stringify(settled));
-		for (const event of events) {
-			const filled = stored ? fillAuditSeq(event, stored.record.seq) : event;
-			append(this.events, filled.session, toJson(filled, `an event settling operation ${id}`));
-		}
-		return stored ? readBack(stored) : undefined;
 	}
 
 	/** One process holds the memory: everything pending or running is its own to recover. */
@@ -307,15 +340,15 @@ export class MemoryStore implements Store {
 		return undefined;
 	}
 
-	async listPendingOperations(): Promise<OperationRow[]> {
+	async listPendingOperations(): Promise<StoredOperation[]> {
 		return this.listOperations({ states: ["prepared", "dispatched"] });
 	}
 
-	async listOperations(filter: { session?: string; call_id?: string; states?: readonly OperationState[]; limit?: number }): Promise<OperationRow[]> {
+	async listOperations(filter: { session?: string; call_id?: string; states?: readonly OperationRowState[]; limit?: number }): Promise<StoredOperation[]> {
 		this.live();
 		const count = checkedLimit(filter.limit);
 		const rows = [...this.operations.values()]
-			.map((json) => JSON.parse(json) as OperationRow)
+			.map((json) => JSON.parse(json) as StoredOperation)
 			.filter(
 				(op) =>
 					(filter.session === undefined || op.session === filter.session) &&
@@ -399,9 +432,9 @@ export class MemoryStore implements Store {
 		return [...this.runCommands.values()].map((json) => JSON.parse(json) as RunCommandRow).filter((c) => c.run === run);
 	}
 
-	private operation(id: string): OperationRow | undefined {
+	private operation(id: string): StoredOperation | undefined {
 		const json = this.operations.get(id);
-		return json === undefined ? undefined : (JSON.parse(json) as OperationRow);
+		return json === undefined ? undefined : (JSON.parse(json) as StoredOperation);
 	}
 
 	async close(): Promise<void> {
@@ -437,7 +470,7 @@ function append<T>(lists: Map<string, T[]>, session: string, item: T): void {
 }
 
 /** The data as it will be read back (JSON drops undefined and applies toJSON), so the hash covers exactly that. */
-function auditDataJson(input: AuditInput): string {
+function auditDataJson(input: AuditRowInput): string {
 	const dataJson = toJson(input.data, "audit data");
 	const data = JSON.parse(dataJson) as unknown;
 	if (data === null || typeof data !== "object" || Array.isArray(data)) throw new StoreError("audit data must be a JSON object");
@@ -445,13 +478,13 @@ function auditDataJson(input: AuditInput): string {
 }
 
 /** An event whose payload waits for the settlement's audit seq (audit_seq: 0). */
-function namesPendingAuditSeq(event: AnyWardenEvent): boolean {
+function namesPendingAuditSeq(event: EventRow): boolean {
 	return (event.payload as Record<string, unknown>).audit_seq === 0;
 }
 
-function fillAuditSeq(event: AnyWardenEvent, seq: number): AnyWardenEvent {
+function fillAuditSeq(event: EventRow, seq: number): EventRow {
 	if (!namesPendingAuditSeq(event)) return event;
-	return { ...event, payload: { ...event.payload, audit_seq: seq } } as AnyWardenEvent;
+	return { ...event, payload: { ...event.payload, audit_seq: seq } } as EventRow;
 }
 
 function checkBlobHash(sha256: string, bytes: Buffer, what: string): void {
@@ -460,7 +493,7 @@ function checkBlobHash(sha256: string, bytes: Buffer, what: string): void {
 }
 
 /** A fresh copy each time, so a caller that edits a record cannot edit the chain. */
-function readBack({ record, dataJson }: StoredAudit): AuditRecord {
+function readBack({ record, dataJson }: StoredAudit): AuditRow {
 	return { ...record, data: JSON.parse(dataJson) as Record<string, unknown> };
 }
 

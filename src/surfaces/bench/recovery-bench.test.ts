@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SqliteStore } from "../../store/sqlite-store.js";
+import { openSqliteStore } from "../../kernel/evidence/store-rows.js";
 import type { RecoveryBenchReport } from "./bench-types.js";
 import { benchRecovery } from "./recovery-bench.js";
 
@@ -39,7 +39,7 @@ describe("benchRecovery with tiny histories", () => {
 			["rows", 200 - 20],
 			["large", 2_000 - 20],
 		] as const) {
-			const store = SqliteStore.open(join(dir, name, "state"), { readOnly: true });
+			const store = openSqliteStore(join(dir, name, "state"), { readOnly: true });
 			try {
 				expect(await store.listPendingOperations()).toEqual([]);
 				const all = await store.listOperations({});

@@ -16,7 +16,7 @@ import { createHash } from "node:crypto";
 import Database from "better-sqlite3";
 import { recoverOperations } from "../../kernel/operations/recovery.js";
 import { DB_FILE } from "../../store/sqlite-open.js";
-import { SqliteStore } from "../../store/sqlite-store.js";
+import { openSqliteStore } from "../../kernel/evidence/store-rows.js";
 import type { CallTiming, RecoveryBenchReport } from "./bench-types.js";
 import { BenchError } from "./bench-error.js";
 import { callTiming } from "./call-timing.js";
@@ -167,7 +167,7 @@ interface SeededDir {
 async function seedStateDir(dir: string, name: string, history: number): Promise<SeededDir> {
 	const stateDir = join(dir, name, "state");
 	const workspace = join(dir, name);
-	const store = SqliteStore.open(stateDir);
+	const store = openSqliteStore(stateDir);
 	try {
 		await store.createSession({ id: SESSION, workspace, mode: "workspace-write", model: "scripted:bench", created_at: new Date(HISTORY_START).toISOString() });
 		// Ended, so every round's recovery does the same work: no session is left to interrupt.
@@ -183,7 +183,7 @@ async function seedStateDir(dir: string, name: string, history: number): Promise
 /** Open and recover, timed; the close (and its checkpoint) is not part of a reopen. Returns microseconds. */
 async function timedReopen(stateDir: string, expected: Record<string, number>): Promise<number> {
 	const started = performance.now();
-	const store = SqliteStore.open(stateDir);
+	const store = openSqliteStore(stateDir);
 	let elapsedUs: number;
 	try {
 		const report = await recoverOperations(store);

@@ -8,6 +8,7 @@ import { benchAuthority, benchLeases } from "./authority-bench.js";
 import { BenchError } from "./bench-error.js";
 import { benchCliStart, defaultWardenBin } from "./cli-start.js";
 import { benchConcurrency } from "./concurrency-bench.js";
+import { benchGroupCommit } from "./group-commit.js";
 import { benchDecisions } from "./decisions.js";
 import { benchEvidence } from "./evidence-bench.js";
 import { benchGovernedRead } from "./governed-read.js";
@@ -45,6 +46,7 @@ export const BENCH_DEFAULTS = {
 	transportCalls: 50,
 	downloadBytes: 64 * 1_048_576,
 	llamaRuns: 9,
+	groupCommitSessions: 8,
 } as const;
 
 /** The llama benchmark's synthetic model: small enough for a CPU core, big enough that a token is real work. */
@@ -79,6 +81,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const concurrentProcesses = count("concurrentProcesses", options.concurrentProcesses, 2);
 	const concurrentCalls = count("concurrentCalls", options.concurrentCalls, 1);
 	const llamaRuns = count("llamaRuns", options.llamaRuns, 1);
+	const groupCommitSessions = count("groupCommitSessions", options.groupCommitSessions, 2);
 	const tempDir = options.tempDir || tmpdir();
 	if (!existsSync(tempDir) || !statSync(tempDir).isDirectory()) throw new BenchError(`temp dir ${tempDir} is not an existing directory`);
 	const wardenBin = options.wardenBin ?? defaultWardenBin();
@@ -142,6 +145,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		rmSync(downloads, { recursive: true, force: true });
 	}
 	const llama = await benchLlama({ runs: llamaRuns, warmupRuns: warmupRounds, ...LLAMA_BENCH_MODEL, tempDir, onProgress });
+	const groupCommit = await benchGroupCommit({ sessions: groupCommitSessions, recordsPerRound: appendsPerRound, rounds, warmupRounds, tempDir, onProgress });
 
 	const cores = cpus();
 	return {
@@ -168,5 +172,6 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		concurrency,
 		modelTransport,
 		llama,
+		groupCommit,
 	};
 }

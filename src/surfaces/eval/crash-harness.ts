@@ -19,7 +19,7 @@ import type { AuditRecord } from "../../kernel/evidence/audit-types.js";
 import type { OperationRow } from "../../kernel/operations/operation-types.js";
 import type { RecoveryReport } from "../../kernel/operations/recovery.js";
 import type { CrashPoint } from "../../store/fault-injection.js";
-import { SqliteStore } from "../../store/sqlite-store.js";
+import { openSqliteStore, toAuditRecords, toOperationRows } from "../../kernel/evidence/store-rows.js";
 import type { SessionRow } from "../../store/store.js";
 
 /** bin/warden.js, from src/surfaces/eval (tests) and dist/surfaces/eval (the built CLI) alike. */
@@ -140,12 +140,12 @@ function countLines(file: string): number {
 
 /** The state dir's evidence, read without a process lease (so it runs no recovery). */
 export async function readEvidence(stateDir: string, counterFile: string): Promise<EvidenceState> {
-	const store = SqliteStore.open(stateDir, { readOnly: true });
+	const store = openSqliteStore(stateDir, { readOnly: true });
 	try {
 		return {
-			operations: await store.listOperations({}),
+			operations: toOperationRows(await store.listOperations({})),
 			sessions: await store.listSessions(),
-			audit: await store.listAudit(),
+			audit: toAuditRecords(await store.listAudit()),
 			counterLines: countLines(counterFile),
 		};
 	} finally {

@@ -9,7 +9,7 @@
  */
 import { join } from "node:path";
 import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
-import { SqliteStore } from "../../store/sqlite-store.js";
+import { openSqliteStore, toWardenEvents } from "../../kernel/evidence/store-rows.js";
 import { auditMatches } from "./audit-match.js";
 import { runCrashCase } from "./crash-harness.js";
 import { judgeEffect } from "./effect-oracle.js";
@@ -106,9 +106,9 @@ export async function runRecoveryTask(task: EvalTask, dirs: TaskDirs, sink: Sink
 }
 
 async function sessionEvents(stateDir: string, session: string): Promise<AnyWardenEvent[]> {
-	const store = SqliteStore.open(stateDir, { readOnly: true });
+	const store = openSqliteStore(stateDir, { readOnly: true });
 	try {
-		return await store.listEvents(session);
+		return toWardenEvents(await store.listEvents(session));
 	} finally {
 		await store.close();
 	}

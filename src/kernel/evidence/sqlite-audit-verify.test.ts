@@ -2,16 +2,17 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { GENESIS_HASH, auditHash, canonicalJson } from "../kernel/evidence/audit-chain.js";
-import type { AuditRecord } from "../kernel/evidence/audit-types.js";
-import { SqliteStore } from "./sqlite-store.js";
-import { tempStores } from "./test-support/temp-stores.js";
+import type { SqliteStore } from "../../store/sqlite-store.js";
+import { tempStores } from "../../store/test-support/temp-stores.js";
+import { GENESIS_HASH, auditHash, canonicalJson } from "./audit-chain.js";
+import type { AuditRecord } from "./audit-types.js";
+import { openSqliteStore } from "./store-rows.js";
 
 const { tempDir, track } = tempStores("warden-audit-verify-");
 
 
 function openStore(dir: string): SqliteStore {
-	const store = SqliteStore.open(dir);
+	const store = openSqliteStore(dir);
 	return track(store);
 }
 
@@ -41,7 +42,7 @@ const EDITED = (seq: number, checked: number) => ({
  * the order they were built, not sorted), the hash over the canonical form, schema version 6.
  */
 async function writeLegacyChain(dir: string, n: number): Promise<AuditRecord[]> {
-	await SqliteStore.open(dir).close();
+	await openSqliteStore(dir).close();
 	const db = raw(dir);
 	// Back to version 6: without migration 8's leases and owners and migration 7's audit_format.
 	db.exec("DROP INDEX sessions_active; DROP TABLE process_leases; ALTER TABLE sessions DROP COLUMN owner; ALTER TABLE operations DROP COLUMN owner");

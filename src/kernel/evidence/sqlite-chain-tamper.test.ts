@@ -1,0 +1,145 @@
+/**
+ * The kernel's audit chain over the SQLite store's real file: an edited, deleted, renumbered,
+ * truncated or reordered record is named by verifyAudit (the store walks its rows with the walker
+ * the kernel's rules give it).
+ */
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import type { SqliteStore } from "../../store/sqlite-store.js";
+import { tempStores } from "../../store/test-support/temp-stores.js";
+import { openSqliteStore } from "./store-rows.js";
+
+const { tempDir, track } = tempStores("warden-chain-tamper-");
+
+function openStore(dir: string): SqliteStore {
+	return track(openSqliteStore(dir));
+}
+
+/** A second, raw connection to the same file: what someone tampering with the database would use. */
+function raw(dir: string): Database.Database {
+	return new Database(join(dir, "warden.db"));
+}
+
+function dropTriggers(db: Database.Database): void {
+	db.exec("DROP TRIGGER audit_no_update; DROP TRIGGER audit_no_delete;");
+}
+
+async function fill(store: SqliteStore, n: number): Promise<void> {
+	for (let i = 1; i <= n; i++) {
+		await store.appendAudit({ session: "s1", turn: i, kind: "effect", call_id: `c${i}`, data: { resource: `fs:file-${i}.txt`, bytes: i * 10 } });
+	}
+}
+
+describe("SqliteStore audit tampering, through the real file", () => {
+	it("names an edited record", async () => {
+		const dir = tempDir();
+		const store = openStore(dir);
+		await fill(store, 10);
+		const db = raw(dir);
+		dropTriggers(db);
+		db.prepare(`UPDATE audit SET data = '{"resource":"fs:innocent.txt","bytes":70}' WHERE seq = 7`).run();
+		db.close();
+		expect(await store.verifyAudit()).toEqual({
+			ok: false,
+			checked: 6,
+			firstBad: {
+				seq: 7,
+				reason: "record 7: hash does not match its contents (edited?)",
+			},
+		});
+		// A walk that stopped early leaves the store usable: the same answer again, and reads still work.
+		expect((await store.verifyAudit()).ok).toBe(false);
+		expect((await store.listAudit()).length).toBe(10);
+	});
+
+	it("names an edited record whose data is no longer valid JSON", async () => {
+		const dir = tempDir();
+		const store = openStore(dir);
+		await fill(store, 4);
+		const db = raw(dir);
+		dropTriggers(db);
+		db.pragma("ignore_check_constraints = ON");
+		db.prepare("UPDATE audit SET data = '{broken' WHERE seq = 3").run();
+		db.close();
+		const result = await store.verifyAudit();
+		expect(result.ok).toBe(false);
+		if (!result.ok)
+			expect(result.firstBad).toEqual({
+				seq: 3,
+				reason: "record 3: data is not valid JSON (edited?)",
+			});
+	});
+
+	it("names a deleted middle record", async () => {
+		const dir = tempDir();
+		const store = openStore(dir);
+		await fill(store, 10);
+		const db = raw(dir);
+		dropTriggers(db);
+		db.prepare("DELETE FROM audit WHERE seq = 5").run();
+		db.close();
+		expect(await store.verifyAudit()).toEqual({
+			ok: false,
+			checked: 4,
+			firstBad: {
+				seq: 5,
+				reason: "record 5: expected seq 5, found 6 (a record was deleted?)",
+			},
+		});
+	});
+
+	it("detects a deletion that renumbered the records after it", async () => {
+		const dir = tempDir();
+		const store = openStore(dir);
+		await fill(store, 6);
+		const db = raw(dir);
+		dropTriggers(db);
+		db.exec("DELETE FROM audit WHERE seq = 3; UPDATE audit SET seq = seq - 1 WHERE seq > 3;");
+		db.exec("UPDATE audit_head SET seq = 5");
+		db.close();
+		const result = await store.verifyAudit();
+		expect(result.ok).toBe(false);
+		if (!result.ok) {
+			expect(result.firstBad).toEqual({
+				seq: 3,
+				reason: "record 3: prev_hash does not match record 2 (reordered or deleted?)",
+			});
+		}
+	});
+
+	it("detects records removed from the end of the chain", async () => {
+		const dir = tempDir();
+		const store = openStore(dir);
+		await fill(store, 5);
+		const db = raw(dir);
+		dropTriggers(db);
+		db.prepare("DELETE FROM audit WHERE seq >= 4").run();
+		db.close();
+		const result = await store.verifyAudit();
+		expect(result.ok).toBe(false);
+		if (!result.ok) expect(result.firstBad.seq).toBe(4);
+	});
+
+	it("detects two records whose seq values were swapped", async () => {
+		const dir = tempDir();
+		const store = openStore(dir);
+		await fill(store, 8);
+		const db = raw(dir);
+		dropTriggers(db);
+		db.exec(`
+			UPDATE audit SET seq = -1 WHERE seq = 4;
+			UPDATE audit SET seq = 4 WHERE seq = 5;
+			UPDATE audit SET seq = 5 WHERE seq = -1;
+		`);
+		db.close();
+		const result = await store.verifyAudit();
+		expect(result.ok).toBe(false);
+		if (!result.ok) {
+			expect(result.firstBad).toEqual({
+				seq: 4,
+				reason: "record 4: prev_hash does not match record 3 (reordered or deleted?)",
+			});
+		}
+	});
+});
