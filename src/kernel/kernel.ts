@@ -14,6 +14,7 @@ import type { OperationLog } from "./operations/protected-operation.js";
 import { createFsPrimitives } from "./kernel-fs.js";
 import { createJitPrimitives, type JitEvidence } from "./kernel-jit.js";
 import { FsPrimitiveError } from "./kernel-errors.js";
+import { createMcpPrimitives, type McpRouter } from "./kernel-mcp.js";
 import { createNetPrimitives } from "./kernel-net.js";
 import { createShellPrimitives, type ShellSandboxOptions } from "./kernel-shell.js";
 import type { KernelPrimitives } from "./primitives.js";
@@ -76,6 +77,8 @@ export interface KernelOptions {
 	/** Caps on a command a JIT tool runs (the host's shell limits). */
 	shellMaxTimeoutMs?: number;
 	shellMaxOutputBytes?: number;
+	/** The session's connected MCP servers; without them mcp.call refuses. */
+	mcp?: McpRouter;
 }
 
 export function createKernel(opts: KernelOptions): KernelPrimitives {
@@ -95,6 +98,7 @@ export function createKernel(opts: KernelOptions): KernelPrimitives {
 	const fs = createFsPrimitives({ ...shared, protect: opts.protect });
 	const shell = createShellPrimitives({ ...shared, env: opts.env ?? process.env, parseShell: opts.parseShell, sandbox: opts.sandbox, approved: opts.approved, hostAllowed: opts.hostAllowed });
 	const net = createNetPrimitives(shared);
+	const mcp = createMcpPrimitives({ ...shared, servers: opts.mcp });
 	// A JIT tool's syscalls enter these very objects: no second path to the world.
 	const jit = createJitPrimitives({
 		callId: opts.callId,
@@ -105,5 +109,5 @@ export function createKernel(opts: KernelOptions): KernelPrimitives {
 		...(opts.shellMaxTimeoutMs !== undefined ? { shellMaxTimeoutMs: opts.shellMaxTimeoutMs } : {}),
 		...(opts.shellMaxOutputBytes !== undefined ? { shellMaxOutputBytes: opts.shellMaxOutputBytes } : {}),
 	});
-	return { fs, shell, net, jit };
+	return { fs, shell, net, jit, mcp };
 }
