@@ -7,6 +7,7 @@ import type { AuditInput, AuditRecord, AuditVerifyResult } from "../kernel/evide
 import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
 import type { Label } from "../kernel/flow/label.js";
 import type { LeaseHolder } from "./process-lease.js";
+import type { McpPinStore } from "./mcp-pins.js";
 import type { BeforeImage, OperationIntent, OperationRow, OperationState, SettledState } from "../kernel/operations/operation-types.js";
 
 export interface SessionRow {
@@ -129,6 +130,9 @@ export interface Store {
 	listApprovedRules(filter?: { workspace?: string; includeRevoked?: boolean }): Promise<ApprovedRule[]>;
 	/** Marks the rule revoked (it is kept); a StoreError for an unknown or already revoked id. */
 	revokeApprovedRule(id: number, revokedAt: string, revokedBy: string): Promise<ApprovedRule>;
+
+	/** Approved MCP tool definitions, by digest (src/store/mcp-pins.ts). */
+	readonly mcpPins: McpPinStore;
 
 	/** Records a label on written content; a second label for the same key is joined with the first, never replacing it. */
 	putFileLabel(row: FileLabelRow): Promise<void>;

@@ -4,6 +4,7 @@
  * (values go through JSON both ways, audit records are chained and verified the same way), so the
  * difference between the two is the cost of SQLite and fsync alone. Nothing survives the process.
  */
+import { MemoryMcpPins, type McpPinStore } from "../../store/mcp-pins.js";
 import { createHash } from "node:crypto";
 import type { ApprovedRule, NewApprovedRule } from "../../kernel/approval/approval-types.js";
 import { ChainVerifier, GENESIS_HASH, auditHash } from "../../kernel/evidence/audit-chain.js";
@@ -48,6 +49,7 @@ export class MemoryStore implements Store {
 	/** Commands as JSON by runCommandId, in insertion order. */
 	private readonly runCommands = new Map<string, string>();
 	private closed = false;
+	readonly mcpPins: McpPinStore = new MemoryMcpPins();
 
 	constructor(private readonly now: () => Date = () => new Date()) {}
 
