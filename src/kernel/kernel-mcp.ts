@@ -19,6 +19,8 @@ import { label } from "./flow/label.js";
 import { PrimitiveCancelledError } from "./kernel-errors.js";
 import { type OperationLog, runProtected } from "./operations/protected-operation.js";
 
+export type { McpContent };
+
 /** The connected servers, by configured name: what the kernel dispatches a call to. */
 export interface McpRouter {
 	callTool(server: string, tool: string, args: Record<string, unknown>, options: { signal: AbortSignal; timeoutMs: number }): Promise<McpCallResult>;
