@@ -33,6 +33,9 @@ export function filterProjectLayer(layer: ConfigLayer, trusted: boolean, user: U
 	}
 	if (trusted) return { data, ignored };
 
+	for (const name of Object.keys(data.mcpServers ?? {})) drop(`mcpServers.${name}`, `a project's MCP servers start only in a trusted workspace: ${untrusted}`);
+	delete data.mcpServers;
+
 	if (data.grants !== undefined) {
 		for (const [i, g] of data.grants.entries()) drop(`grants[${i}] ${g.resource}`, `grants from a project add authority and need trust (a project may narrow with a ceiling): ${untrusted}`);
 		delete data.grants;
