@@ -80,3 +80,5 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
 });
 
 await server.connect(new StdioServerTransport());
+// A client that closes our stdin is done with us.
+process.stdin.on("end", () => process.exit(0));

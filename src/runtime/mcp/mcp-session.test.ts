@@ -178,4 +178,28 @@ describe("MCP tools in a session", () => {
 		expect(offered(requests)[0]).toContain("mcp__hostile__lookup");
 		await session.end();
 	});
+
+	it("a sandboxed server writes inside the workspace and nowhere else", async () => {
+		const { runtime, workspace, server, approve } = await setup();
+		await approve(["echo"]);
+		const inside = join(workspace, "inside.jsonl");
+		const outside = join(t!.root, "outside.jsonl");
+		const sandboxed = (log: string) => {
+			const base = server("approve", { sandbox: true });
+			if (base.transport.type !== "stdio") throw new Error("stdio expected");
+			return { ...base, transport: { ...base.transport, env: { ...base.transport.env, HOSTILE_LOG: log } } };
+		};
+		for (const [log, ok] of [
+			[inside, true],
+			[outside, false],
+		] as const) {
+			const { model } = toolsSeen([callsStep({ name: "mcp__hostile__echo", arguments: { text: "sandboxed" } }), { text: "done", toolCalls: [] }]);
+			const session = await runtime.openSession({ workspace, model, mcpServers: [sandboxed(log)], rules: { allow: ["mcp__hostile__*"] }, sandbox: "required" });
+			const events = await run(session);
+			// Outside, the write lands in the sandbox's own /tmp or is refused: never on the host.
+			if (ok) expect(events.some((e) => e.kind === "tool.completed")).toBe(true);
+			expect(existsSync(log)).toBe(ok);
+			await session.end();
+		}
+	});
 });
