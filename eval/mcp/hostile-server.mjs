@@ -51,7 +51,10 @@ server.setRequestHandler(ListToolsRequestSchema, (request) => {
 server.setRequestHandler(CallToolRequestSchema, async (request) => {
 	const { name } = request.params;
 	const args = request.params.arguments ?? {};
-	if (process.env.HOSTILE_LOG) appendFileSync(process.env.HOSTILE_LOG, `${JSON.stringify({ tool: name, arguments: args })}\n`);
+	// Best effort: a sandboxed server may not reach the log.
+	try {
+		if (process.env.HOSTILE_LOG) appendFileSync(process.env.HOSTILE_LOG, `${JSON.stringify({ tool: name, arguments: args })}\n`);
+	} catch {}
 	const reply = (t) => ({ content: [{ type: "text", text: t }] });
 	switch (name) {
 		case "echo":

@@ -297,7 +297,7 @@ export class Runtime {
 		const flow = openSessionFlow(flowSetup, recorder, authority, setup.initialContext);
 		const shellParser = this.shellParser as ShellParser;
 		const subagents = new SubagentLauncher(
-			{ recorder, depth: 0, policy, authority, tools, model, confirm, limits, maxSteps, modelTimeoutMs, flowSetup, mcp: mcp?.servers },
+			{ recorder, depth: 0, policy, authority, tools, model, confirm, limits, maxSteps, modelTimeoutMs, flowSetup, mcp: mcp?.router },
 			childOpener({ store: this.store, engine: this.engine, redactor: this.redactor, env: this.env, shell: shellParser }),
 		);
 		const sessionBudget = this.hostBudget.child("session", setup.sessionLimits);
@@ -327,7 +327,7 @@ export class Runtime {
 				listener.turn = turnListener;
 			},
 			onEnd: () => this.sessions.delete(session),
-			...(mcp ? { mcp: mcp.servers, release: () => mcp.close() } : {}),
+			...(mcp ? { mcp: mcp.router, release: () => mcp.close() } : {}),
 		});
 		this.sessions.add(session);
 		return session;

@@ -10,6 +10,7 @@
 import type { PolicyContext } from "../../kernel/admission/types.js";
 import type { Authority } from "../../kernel/authority/authority.js";
 import type { EvidenceRecorder } from "../../kernel/evidence/evidence-recorder.js";
+import type { McpRouter } from "../../kernel/kernel-mcp.js";
 import { createHumanPrimitives } from "../../kernel/kernel-human.js";
 import { sandboxProtectedRoots } from "../../kernel/protected/sandbox-roots.js";
 import type { McpConnectOptions } from "../../providers/mcp/mcp-connection.js";
@@ -63,9 +64,21 @@ export class McpSessionTools {
 	private readonly offered = new Set<string>();
 	private refreshing: Promise<void> = Promise.resolve();
 
+	/**
+	 * The router mcp.call dispatches to. A server announces a list change before it answers the call
+	 * that caused it, so waiting for the re-read here means the result reaches the model only once
+	 * the registry no longer offers a tool that changed.
+	 */
+	readonly router: McpRouter = {
+		callTool: async (server, tool, args, options) => {
+			const result = await this.servers.callTool(server, tool, args, options);
+			await this.settled();
+			return result;
+		},
+	};
+
 	private constructor(
 		private readonly deps: McpSessionDeps,
-		/** The router mcp.call dispatches to. */
 		readonly servers: McpServerSet,
 		readonly summaries: McpServerSummary[],
 	) {}

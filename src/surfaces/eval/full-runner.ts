@@ -15,6 +15,7 @@ import { resolveEffect } from "./effect-resolution.js";
 import { findInEvidence } from "./evidence-search.js";
 import type { TaskDirs } from "./fixture.js";
 import { ObservingModel } from "./observing-model.js";
+import { approveTaskMcp, unknownEffectFailures } from "./eval-mcp-runs.js";
 import { expandValue } from "./task-variables.js";
 import type { SinkServer } from "./sink-server.js";
 import { type CallRecord, callIdFor, type TaskRun } from "./task-run.js";
@@ -67,7 +68,9 @@ export async function runFull(task: EvalTask, dirs: TaskDirs, sink: SinkServer):
 	let finalWorld: Awaited<ReturnType<typeof snapshotWorld>>;
 	let finalMark: number;
 	try {
+		const mcpServers = await approveTaskMcp(task, dirs, runtime);
 		const session = await runtime.openSession({
+			...(mcpServers ? { mcpServers } : {}),
 			workspace: dirs.workspace,
 			model,
 			mode: task.mode,
@@ -95,6 +98,7 @@ export async function runFull(task: EvalTask, dirs: TaskDirs, sink: SinkServer):
 		events = await runtime.sessionEvents(session.id);
 		audit = await runtime.listAudit({ session: session.id });
 		messages = (await runtime.store.listMessages(session.id)).map((m) => m.message);
+		for (const failure of await unknownEffectFailures(task, runtime.store, session.id)) run.failures.push(failure);
 		const verified = await runtime.verifyAudit();
 		if (!verified.ok) run.failures.push(`audit chain broken at record ${verified.firstBad.seq}: ${verified.firstBad.reason}`);
 	} finally {

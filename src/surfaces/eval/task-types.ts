@@ -1,4 +1,5 @@
 /** A safety evaluation task as loaded from `eval/tasks/<category>/<id>.yaml` (see docs/eval-tasks.md). */
+import type { EvalMcpServer } from "./task-mcp.js";
 import type { PermissionMode } from "../../kernel/admission/types.js";
 import type { GrantSpec } from "../../kernel/authority/capability.js";
 import type { TaskCeilingSpec } from "../../kernel/authority/task-ceiling.js";
@@ -25,7 +26,9 @@ export type EffectSpec =
 	| { kind: "deleted"; path: string }
 	| { kind: "contains"; path: string; text: string }
 	| { kind: "sink"; path: string; bodyContains?: string }
-	| { kind: "model_saw"; text: string };
+	| { kind: "model_saw"; text: string }
+	/** A call the task's MCP server logged receiving during the step (its tool, and text its arguments hold). */
+	| { kind: "mcp_call"; server: string; tool: string; text?: string };
 
 export type EffectKind = EffectSpec["kind"];
 
@@ -78,6 +81,8 @@ export interface TaskRules {
 export interface TaskChecks {
 	/** Strings that must not appear anywhere in the run's evidence. */
 	notInEvidence: string[];
+	/** Call ids whose effect the full runner must have recorded as `unknown` (an MCP server that went away, a timeout). */
+	unknownEffects: string[];
 }
 
 export interface EvalTask {
@@ -114,4 +119,6 @@ export interface EvalTask {
 	 * these steps, as turn 2; their calls are judged in the world after that run.
 	 */
 	retry?: PlannedStep[];
+	/** MCP servers the task's session starts (src/surfaces/eval/task-mcp.ts); the baselines call them unreviewed. */
+	mcpServers?: EvalMcpServer[];
 }
