@@ -11,6 +11,7 @@ import type {
 	GovernedReadReport,
 	JitColdStartReport,
 	LeaseReport,
+	McpRoundTripReport,
 	RecoveryBenchReport,
 	SandboxSpawnReport,
 } from "./bench-types.js";
@@ -194,5 +195,19 @@ export function formatBenchTable(report: BenchReport): string {
 		...jitSection(report.jit),
 		"",
 		...concurrencySection(report.concurrency),
+		...(report.mcp ? ["", ...mcpSection(report.mcp)] : []),
 	].join("\n");
+}
+
+export function mcpSection(m: McpRoundTripReport): string[] {
+	const base = m.bare.medianUs;
+	return [
+		`MCP round trip: one tools/call echo over stdio, per call (median of ${m.rounds} rounds × ${m.calls} calls, after ${m.warmupRounds} warm-up round(s))`,
+		...table([
+			["variant", "median", "min", "max", "vs bare"],
+			timingRow("bare SDK Client.callTool (yardstick)", m.bare, base),
+			timingRow("through Warden (decision, mcp.call, durable evidence)", m.governed, base),
+		]),
+		`  overhead ${duration(m.overheadUs)} per call; goal ≤ 1.2× + 1 ms: ${m.goalMet ? "met" : "NOT met"}`,
+	];
 }

@@ -28,6 +28,7 @@ const TINY = {
 	jitRuns: 2,
 	concurrentProcesses: 2,
 	concurrentCalls: 2,
+	mcpCalls: 1,
 };
 
 function expectTiming(timing: CallTiming | undefined, rounds: number): void {
@@ -64,7 +65,7 @@ describe("runBenchmarks with tiny parameters", () => {
 		expect(report.environment.node).toBe(process.version);
 		expect(report.environment.cpus).toBeGreaterThan(0);
 		expect(progress.some((line) => line.includes("governed"))).toBe(true);
-		for (const phase of ["governed", "decisions", "authority", "leases", "appends", "audit verify", "cold start", "recovery", "sandbox", "jit", "concurrency"]) {
+		for (const phase of ["governed", "decisions", "authority", "leases", "appends", "audit verify", "cold start", "recovery", "sandbox", "jit", "concurrency", "mcp"]) {
 			expect(progress.some((line) => line.startsWith(phase))).toBe(true);
 		}
 	});

@@ -13,6 +13,7 @@ import { benchEvidence } from "./evidence-bench.js";
 import { benchGovernedRead } from "./governed-read.js";
 import { benchRecovery } from "./recovery-bench.js";
 import { benchJitColdStart, benchSandboxSpawn } from "./sandbox-bench.js";
+import { benchMcpRoundTrip } from "./mcp-bench.js";
 
 /**
  * Sized so each benchmark but the recovery one stays well under a minute on a two-core machine. The
@@ -40,6 +41,7 @@ export const BENCH_DEFAULTS = {
 	jitRuns: 25,
 	concurrentProcesses: 4,
 	concurrentCalls: 50,
+	mcpCalls: 50,
 } as const;
 
 type CountOption = { [K in keyof typeof BENCH_DEFAULTS]: (typeof BENCH_DEFAULTS)[K] extends number ? K : never }[keyof typeof BENCH_DEFAULTS];
@@ -70,6 +72,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const jitRuns = count("jitRuns", options.jitRuns, 1);
 	const concurrentProcesses = count("concurrentProcesses", options.concurrentProcesses, 2);
 	const concurrentCalls = count("concurrentCalls", options.concurrentCalls, 1);
+	const mcpCalls = count("mcpCalls", options.mcpCalls, 1);
 	const tempDir = options.tempDir || tmpdir();
 	if (!existsSync(tempDir) || !statSync(tempDir).isDirectory()) throw new BenchError(`temp dir ${tempDir} is not an existing directory`);
 	const wardenBin = options.wardenBin ?? defaultWardenBin();
@@ -118,6 +121,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const sandbox = await benchSandboxSpawn({ runs: sandboxRuns, warmupRuns: warmupRounds, tempDir, onProgress });
 	const jit = await benchJitColdStart({ runs: jitRuns, warmupRuns: warmupRounds, onProgress });
 	const concurrency = await benchConcurrency({ wardenBin, tempDir, processes: concurrentProcesses, calls: concurrentCalls, onProgress });
+	const mcp = await benchMcpRoundTrip({ calls: mcpCalls, rounds, warmupRounds, tempDir, onProgress });
 
 	const cores = cpus();
 	return {
@@ -142,5 +146,6 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		sandbox,
 		jit,
 		concurrency,
+		mcp,
 	};
 }
