@@ -6,6 +6,9 @@ import { mcpServerEnv } from "./mcp-servers.js";
 import { resolveConfig } from "./resolve-config.js";
 import { configFixture } from "./test-support/config-fixture.js";
 
+/** `${NAME}`, the reference form an entry's env and headers take. */
+const REF = (name: string) => `\${${name}}`;
+
 const userBlock = `
 mcpServers:
   github:
@@ -63,7 +66,7 @@ describe("mcpServers in the config layers", () => {
 			["mcpServers:\n  x: { command: a, url: http://h/ }\n", /needs exactly one of command/],
 			["mcpServers:\n  x: { url: ftp://h/ }\n", /mcpServers\.x\.url must be http: or https:, not ftp:/],
 			["mcpServers:\n  x: { url: http://h/, bearer_token_env: MISSING_TOKEN }\n", /bearer_token_env names MISSING_TOKEN, which is not set/],
-			["mcpServers:\n  x: { command: a, env: { K: \"${NOT_SET_VAR}\" } }\n", /mcpServers\.x\.env\.K names \$\{NOT_SET_VAR\}, which is not set/],
+			[`mcpServers:\n  x: { command: a, env: { K: "${REF("NOT_SET_VAR")}" } }\n`, /mcpServers\.x\.env\.K names \$\{NOT_SET_VAR\}, which is not set/],
 			["mcpServers:\n  x: { command: a, colour: red }\n", /mcpServers\.x\.colour is not a known key/],
 			["mcpServers:\n  'bad name': { command: a }\n", /mcpServers/],
 		];
@@ -82,7 +85,7 @@ describe("mcpServers in the config layers", () => {
 	});
 
 	it("the base environment never carries a variable named like a secret, only what the entry names", () => {
-		const env = mcpServerEnv({ env: { API_TOKEN: "${MY_TOKEN}" } }, { PATH: "/bin", MY_TOKEN: "t", GITHUB_TOKEN: "g", OPENAI_API_KEY: "k" }, "test");
+		const env = mcpServerEnv({ env: { API_TOKEN: REF("MY_TOKEN") } }, { PATH: "/bin", MY_TOKEN: "t", GITHUB_TOKEN: "g", OPENAI_API_KEY: "k" }, "test");
 		expect(env).toEqual({ PATH: "/bin", API_TOKEN: "t" });
 	});
 });
