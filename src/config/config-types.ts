@@ -6,6 +6,7 @@ import type { BudgetCounter, BudgetLimits } from "../kernel/budget/budget-types.
 import type { FlowSettings, SinkRule, SinkRuleSpec } from "../kernel/flow/flow-types.js";
 import type { ProtectedPathRule, ProtectedPathSpec } from "../kernel/protected/protected-paths.js";
 import type { ModelProfile, ModelProfiles } from "../models/model-profile.js";
+import type { McpServerConfig } from "../runtime/mcp/mcp-server-config.js";
 import type { ConfigNote, SourcedRule } from "../runtime/session-options.js";
 
 export type { BudgetCounter, BudgetLimits };
@@ -32,6 +33,26 @@ export interface ConfigFileData {
 	/** More protected paths; a project's add to the user's (even untrusted: it only tightens), never remove one. */
 	protected_paths?: ProtectedPathSpec[];
 	trusted_projects?: string[];
+	/** MCP servers (src/config/mcp-servers.ts); a project's start only once the workspace is trusted. */
+	mcpServers?: Record<string, McpServerEntry>;
+}
+
+/** One `mcpServers` entry as written (Claude Desktop / Cursor / .mcp.json shape, plus Warden's keys). */
+export interface McpServerEntry {
+	type?: "stdio" | "http" | "streamable-http" | "sse";
+	command?: string;
+	args?: string[];
+	env?: Record<string, string>;
+	cwd?: string;
+	url?: string;
+	headers?: Record<string, string>;
+	bearer_token_env?: string;
+	include_tools?: string[];
+	exclude_tools?: string[];
+	sandbox?: boolean;
+	network?: boolean;
+	timeout_ms?: number;
+	disabled?: boolean;
 }
 
 /** A `flow:` section as written (checked by flow-check.ts). */
@@ -127,6 +148,8 @@ export interface ResolvedConfig {
 	protectedPaths?: ProtectedPathRule[];
 	/** The layers that were read, lowest first. */
 	layers: { name: ConfigLayerName; source: string; path?: string }[];
+	/** MCP servers of every layer that may start (user, then a trusted project's config and .mcp.json). */
+	mcpServers?: McpServerConfig[];
 	/** Whether the project config (if any) came from a workspace the user trusts. */
 	trustedProject: boolean;
 	ignored: IgnoredConfigItem[];

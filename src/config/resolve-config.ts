@@ -28,6 +28,7 @@ import type {
 } from "./config-types.js";
 import { flowProblem } from "./flow-check.js";
 import { mergeFlow } from "./flow-merge.js";
+import { mcpLayers, readMcpJson, resolveMcpServers } from "./mcp-servers.js";
 import { isTrustedProject } from "./project-trust.js";
 import { filterProjectLayer } from "./untrusted-project.js";
 
@@ -113,6 +114,9 @@ export async function resolveConfig(request: ConfigRequest): Promise<ResolvedCon
 		ignored,
 		modelProfiles: Object.fromEntries(files.flatMap((l) => Object.entries(l.data.models ?? {}).map(([name, profile]) => [name, { profile, source: l.source }]))),
 	};
+	// A project's servers (its config's and .mcp.json's) start only in a trusted workspace.
+	const mcpJson = request.projectConfig !== false ? readMcpJson(workspace) : undefined;
+	resolved.mcpServers = resolveMcpServers(mcpLayers(files, mcpJson), trustedProject, workspace, request.env, ignored);
 	const model = highest([...fileValue("model"), [envModel, "$WARDEN_MODEL"], [flags.model, "--model"]]);
 	if (model) resolved.model = model;
 	// An untrusted project's grants were dropped above; a trusted one's join the user's.

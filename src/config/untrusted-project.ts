@@ -38,6 +38,9 @@ export function filterProjectLayer(layer: ConfigLayer, trusted: boolean, user: U
 		for (const name of Object.keys(data.models)) drop(`models.${name}`, `model profiles from a project choose where keys and context go and need trust: ${untrusted}`);
 		delete data.models;
 	}
+	for (const name of Object.keys(data.mcpServers ?? {})) drop(`mcpServers.${name}`, `a project's MCP servers start only in a trusted workspace: ${untrusted}`);
+	delete data.mcpServers;
+
 	if (data.grants !== undefined) {
 		for (const [i, g] of data.grants.entries()) drop(`grants[${i}] ${g.resource}`, `grants from a project add authority and need trust (a project may narrow with a ceiling): ${untrusted}`);
 		delete data.grants;

@@ -15,6 +15,7 @@ import type { OperationLog } from "./operations/protected-operation.js";
 import { createFsPrimitives } from "./kernel-fs.js";
 import { createJitPrimitives, type JitEvidence } from "./kernel-jit.js";
 import { FsPrimitiveError } from "./kernel-errors.js";
+import { createMcpPrimitives, type McpRouter } from "./kernel-mcp.js";
 import { createNetPrimitives } from "./kernel-net.js";
 import { createShellPrimitives, type ShellSandboxOptions } from "./kernel-shell.js";
 import type { KernelPrimitives } from "./primitives.js";
@@ -79,6 +80,8 @@ export interface KernelOptions {
 	shellMaxOutputBytes?: number;
 	/** An editor's buffers (src/providers/editor-fs-provider.ts): fs.read and fs.write move contents through it. */
 	files?: EditorFiles;
+	/** The session's connected MCP servers; without them mcp.call refuses. */
+	mcp?: McpRouter;
 }
 
 export function createKernel(opts: KernelOptions): KernelPrimitives {
@@ -98,6 +101,7 @@ export function createKernel(opts: KernelOptions): KernelPrimitives {
 	const fs = createFsPrimitives({ ...shared, protect: opts.protect, files: opts.files });
 	const shell = createShellPrimitives({ ...shared, env: opts.env ?? process.env, parseShell: opts.parseShell, sandbox: opts.sandbox, approved: opts.approved, hostAllowed: opts.hostAllowed });
 	const net = createNetPrimitives(shared);
+	const mcp = createMcpPrimitives({ ...shared, servers: opts.mcp });
 	// A JIT tool's syscalls enter these very objects: no second path to the world.
 	const jit = createJitPrimitives({
 		callId: opts.callId,
@@ -108,5 +112,5 @@ export function createKernel(opts: KernelOptions): KernelPrimitives {
 		...(opts.shellMaxTimeoutMs !== undefined ? { shellMaxTimeoutMs: opts.shellMaxTimeoutMs } : {}),
 		...(opts.shellMaxOutputBytes !== undefined ? { shellMaxOutputBytes: opts.shellMaxOutputBytes } : {}),
 	});
-	return { fs, shell, net, jit };
+	return { fs, shell, net, jit, mcp };
 }

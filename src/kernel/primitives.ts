@@ -1,4 +1,5 @@
 import type { JitPrimitives } from "./kernel-jit.js";
+import type { McpPrimitives } from "./kernel-mcp.js";
 
 /**
  * Kernel primitives: the only way tools reach the world. Each call is bound to one tool call,
@@ -115,6 +116,8 @@ export interface KernelPrimitives {
 	net: NetPrimitives;
 	/** JIT tools: compile TypeScript, run it isolated with syscalls onto fs/net/shell above. */
 	jit: JitPrimitives;
+	/** MCP tools: one tools/call on a configured server (src/kernel/kernel-mcp.ts). */
+	mcp: McpPrimitives;
 }
 
 /** A path that resolves (through `..`, an absolute path or a symlink) outside the workspace. */

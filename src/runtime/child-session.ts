@@ -109,6 +109,7 @@ export function childOpener(parts: ChildSessionParts): OpenChild {
 				turnListener = listener;
 			},
 			onEnd: () => undefined,
+			...(parent.mcp ? { mcp: parent.mcp } : {}),
 			...(spec.tools.get("agent")
 				? {
 						subagents: new SubagentLauncher(

@@ -37,6 +37,7 @@ const MEASURED: Record<OperationKind, Partial<Record<BudgetCounter, string>>> = 
 	"fs.delete": {},
 	"shell.exec": { shell_ms: "duration_ms" },
 	"net.fetch": { bytes_read: "response_bytes" },
+	"mcp.call": { bytes_read: "response_bytes" },
 };
 
 function zeroes(): Totals {

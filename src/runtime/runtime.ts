@@ -2,6 +2,7 @@
  * The embedding API's entry point: one state directory, one evidence store, one policy engine,
  * and the sessions that run governed turns against them.
  */
+import { type McpSessionTools, openSessionMcp } from "./mcp/mcp-session-tools.js";
 import { randomUUID } from "node:crypto";
 import { PermissionEngine } from "../kernel/admission/permission-engine.js";
 import { identityScope } from "../kernel/admission/program-identity.js";
@@ -164,7 +165,8 @@ export class Runtime {
 		await recorder.message(history[0], SYSTEM_PROMPT_LABEL);
 		await recorder.emit("session.started", { event_schema: EVENT_SCHEMA_VERSION, workspace, mode, model: model.spec, resumed: false }, 0);
 		await recorder.audit("session.started", setup.startedAudit, undefined, 0);
-		return this.assembleSession(setup, options, history, { labels: [SYSTEM_PROMPT_LABEL], sent: 0 });
+		const mcp = await openSessionMcp({ ...options, elicit: setup.ceiling.manifest.approval === "deny" ? undefined : options.elicit }, { store: this.store, recorder, policy, authority: setup.authority });
+		return this.assembleSession(setup, options, history, { labels: [SYSTEM_PROMPT_LABEL], sent: 0 }, mcp);
 	}
 
 	/**
@@ -207,8 +209,9 @@ export class Runtime {
 			undefined,
 			0,
 		);
+		const mcp = await openSessionMcp({ ...opened, elicit: setup.ceiling.manifest.approval === "deny" ? undefined : opened.elicit }, { store: this.store, recorder, policy, authority: setup.authority });
 		// None of the history was sent to a model by this process: all of it is checked against the model's sink again.
-		return this.assembleSession(setup, opened, resumed.history, { labels: resumed.labels, sent: 0 });
+		return this.assembleSession(setup, opened, resumed.history, { labels: resumed.labels, sent: 0 }, mcp);
 	}
 
 	/** What opening and resuming share up to the session's first record: policy, model, limits, authority, recorder. */
@@ -274,10 +277,11 @@ export class Runtime {
 	}
 
 	/** The Session over a prepared setup and its conversation so far. */
-	private assembleSession(setup: PreparedSession, options: OpenSessionOptions, history: Message[], context: { labels: Label[]; sent: number }): Session {
+	private assembleSession(setup: PreparedSession, options: OpenSessionOptions, history: Message[], context: { labels: Label[]; sent: number }, mcp?: McpSessionTools): Session {
 		const { policy, model, maxSteps, modelTimeoutMs, ceiling, registry, authority, parses, recorder, listener } = setup;
 		// register_tool adds the session's JIT tools to this registry (src/runtime/jit-registrar.ts).
 		const tools = new ToolRegistry([...builtinTools(), registerToolTool]);
+		mcp?.attach(tools);
 		// A ceiling whose approval policy is deny approves no ask, whatever the host would answer.
 		const confirm = ceiling.manifest.approval === "deny" ? undefined : options.confirm;
 		const limits = { ...DEFAULT_TOOL_LIMITS, ...options.limits };
@@ -293,7 +297,7 @@ export class Runtime {
 		const flow = openSessionFlow(flowSetup, recorder, authority, setup.initialContext);
 		const shellParser = this.shellParser as ShellParser;
 		const subagents = new SubagentLauncher(
-			{ recorder, depth: 0, policy, authority, tools, model, confirm, limits, maxSteps, modelTimeoutMs, flowSetup },
+			{ recorder, depth: 0, policy, authority, tools, model, confirm, limits, maxSteps, modelTimeoutMs, flowSetup, mcp: mcp?.router },
 			childOpener({ store: this.store, engine: this.engine, redactor: this.redactor, env: this.env, shell: shellParser }),
 		);
 		const sessionBudget = this.hostBudget.child("session", setup.sessionLimits);
@@ -324,6 +328,7 @@ export class Runtime {
 				listener.turn = turnListener;
 			},
 			onEnd: () => this.sessions.delete(session),
+			...(mcp ? { mcp: mcp.router, release: () => mcp.close() } : {}),
 		});
 		this.sessions.add(session);
 		return session;

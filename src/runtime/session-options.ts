@@ -1,4 +1,6 @@
 /** What a host chooses when it opens a session. */
+import type { McpServerConfig } from "./mcp/mcp-server-config.js";
+import type { ElicitCallback } from "./mcp/mcp-session-tools.js";
 import type { Decision, DecisionResult, PermissionMode } from "../kernel/admission/types.js";
 import type { ApprovalAnswer, ApprovalRequest } from "../kernel/approval/approval-types.js";
 import type { GrantSpec } from "../kernel/authority/capability.js";
@@ -113,6 +115,13 @@ export interface SessionOptions {
 	 * them, still admitted and recorded by the kernel; sub-agents use the disk.
 	 */
 	files?: EditorFiles;
+	/**
+	 * MCP servers to start for the session (src/runtime/mcp/mcp-server-config.ts); only tools whose
+	 * definition was approved in this workspace are offered (src/runtime/mcp/mcp-approvals.ts).
+	 */
+	mcpServers?: readonly McpServerConfig[];
+	/** Answers an MCP server's request for input (through human.ask); absent, every request is declined. */
+	elicit?: ElicitCallback;
 }
 
 export type { Decision };

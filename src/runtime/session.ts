@@ -1,4 +1,5 @@
 /** A conversation in one workspace under one policy; runs one governed turn at a time. */
+import type { McpRouter } from "../kernel/kernel-mcp.js";
 import type { PolicyContext } from "../kernel/admission/types.js";
 import type { Authority } from "../kernel/authority/authority.js";
 import type { Budget } from "../kernel/budget/budget.js";
@@ -45,6 +46,10 @@ export interface SessionParts {
 	/** The label of each message in `history`, and how many the model has been sent. */
 	context: ModelContext;
 	parseShell?: (command: string) => ParsedShell;
+	/** The session's MCP servers, which mcp.call dispatches to; absent, no MCP tool can run. */
+	mcp?: McpRouter;
+	/** Awaited when the session ends, before onEnd (the MCP servers it started are stopped). */
+	release?: () => Promise<void>;
 	/** Spawns child sessions for the `agent` tool; absent, the tool reports sub-agents unavailable. */
 	subagents?: SubagentLauncher;
 	/** An editor's buffers the file tools use instead of the disk (SessionOptions.files). */
@@ -194,6 +199,7 @@ export class Session {
 		await recorder.emit("session.ended", { status }, 0);
 		await recorder.audit("session.ended", { status }, undefined, 0);
 		await store.endSession(this.id, status, new Date().toISOString());
+		await this.parts.release?.();
 		this.parts.onEnd();
 	}
 }

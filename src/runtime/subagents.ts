@@ -4,6 +4,7 @@
  * capabilities delegated from the parent's, and a budget charged to the parent's call. The child's
  * own events are in its own session; the parent's stream records its lineage.
  */
+import type { McpRouter } from "../kernel/kernel-mcp.js";
 import type { PermissionMode, PolicyContext } from "../kernel/admission/types.js";
 import type { Authority } from "../kernel/authority/authority.js";
 import { DelegationError } from "../kernel/authority/authority-errors.js";
@@ -40,6 +41,8 @@ export interface ParentFacts {
 	modelTimeoutMs: number;
 	/** Sink registry, settings and release channel: a child is under the same flow plane as its parent. */
 	flowSetup: FlowSetup;
+	/** The session's MCP servers: a child's mcp.call reaches the same connections, under its own authority. */
+	mcp?: McpRouter | undefined;
 }
 
 /** Everything a child session is opened with, already checked against its parent. */

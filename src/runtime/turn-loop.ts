@@ -2,6 +2,7 @@
  * One governed turn (the Agentao paper's Algorithm 1): the model proposes, the policy decides,
  * the host confirms, only admitted calls execute, and every step leaves events and audit records.
  */
+import type { McpRouter } from "../kernel/kernel-mcp.js";
 import type { PolicyContext } from "../kernel/admission/types.js";
 import type { ApprovalLease } from "../kernel/approval/approval-types.js";
 import type { Budget, Reservation } from "../kernel/budget/budget.js";
@@ -82,6 +83,8 @@ export interface TurnDeps {
 	parseShell?: (command: string) => ParsedShell;
 	/** An editor's buffers: file tools read and write through them (an ACP client's fs). */
 	files?: EditorFiles;
+	/** The session's MCP servers, for mcp.call. */
+	mcp?: McpRouter;
 }
 
 export interface ModelContext {
@@ -472,6 +475,7 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 			},
 			shellMaxTimeoutMs: deps.limits.shellMaxTimeoutMs,
 			shellMaxOutputBytes: deps.limits.shellMaxOutputBytes,
+			...(deps.mcp ? { mcp: deps.mcp } : {}),
 		});
 		let output: string;
 		let failure: string | undefined;

@@ -226,6 +226,28 @@ export const MIGRATIONS: readonly Migration[] = [
 			`);
 		},
 	},
+	{
+		version: 9,
+		description: "mcp_pins: the definition of each MCP tool a human approved, per workspace and server, by digest",
+		up(db) {
+			db.exec(`
+				CREATE TABLE mcp_pins (
+					id INTEGER PRIMARY KEY AUTOINCREMENT,
+					workspace TEXT NOT NULL,
+					server TEXT NOT NULL,
+					tool TEXT NOT NULL,
+					digest TEXT NOT NULL,
+					definition TEXT NOT NULL CHECK (json_valid(definition)),
+					flags TEXT NOT NULL CHECK (json_valid(flags)),
+					approved_at TEXT NOT NULL,
+					approved_by TEXT NOT NULL,
+					revoked_at TEXT,
+					revoked_by TEXT
+				);
+				CREATE UNIQUE INDEX mcp_pins_live ON mcp_pins (workspace, server, tool) WHERE revoked_at IS NULL;
+			`);
+		},
+	},
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
@@ -246,6 +268,7 @@ const REQUIRED_TABLES = [
 	"task_runs",
 	"run_commands",
 	"process_leases",
+	"mcp_pins",
 ];
 
 /**

@@ -39,8 +39,14 @@ function dropVersion7(db: Database.Database): void {
 	db.exec("DROP TABLE audit_format");
 }
 
+/** Undoes migration 9: MCP tool pins. */
+function dropVersion9(db: Database.Database): void {
+	db.exec("DROP TABLE mcp_pins");
+}
+
 /** Undoes every migration after 6. */
 function dropAfter6(db: Database.Database): void {
+	dropVersion9(db);
 	dropVersion8(db);
 	dropVersion7(db);
 }
@@ -349,7 +355,7 @@ describe("SqliteStore bad state dirs", () => {
 		});
 		expect(rule.id).toBe(1);
 		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 1 });
-		expect(SCHEMA_VERSION).toBe(8);
+		expect(SCHEMA_VERSION).toBe(9);
 	});
 
 	it("migrates a version 3 database (before file labels) and keeps its rows", async () => {

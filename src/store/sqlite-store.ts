@@ -2,6 +2,8 @@
  * The embedded Store: one SQLite file (warden.db) in the state dir, WAL mode. Methods return
  * Promises to honour the Store contract, though better-sqlite3 does the work synchronously.
  */
+import type { McpPinStore } from "./mcp-pins.js";
+import { SqliteMcpPins } from "./sqlite-mcp-pins.js";
 import { createHash, randomUUID } from "node:crypto";
 import { hostname as osHostname } from "node:os";
 import type { Database, Statement } from "better-sqlite3";
@@ -149,6 +151,13 @@ export class SqliteStore implements Store {
 	private chainMoved = false;
 	/** Sizes of the committed groups, when a benchmark asks for them (observeBatches). */
 	private batchSizes: number[] | undefined;
+	readonly mcpPins: McpPinStore = new SqliteMcpPins({
+		sql: (source) => this.sql(source),
+		immediate: (body) => this.immediate(body),
+		writable: () => {
+			this.writable();
+		},
+	});
 
 	private constructor(
 		private readonly db: Database,

@@ -5,6 +5,8 @@
  */
 import type { LeaseHolder } from "./process-lease.js";
 
+import type { McpPinStore } from "./mcp-pins.js";
+
 export type { StoreRules } from "./store-rules.js";
 
 /**
@@ -223,6 +225,9 @@ export interface Store {
 	listApprovedRules(filter?: { workspace?: string; includeRevoked?: boolean }): Promise<ApprovedRuleRow[]>;
 	/** Marks the rule revoked (it is kept); a StoreError for an unknown or already revoked id. */
 	revokeApprovedRule(id: number, revokedAt: string, revokedBy: string): Promise<ApprovedRuleRow>;
+
+	/** Approved MCP tool definitions, by digest (src/store/mcp-pins.ts). */
+	readonly mcpPins: McpPinStore;
 
 	/** Records a label on written content; a second label for the same key is joined with the first, never replacing it. */
 	putFileLabel(row: FileLabelRow): Promise<void>;

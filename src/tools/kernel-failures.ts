@@ -4,12 +4,13 @@
  * escapes pass through unchanged: the runtime reports those itself.
  */
 import { FsPrimitiveError, PrimitiveCancelledError } from "../kernel/kernel-errors.js";
+import { McpPrimitiveError } from "../kernel/kernel-mcp.js";
 import { NetPrimitiveError } from "../kernel/kernel-net.js";
 import { SandboxUnavailableError } from "../kernel/kernel-shell.js";
 import { ToolError } from "./tool.js";
 
 export function asToolFailure(err: unknown): unknown {
-	if (err instanceof FsPrimitiveError || err instanceof PrimitiveCancelledError || err instanceof NetPrimitiveError || err instanceof SandboxUnavailableError) {
+	if (err instanceof FsPrimitiveError || err instanceof PrimitiveCancelledError || err instanceof NetPrimitiveError || err instanceof McpPrimitiveError || err instanceof SandboxUnavailableError) {
 		return new ToolError(err.message);
 	}
 	return err;

@@ -39,6 +39,11 @@ export class ToolRegistry {
 		this.tools.set(tool.name, tool);
 	}
 
+	/** Takes a tool out of what the model is offered (an MCP tool whose definition changed). */
+	remove(name: string): boolean {
+		return this.tools.delete(name);
+	}
+
 	get(name: string): ToolDefinition | undefined {
 		return this.tools.get(name);
 	}

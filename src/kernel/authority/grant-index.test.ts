@@ -110,7 +110,7 @@ describe("GrantIndex", () => {
 	it("fails as the scan does on a hand-built grant whose pattern does not parse: for its rights only", () => {
 		const grants: Capability[] = [
 			{ id: "ok", resource: "fs:**", rights: ["read", "write"], effect: "allow", issuer: "host", holder: "h" },
-			{ id: "bad", resource: "mcp:tool", rights: ["write"], effect: "allow", issuer: "host", holder: "h" },
+			{ id: "bad", resource: "git:tool", rights: ["write"], effect: "allow", issuer: "host", holder: "h" },
 		];
 		const index = new GrantIndex(grants);
 		expect(index.matching({ resource: "fs:a", right: "read" }).map((g) => g.id)).toEqual(["ok"]);

@@ -13,6 +13,9 @@
  * secret from leaving. The other modes grant no `net:`: net.fetch is refused there unless a host
  * grant covers the origin. Host grants replace the preset, `net:` included.
  *
+ * workspace-write and full-access may call configured MCP servers' tools (`mcp:*`, right `exec`);
+ * read-only and plan may not, whatever a server says its tool does: annotations never loosen.
+ *
  * Every mode may talk to any model (`llm:*`) and ask the host (`human:*`), both with the right
  * `egress`: each sends content out of the session (messages to a provider, a call's exact
  * arguments and diff to whoever answers). A deny grant or a narrower ceiling takes either away.
@@ -36,12 +39,14 @@ export const MODE_PRESETS: Readonly<Record<PermissionMode, readonly GrantSpec[]>
 	"workspace-write": [
 		{ id: "mode:workspace-write:fs", resource: "fs:**", rights: ["read", "write", "delete"] },
 		{ id: "mode:workspace-write:shell", resource: "shell:*", rights: ["exec"] },
+		{ id: "mode:workspace-write:mcp", resource: "mcp:*", rights: ["exec"] },
 		{ id: "mode:workspace-write:llm", resource: "llm:*", rights: ["egress"] },
 		{ id: "mode:workspace-write:human", resource: "human:*", rights: ["egress"] },
 	],
 	"full-access": [
 		{ id: "mode:full-access:fs", resource: "fs:**", rights: ["read", "write", "delete"] },
 		{ id: "mode:full-access:shell", resource: "shell:*", rights: ["exec"] },
+		{ id: "mode:full-access:mcp", resource: "mcp:*", rights: ["exec"] },
 		{ id: "mode:full-access:net", resource: "net:*", rights: ["egress"] },
 		{ id: "mode:full-access:llm", resource: "llm:*", rights: ["egress"] },
 		{ id: "mode:full-access:human", resource: "human:*", rights: ["egress"] },

@@ -31,7 +31,13 @@ export type AuditKind =
 	| "undo.completed"
 	| "jit.registered"
 	| "jit.syscall"
-	| "jit.limit";
+	| "jit.limit"
+	/** MCP servers a session started, the tools offered and those withheld (src/runtime/mcp/mcp-session-tools.ts). */
+	| "mcp.servers"
+	| "mcp.tools_changed"
+	| "mcp.elicitation"
+	| "mcp.tool_approved"
+	| "mcp.tool_revoked";
 
 /** What a caller appends; the store assigns seq, time, prev_hash and hash. */
 export interface AuditInput {

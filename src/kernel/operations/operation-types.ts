@@ -11,7 +11,7 @@
  * otherwise it stays `unknown`.
  */
 
-export type OperationKind = "fs.write" | "fs.delete" | "shell.exec" | "net.fetch";
+export type OperationKind = "fs.write" | "fs.delete" | "shell.exec" | "net.fetch" | "mcp.call";
 
 export type OperationState = "prepared" | "dispatched" | "committed" | "failed" | "unknown" | "abandoned";
 

@@ -156,7 +156,7 @@ function add(into: Record<string, number>, amounts: Record<string, number>): voi
 	for (const [counter, n] of Object.entries(amounts)) into[counter] = (into[counter] ?? 0) + n;
 }
 
-const KINDS: ReadonlySet<string> = new Set<OperationKind>(["fs.write", "fs.delete", "shell.exec", "net.fetch"]);
+const KINDS: ReadonlySet<string> = new Set<OperationKind>(["fs.write", "fs.delete", "shell.exec", "net.fetch", "mcp.call"]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -179,6 +179,7 @@ async function reconcile(op: OperationRow, workspace: string | undefined): Promi
 	const unknown = (why: string) => ({ state: "unknown" as const, by: why });
 	if (op.kind === "shell.exec") return unknown("a command's effects cannot be observed afterwards; it is never run again");
 	if (op.kind === "net.fetch") return unknown("whether the request reached the other side cannot be observed; it is never sent again");
+	if (op.kind === "mcp.call") return unknown("whether the MCP server acted on the call cannot be observed; it is never sent again");
 	const rel = op.intent.path;
 	if (workspace === undefined || typeof rel !== "string") return unknown("the file's workspace or path is not recorded");
 	const abs = path.resolve(workspace, rel);

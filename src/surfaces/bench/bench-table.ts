@@ -14,6 +14,7 @@ import type {
 	LlamaOverheadReport,
 	LeaseReport,
 	ModelTransportReport,
+	McpRoundTripReport,
 	RecoveryBenchReport,
 	SandboxSpawnReport,
 } from "./bench-types.js";
@@ -244,5 +245,19 @@ export function formatBenchTable(report: BenchReport): string {
 		...(report.modelTransport ? ["", ...modelTransportSection(report.modelTransport)] : []),
 		...(report.llama ? ["", ...llamaSection(report.llama)] : []),
 		...(report.groupCommit ? ["", ...groupCommitSection(report.groupCommit)] : []),
+		...(report.mcp ? ["", ...mcpSection(report.mcp)] : []),
 	].join("\n");
+}
+
+export function mcpSection(m: McpRoundTripReport): string[] {
+	const base = m.bare.medianUs;
+	return [
+		`MCP round trip: one tools/call echo over stdio, per call (median of ${m.rounds} rounds × ${m.calls} calls, after ${m.warmupRounds} warm-up round(s))`,
+		...table([
+			["variant", "median", "min", "max", "vs bare"],
+			timingRow("bare SDK Client.callTool (yardstick)", m.bare, base),
+			timingRow("through Warden (decision, mcp.call, durable evidence)", m.governed, base),
+		]),
+		`  overhead ${duration(m.overheadUs)} per call; goal ≤ 1.2× + 1 ms: ${m.goalMet ? "met" : "NOT met"}`,
+	];
 }

@@ -53,6 +53,8 @@ export interface BenchOptions {
 	jitRuns?: number;
 	/** Replies per variant in the llama overhead benchmark. */
 	llamaRuns?: number;
+	/** MCP echo calls per round of the MCP round-trip benchmark. */
+	mcpCalls?: number;
 	/** The `warden` entry point the cold-start benchmark runs. Default: bin/warden.js of this checkout or package. */
 	wardenBin?: string;
 	/** Where the temporary workspace and state directories are made. Default: the OS temp dir. */
@@ -411,4 +413,23 @@ export interface BenchReport {
 	llama?: LlamaOverheadReport;
 	/** Absent in reports written before group commit. */
 	groupCommit?: GroupCommitReport;
+	/** An MCP round trip through Warden against the bare SDK client (src/surfaces/bench/mcp-bench.ts). */
+	mcp?: McpRoundTripReport;
+}
+
+/** One MCP tools/call echo round trip, per call: through a governed session vs the bare SDK client. */
+export interface McpRoundTripReport {
+	calls: number;
+	rounds: number;
+	warmupRounds: number;
+	/** The yardstick: Client.callTool over stdio, connected once per round. */
+	bare: CallTiming;
+	/** The same call proposed by a scripted model and run through a Warden session. */
+	governed: CallTiming;
+	/** governed.medianUs / bare.medianUs. */
+	ratio: number;
+	/** governed.medianUs - bare.medianUs. */
+	overheadUs: number;
+	/** governed ≤ 1.2 × bare + 1 ms. */
+	goalMet: boolean;
 }

@@ -32,6 +32,7 @@ const TINY = {
 	transportCalls: 2,
 	downloadBytes: 10_000,
 	llamaRuns: 1,
+	mcpCalls: 1,
 };
 
 // The llama benchmark runs on the test runtime, never skipping for want of the user's cache.
@@ -71,7 +72,7 @@ describe("runBenchmarks with tiny parameters", () => {
 		expect(report.environment.node).toBe(process.version);
 		expect(report.environment.cpus).toBeGreaterThan(0);
 		expect(progress.some((line) => line.includes("governed"))).toBe(true);
-		for (const phase of ["governed", "decisions", "authority", "leases", "appends", "audit verify", "cold start", "recovery", "sandbox", "jit", "concurrency", "llama"]) {
+		for (const phase of ["governed", "decisions", "authority", "leases", "appends", "audit verify", "cold start", "recovery", "sandbox", "jit", "concurrency", "llama", "mcp"]) {
 			expect(progress.some((line) => line.startsWith(phase))).toBe(true);
 		}
 	});

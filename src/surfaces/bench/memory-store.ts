@@ -4,6 +4,7 @@
  * (values go through JSON both ways, audit records are chained and verified the same way), so the
  * difference between the two is the cost of SQLite and fsync alone. Nothing survives the process.
  */
+import { MemoryMcpPins, type McpPinStore } from "../../store/mcp-pins.js";
 import { createHash } from "node:crypto";
 import { ChainVerifier } from "../../kernel/evidence/audit-chain.js";
 import { oneLine } from "../../store/sqlite-errors.js";
@@ -57,6 +58,7 @@ export class MemoryStore implements Store {
 	/** Commands as JSON by runCommandId, in insertion order. */
 	private readonly runCommands = new Map<string, string>();
 	private closed = false;
+	readonly mcpPins: McpPinStore = new MemoryMcpPins();
 
 	constructor(private readonly now: () => Date = () => new Date()) {}
 

@@ -16,6 +16,7 @@ import { benchLlama } from "./llama-bench.js";
 import { benchRecovery } from "./recovery-bench.js";
 import { benchModelTransport, transportDir } from "./model-transport-bench.js";
 import { benchJitColdStart, benchSandboxSpawn } from "./sandbox-bench.js";
+import { benchMcpRoundTrip } from "./mcp-bench.js";
 
 /**
  * Sized so each benchmark but the recovery one stays well under a minute on a two-core machine. The
@@ -47,6 +48,7 @@ export const BENCH_DEFAULTS = {
 	downloadBytes: 64 * 1_048_576,
 	llamaRuns: 9,
 	groupCommitSessions: 8,
+	mcpCalls: 50,
 } as const;
 
 /** The llama benchmark's synthetic model: small enough for a CPU core, big enough that a token is real work. */
@@ -82,6 +84,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const concurrentCalls = count("concurrentCalls", options.concurrentCalls, 1);
 	const llamaRuns = count("llamaRuns", options.llamaRuns, 1);
 	const groupCommitSessions = count("groupCommitSessions", options.groupCommitSessions, 2);
+	const mcpCalls = count("mcpCalls", options.mcpCalls, 1);
 	const tempDir = options.tempDir || tmpdir();
 	if (!existsSync(tempDir) || !statSync(tempDir).isDirectory()) throw new BenchError(`temp dir ${tempDir} is not an existing directory`);
 	const wardenBin = options.wardenBin ?? defaultWardenBin();
@@ -146,6 +149,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	}
 	const llama = await benchLlama({ runs: llamaRuns, warmupRuns: warmupRounds, ...LLAMA_BENCH_MODEL, tempDir, onProgress });
 	const groupCommit = await benchGroupCommit({ sessions: groupCommitSessions, recordsPerRound: appendsPerRound, rounds, warmupRounds, tempDir, onProgress });
+	const mcp = await benchMcpRoundTrip({ calls: mcpCalls, rounds, warmupRounds, tempDir, onProgress });
 
 	const cores = cpus();
 	return {
@@ -173,5 +177,6 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		modelTransport,
 		llama,
 		groupCommit,
+		mcp,
 	};
 }

@@ -6,6 +6,7 @@ import { registerEvalCommands } from "../eval/eval-command.js";
 import { EXIT, reportError } from "./cli-error.js";
 import { registerEvidenceCommands } from "./evidence-commands.js";
 import { registerExplainCommand } from "./explain-command.js";
+import { registerMcpCommand } from "./mcp-command.js";
 import { registerPolicyCommand } from "./policy-command.js";
 import { registerReplayCommand } from "./replay-command.js";
 import { registerRecoverCommand } from "./recover-command.js";
@@ -27,6 +28,7 @@ export function buildProgram(out: (text: string) => void): Command {
 	registerEvidenceCommands(program, out);
 	registerExplainCommand(program, out);
 	registerPolicyCommand(program, out);
+	registerMcpCommand(program, out);
 	registerReplayCommand(program, out);
 	registerRecoverCommand(program, out);
 	registerUndoCommand(program, out);

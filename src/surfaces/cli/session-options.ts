@@ -40,6 +40,7 @@ export async function sessionOptionsFromFlags(
 		...(config.ceiling ? { ceiling: config.ceiling.value } : {}),
 		flow: config.flow,
 		protectedPaths: config.protectedPaths,
+		...(config.mcpServers?.length ? { mcpServers: config.mcpServers } : {}),
 		...(flags.sandbox === "required" ? { sandbox: "required" as const } : {}),
 		modelTimeoutMs: Math.ceil(modelTimeout * 1000),
 		onEvent,

@@ -11,6 +11,8 @@ export function auditMatches(record: AuditRecord, effect: ResolvedEffect, worksp
 	const kind = record.data.effect;
 	if (kind === "shell.exec") return true;
 	if (kind === "net.fetch") return effect.kind === "sink";
+	// What an MCP server received is accounted for by the mcp.call record of that server's tool.
+	if (kind === "mcp.call") return effect.kind === "mcp_call" && record.data.resource === `mcp:${effect.server}/${effect.tool}`;
 	if (kind !== "fs.write" || !("path" in effect)) return false;
 	return record.data.resource === `fs:${relative(workspace, effect.path)}`;
 }

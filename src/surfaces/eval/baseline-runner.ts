@@ -17,6 +17,7 @@ import type { SinkServer } from "./sink-server.js";
 import { type CallRecord, callIdFor, type TaskRun } from "./task-run.js";
 import type { EvalTask } from "./task-types.js";
 import { snapshotWorld } from "./world-snapshot.js";
+import { PlainMcp } from "./eval-mcp-runs.js";
 
 export type BaselineName = "direct" | "confirm" | "category";
 
@@ -47,10 +48,18 @@ export async function runBaseline(task: EvalTask, dirs: TaskDirs, sink: SinkServ
 	const ctx = { workspace: dirs.workspace, writableRoot: dirs.root, shell, jitTools: new Map<string, string>(), scratch: join(dirs.root, "jit") };
 	const roots = [dirs.workspace, dirs.home, dirs.outside];
 	const transcript: unknown[] = [];
+	// A naive MCP client: every tool every server lists, no review, no pin, no flow check.
+	const plainMcp = task.mcpServers?.length ? await PlainMcp.start(task, dirs) : undefined;
 
 	const gate = async (name: string, rawArgs: unknown): Promise<Gated> => {
 		const decoded = decode(rawArgs);
 		if (!decoded.ok) return { decision: "invalid", result: { output: "arguments are not valid JSON", isError: true } };
+		const mcp = plainMcp?.route(name);
+		if (mcp) {
+			if (runner === "category") return { decision: "refuse", result: { output: `tool ${name} is not on the allow-list`, isError: true } };
+			if (runner === "confirm") run.prompts++;
+			return { decision: "allow", result: await plainMcp!.call(mcp, decoded.value) };
+		}
 		if (!(PLAIN_TOOL_NAMES as readonly string[]).includes(name) && !ctx.jitTools.has(name)) {
 			return runner === "category"
 				? { decision: "refuse", result: { output: `tool ${name} is not on the allow-list`, isError: true } }
@@ -103,6 +112,9 @@ export async function runBaseline(task: EvalTask, dirs: TaskDirs, sink: SinkServ
 			run.calls.push(record);
 		}
 	}
+	await plainMcp?.close();
+	// Nothing here records what became of a call whose server went away.
+	for (const callId of task.checks.unknownEffects) run.failures.push(`unknown_effect: ${callId} has no record of its unknown effect (a baseline keeps none)`);
 	// A naive agent's only record is its transcript: the calls it made and what came back.
 	for (const hit of findInEvidence(task.checks.notInEvidence, { transcript })) run.failures.push(`not_in_evidence: ${hit}`);
 	return run;

@@ -3,6 +3,7 @@
  * step and the one after? Pure: every observation is handed in, nothing is asked of the runtime.
  */
 import type { SinkRequest } from "./sink-server.js";
+import { loggedCalls } from "./task-mcp.js";
 import type { WorldEntry, WorldSnapshot } from "./world-snapshot.js";
 
 /** An effect with its `{…}` variables expanded and paths made absolute and real. */
@@ -11,7 +12,9 @@ export type ResolvedEffect =
 	| { kind: "contains"; path: string; text: string }
 	/** `path` is the full request-path prefix on the sink server, task and runner included. */
 	| { kind: "sink"; path: string; bodyContains?: string }
-	| { kind: "model_saw"; text: string };
+	| { kind: "model_saw"; text: string }
+	/** `path` is the server's own call log under {outside}. */
+	| { kind: "mcp_call"; server: string; path: string; tool: string; text?: string };
 
 /** Everything observed around one step. */
 export interface StepObservation {
@@ -47,6 +50,7 @@ export function judgeEffect(effect: ResolvedEffect, seen: StepObservation): Judg
 		if (matching.length > 0) return { happened: true, detail: `${matching[0]!.method} ${matching[0]!.path} reached the sink` };
 		return { happened: false, detail: hits.length > 0 ? `${hits.length} request(s) reached the sink without the body text` : "no request reached the sink" };
 	}
+	if (effect.kind === "mcp_call") return judgeMcpCall(effect, seen);
 	const incomplete = seen.before.incomplete ?? seen.after.incomplete;
 	if (incomplete !== undefined) return { undecidable: `the world could not be observed: ${incomplete}` };
 	const before = seen.before.entries.get(effect.path);
@@ -72,4 +76,14 @@ export function judgeEffect(effect: ResolvedEffect, seen: StepObservation): Judg
 			return { happened, detail: happened ? "now contains the text" : then ? "contained the text before" : "does not contain the text" };
 		}
 	}
+}
+
+/** A call the server logged during the step: its log gained a line for the tool (with the text in its arguments). */
+function judgeMcpCall(effect: Extract<ResolvedEffect, { kind: "mcp_call" }>, seen: StepObservation): Judgement {
+	const before = seen.before.entries.get(effect.path);
+	const after = seen.after.entries.get(effect.path);
+	if ((before !== undefined && before.text === undefined) || (after !== undefined && after.text === undefined)) return { undecidable: `${effect.path} is too large to search` };
+	const fresh = loggedCalls(after?.text).slice(loggedCalls(before?.text).length);
+	const hit = fresh.find((c) => c.tool === effect.tool && (effect.text === undefined || JSON.stringify(c.arguments).includes(JSON.stringify(effect.text).slice(1, -1))));
+	return hit ? { happened: true, detail: `${effect.server} received a ${effect.tool} call` } : { happened: false, detail: `${effect.server} received no such ${effect.tool} call` };
 }

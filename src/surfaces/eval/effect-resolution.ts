@@ -9,6 +9,7 @@ import type { ResolvedEffect } from "./effect-oracle.js";
 import type { TaskDirs } from "./fixture.js";
 import { expandText } from "./task-variables.js";
 import { SinkServer } from "./sink-server.js";
+import { mcpLogPath } from "./task-mcp.js";
 import type { EffectSpec } from "./task-types.js";
 
 /** The real path of `path`, resolving the longest prefix that exists. */
@@ -42,6 +43,8 @@ export async function resolveEffect(
 	switch (spec.kind) {
 		case "model_saw":
 			return { kind: "model_saw", text: expandText(spec.text, places) };
+		case "mcp_call":
+			return { kind: "mcp_call", path: mcpLogPath(dirs, spec.server), tool: spec.tool, ...(spec.text !== undefined ? { text: expandText(spec.text, places) } : {}), server: spec.server };
 		case "sink": {
 			const given = expandText(spec.path, places);
 			let rest = given;
@@ -70,6 +73,8 @@ export function describeEffect(spec: EffectSpec): string {
 	switch (spec.kind) {
 		case "model_saw":
 			return `model_saw ${JSON.stringify(spec.text)}`;
+		case "mcp_call":
+			return `mcp_call ${spec.server}/${spec.tool}${spec.text === undefined ? "" : ` with ${JSON.stringify(spec.text)}`}`;
 		case "contains":
 			return `contains ${spec.path} ${JSON.stringify(spec.text)}`;
 		case "sink":

@@ -16,6 +16,7 @@ import { resolveEffect } from "./effect-resolution.js";
 import { findInEvidence } from "./evidence-search.js";
 import type { TaskDirs } from "./fixture.js";
 import { ObservingModel } from "./observing-model.js";
+import { approveTaskMcp, unknownEffectFailures } from "./eval-mcp-runs.js";
 import { expandValue } from "./task-variables.js";
 import type { SinkServer } from "./sink-server.js";
 import { type CallRecord, callIdFor, type TaskRun } from "./task-run.js";
@@ -68,7 +69,9 @@ export async function runFull(task: EvalTask, dirs: TaskDirs, sink: SinkServer):
 	let finalWorld: Awaited<ReturnType<typeof snapshotWorld>>;
 	let finalMark: number;
 	try {
+		const mcpServers = await approveTaskMcp(task, dirs, runtime);
 		const options = {
+			...(mcpServers ? { mcpServers } : {}),
 			mode: task.mode,
 			rules: task.rules,
 			runDeny: task.runDeny,
@@ -117,6 +120,7 @@ export async function runFull(task: EvalTask, dirs: TaskDirs, sink: SinkServer):
 		}
 		audit = await runtime.listAudit({ session: sessionId });
 		messages = (await runtime.store.listMessages(sessionId)).map((m) => m.message);
+		for (const failure of await unknownEffectFailures(task, runtime.store, sessionId)) run.failures.push(failure);
 		const verified = await runtime.verifyAudit();
 		if (!verified.ok) run.failures.push(`audit chain broken at record ${verified.firstBad.seq}: ${verified.firstBad.reason}`);
 	} finally {

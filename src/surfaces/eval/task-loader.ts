@@ -13,13 +13,14 @@ import { taskCeiling } from "../../kernel/authority/task-ceiling.js";
 import { checkBudgetLimits } from "../../kernel/budget/budget-limits.js";
 import { CRASH_POINTS, type CrashPoint } from "../../store/fault-injection.js";
 import { parseFlowSettings, parseReleaseAnswer } from "./task-flow.js";
+import { parseMcpServers } from "./task-mcp.js";
 import { ACP_ANSWERS, type AcpAnswer, type AcpTaskSpec, type EffectSpec, type EvalTask, type Expectation, type FixtureSpec, type GitFixture, type PlannedCall, type PlannedStep, type TaskChecks, type TaskRules } from "./task-types.js";
 
 export class TaskFormatError extends Error {
 	override name = "TaskFormatError";
 }
 
-const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "grants", "ceiling", "flow", "on_release", "fixture", "plan", "checks", "crash_at", "retry", "acp"];
+const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "grants", "ceiling", "flow", "on_release", "fixture", "plan", "checks", "crash_at", "retry", "acp", "mcp_servers"];
 const ACP_KEYS = ["answer", "cancel_at"];
 const FIXTURE_KEYS = ["files", "home_files", "outside_files", "symlinks", "hardlinks", "env", "git"];
 const GIT_KEYS = ["commit", "bare"];
@@ -27,9 +28,9 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const STEP_KEYS = ["text", "tool_calls"];
 const CALL_KEYS = ["id", "name", "arguments", "expect", "effect"];
 const RULE_KEYS = ["allow", "ask", "deny"];
-const CHECK_KEYS = ["not_in_evidence"];
+const CHECK_KEYS = ["not_in_evidence", "unknown_effect"];
 const PATH_EFFECTS = ["created", "modified", "deleted"] as const;
-const EFFECT_KINDS = [...PATH_EFFECTS, "contains", "sink", "model_saw"];
+const EFFECT_KINDS = [...PATH_EFFECTS, "contains", "sink", "model_saw", "mcp_call"];
 /** Ids appear in sink URLs and file names, so they stay URL- and path-safe. */
 const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -159,6 +160,13 @@ function parseEffect(value: unknown, field: string, fail: Fail): EffectSpec {
 		return { kind: kind as (typeof PATH_EFFECTS)[number], path: nonEmptyString(body, `${field}.${kind}`, fail) };
 	}
 	if (kind === "model_saw") return { kind, text: nonEmptyString(body, `${field}.model_saw`, fail) };
+	if (kind === "mcp_call") {
+		if (!isObject(body)) fail(`${field}.mcp_call`, `must be a mapping { server, tool, text? }, got ${describe(body)}`);
+		rejectUnknown(body, ["server", "tool", "text"], `${field}.mcp_call`, fail);
+		const spec: EffectSpec = { kind, server: nonEmptyString(body.server, `${field}.mcp_call.server`, fail), tool: nonEmptyString(body.tool, `${field}.mcp_call.tool`, fail) };
+		if (body.text !== undefined) spec.text = nonEmptyString(body.text, `${field}.mcp_call.text`, fail);
+		return spec;
+	}
 	if (kind === "contains") {
 		if (!isObject(body)) fail(`${field}.contains`, `must be a mapping { path, text }, got ${describe(body)}`);
 		const spec = body as Record<string, unknown>;
@@ -224,10 +232,13 @@ function parsePlan(value: unknown, fail: Fail, name = "plan"): PlannedStep[] {
 }
 
 function parseChecks(value: unknown, fail: Fail): TaskChecks {
-	if (value === undefined) return { notInEvidence: [] };
+	if (value === undefined) return { notInEvidence: [], unknownEffects: [] };
 	if (!isObject(value)) fail("checks", `must be a mapping, got ${describe(value)}`);
 	rejectUnknown(value as Record<string, unknown>, CHECK_KEYS, "checks", fail);
-	return { notInEvidence: stringList((value as Record<string, unknown>).not_in_evidence, "checks.not_in_evidence", fail) };
+	return {
+		notInEvidence: stringList((value as Record<string, unknown>).not_in_evidence, "checks.not_in_evidence", fail),
+		unknownEffects: stringList((value as Record<string, unknown>).unknown_effect, "checks.unknown_effect", fail),
+	};
 }
 
 /** Checks one decoded task. `category` is the folder it sits in; `label` names it in errors. */
@@ -274,6 +285,7 @@ export function parseTask(value: unknown, label: string, category: string): Eval
 	const retry = task.retry === undefined ? undefined : parsePlan(task.retry, fail, "retry");
 	const acp = parseAcp(task.acp, fail);
 	if (acp !== undefined && task.on_ask !== undefined) fail("on_ask", "cannot be combined with acp: acp.answer is the client's answer to every ask");
+	const mcpServers = parseMcpServers(task.mcp_servers, fail);
 	return {
 		id,
 		category,
@@ -293,6 +305,7 @@ export function parseTask(value: unknown, label: string, category: string): Eval
 		...(crash === undefined ? {} : { crashAt: crash }),
 		...(retry === undefined ? {} : { retry }),
 		...(acp === undefined ? {} : { acp }),
+		...(mcpServers === undefined ? {} : { mcpServers }),
 	};
 }
 

@@ -1,4 +1,5 @@
 /** A safety evaluation task as loaded from `eval/tasks/<category>/<id>.yaml` (see docs/eval-tasks.md). */
+import type { EvalMcpServer } from "./task-mcp.js";
 import type { PermissionMode } from "../../kernel/admission/types.js";
 import type { GrantSpec } from "../../kernel/authority/capability.js";
 import type { TaskCeilingSpec } from "../../kernel/authority/task-ceiling.js";
@@ -40,7 +41,9 @@ export type EffectSpec =
 	| { kind: "deleted"; path: string }
 	| { kind: "contains"; path: string; text: string }
 	| { kind: "sink"; path: string; bodyContains?: string }
-	| { kind: "model_saw"; text: string };
+	| { kind: "model_saw"; text: string }
+	/** A call the task's MCP server logged receiving during the step (its tool, and text its arguments hold). */
+	| { kind: "mcp_call"; server: string; tool: string; text?: string };
 
 export type EffectKind = EffectSpec["kind"];
 
@@ -93,6 +96,8 @@ export interface TaskRules {
 export interface TaskChecks {
 	/** Strings that must not appear anywhere in the run's evidence. */
 	notInEvidence: string[];
+	/** Call ids whose effect the full runner must have recorded as `unknown` (an MCP server that went away, a timeout). */
+	unknownEffects: string[];
 }
 
 export interface EvalTask {
@@ -131,4 +136,6 @@ export interface EvalTask {
 	retry?: PlannedStep[];
 	/** Drive the full runner's turn through the ACP agent (src/surfaces/eval/acp-driver.ts); the baselines ignore it. */
 	acp?: AcpTaskSpec;
+	/** MCP servers the task's session starts (src/surfaces/eval/task-mcp.ts); the baselines call them unreviewed. */
+	mcpServers?: EvalMcpServer[];
 }

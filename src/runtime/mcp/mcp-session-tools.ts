@@ -1,0 +1,268 @@
+/**
+ * A session's MCP servers and the tools they contribute: started when the session opens (a project's
+ * servers only reach here once the workspace is trusted: src/config/mcp-servers.ts), reviewed
+ * against the workspace's pins, and only approved definitions registered, as `mcp__<server>__<tool>`.
+ * What was started, offered and withheld (with why) is one `mcp.servers` audit record. When a
+ * server says its tool list changed, the list is read and reviewed again: a tool whose definition
+ * no longer matches its pin leaves the registry at once (`mcp.tools_changed`). A server's
+ * elicitation request goes to the host through human.ask; with nobody to ask it is declined.
+ */
+import type { PolicyContext } from "../../kernel/admission/types.js";
+import type { Authority } from "../../kernel/authority/authority.js";
+import type { EvidenceRecorder } from "../../kernel/evidence/evidence-recorder.js";
+import type { McpRouter } from "../../kernel/kernel-mcp.js";
+import { createHumanPrimitives } from "../../kernel/kernel-human.js";
+import { sandboxProtectedRoots } from "../../kernel/protected/sandbox-roots.js";
+import type { McpConnectOptions } from "../../providers/mcp/mcp-connection.js";
+import { McpServerSet } from "../../providers/mcp/mcp-server-set.js";
+import type { McpElicitation, McpElicitationAnswer } from "../../providers/mcp/mcp-types.js";
+import { probeSandbox } from "../../providers/sandbox/sandbox-probe.js";
+import type { Store } from "../../store/store.js";
+import { mcpTool } from "../../tools/mcp-tool.js";
+import type { ToolRegistry } from "../../tools/registry.js";
+import type { ToolDefinition } from "../../tools/tool.js";
+import { type McpToolReview, reviewTools } from "./mcp-review.js";
+import type { McpServerConfig } from "./mcp-server-config.js";
+
+export const DEFAULT_MCP_TOOL_TIMEOUT_MS = 60_000;
+
+/** The host's answer to a server's request for input; absent, every request is declined. */
+export type ElicitCallback = (request: McpElicitation, signal: AbortSignal) => Promise<McpElicitationAnswer>;
+
+export interface McpSessionDeps {
+	configs: readonly McpServerConfig[];
+	store: Store;
+	recorder: EvidenceRecorder;
+	policy: PolicyContext;
+	authority: Authority;
+	elicit?: ElicitCallback | undefined;
+}
+
+export interface McpServerSummary {
+	server: string;
+	source: string;
+	transport?: string;
+	sandboxed: boolean;
+	error?: string;
+	tools: McpToolReview[];
+}
+
+function withheldRecord(r: McpToolReview): Record<string, unknown> {
+	return {
+		tool: r.tool,
+		status: r.status,
+		digest: r.digest,
+		...(r.why ? { why: r.why } : {}),
+		...(r.approvedDigest ? { approved_digest: r.approvedDigest } : {}),
+		...(r.flags.length ? { flags: [...new Set(r.flags.map((f) => f.rule))] } : {}),
+	};
+}
+
+export class McpSessionTools {
+	private registry: ToolRegistry | undefined;
+	/** Names registered with the session's registry and not withdrawn since. */
+	private readonly offered = new Set<string>();
+	private refreshing: Promise<void> = Promise.resolve();
+
+	/**
+	 * The router mcp.call dispatches to. A server announces a list change before it answers the call
+	 * that caused it, so waiting for the re-read here means the result reaches the model only once
+	 * the registry no longer offers a tool that changed.
+	 */
+	readonly router: McpRouter = {
+		callTool: async (server, tool, args, options) => {
+			const result = await this.servers.callTool(server, tool, args, options);
+			await this.settled();
+			return result;
+		},
+	};
+
+	private constructor(
+		private readonly deps: McpSessionDeps,
+		readonly servers: McpServerSet,
+		readonly summaries: McpServerSummary[],
+	) {}
+
+	static async open(deps: McpSessionDeps): Promise<McpSessionTools> {
+		const onChange = { handler: (_server: string) => {} };
+		const refused: McpServerSummary[] = [];
+		const options: McpConnectOptions[] = [];
+		for (const config of deps.configs) {
+			const connect = await connectOptions(config, deps.policy, { changed: (server) => onChange.handler(server), elicit: (request) => elicit(deps, request) });
+			if (typeof connect === "string") refused.push({ server: config.name, source: config.source, sandboxed: config.sandbox, error: connect, tools: [] });
+			else options.push(connect);
+		}
+		const servers = await McpServerSet.start(options);
+		const pins = await deps.store.mcpPins.list({ workspace: deps.policy.workspace });
+		const summaries: McpServerSummary[] = [];
+		for (const config of deps.configs) {
+			const denied = refused.find((r) => r.server === config.name);
+			if (denied) {
+				summaries.push(denied);
+				continue;
+			}
+			const failure = servers.failures.find((f) => f.server === config.name);
+			const connection = servers.get(config.name);
+			if (failure || !connection) {
+				summaries.push({ server: config.name, source: config.source, sandboxed: config.sandbox, error: failure?.error ?? "not connected", tools: [] });
+				continue;
+			}
+			try {
+				const tools = reviewTools(config, await connection.listTools(), pins, deps.policy);
+				summaries.push({ server: config.name, source: config.source, transport: connection.transport, sandboxed: config.sandbox && config.transport.type === "stdio", tools });
+			} catch (err) {
+				summaries.push({ server: config.name, source: config.source, sandboxed: config.sandbox, error: err instanceof Error ? err.message : String(err), tools: [] });
+			}
+		}
+		const session = new McpSessionTools(deps, servers, summaries);
+		onChange.handler = (server) => session.toolsChanged(server);
+		await deps.recorder.audit(
+			"mcp.servers",
+			{
+				servers: summaries.map((s) => ({
+					server: s.server,
+					source: s.source,
+					sandboxed: s.sandboxed,
+					...(s.transport ? { transport: s.transport } : {}),
+					...(s.error ? { error: s.error } : {}),
+					offered: s.tools.filter((t) => t.status === "approved").map((t) => t.name),
+					withheld: s.tools.filter((t) => t.status !== "approved").map(withheldRecord),
+				})),
+			},
+			undefined,
+			0,
+		);
+		return session;
+	}
+
+	/** Whether the model is offered this tool now. */
+	isOffered(name: string): boolean {
+		return this.offered.has(name);
+	}
+
+	/** The approved tools, as the model will see them. */
+	tools(): ToolDefinition[] {
+		return this.summaries.flatMap((s) => {
+			const config = this.deps.configs.find((c) => c.name === s.server)!;
+			return s.tools.filter((t) => t.status === "approved").map((t) => toolOf(config, t));
+		});
+	}
+
+	/** Registers the approved tools; later list changes remove what no longer matches its pin. */
+	attach(registry: ToolRegistry): void {
+		this.registry = registry;
+		for (const tool of this.tools()) {
+			registry.register(tool);
+			this.offered.add(tool.name);
+		}
+	}
+
+	/** Waits for list re-reads in progress (tests, and closing). */
+	settled(): Promise<void> {
+		return this.refreshing;
+	}
+
+	private toolsChanged(server: string): void {
+		this.refreshing = this.refreshing.then(() => this.refresh(server)).catch(() => undefined);
+	}
+
+	private async refresh(server: string): Promise<void> {
+		const connection = this.servers.get(server);
+		const config = this.deps.configs.find((c) => c.name === server);
+		const summary = this.summaries.find((s) => s.server === server);
+		if (!connection || !config || !summary) return;
+		connection.markStale();
+		const pins = await this.deps.store.mcpPins.list({ workspace: this.deps.policy.workspace, server });
+		const now = reviewTools(config, await connection.listTools(), pins, this.deps.policy);
+		const before = new Set(summary.tools.map((t) => t.tool));
+		const withdrawn: Record<string, unknown>[] = [];
+		// Tools listed mid-session are never added: what the model sees was settled when the session opened.
+		for (const old of summary.tools) {
+			if (!this.offered.has(old.name)) continue;
+			const current = now.find((t) => t.tool === old.tool);
+			if (current?.status === "approved") continue;
+			this.registry?.remove(old.name);
+			this.offered.delete(old.name);
+			withdrawn.push(current ? withheldRecord(current) : { tool: old.tool, status: "removed", digest: old.digest });
+		}
+		summary.tools = now;
+		await this.deps.recorder.audit("mcp.tools_changed", { server, withdrawn, listed_new: now.filter((t) => !before.has(t.tool)).map((t) => t.tool) });
+	}
+
+	async close(): Promise<void> {
+		await this.refreshing;
+		await this.servers.close();
+	}
+}
+
+function toolOf(config: McpServerConfig, review: McpToolReview): ToolDefinition {
+	return mcpTool({
+		server: config.name,
+		tool: review.tool,
+		description: review.info.description,
+		inputSchema: review.info.inputSchema,
+		timeoutMs: config.timeoutMs ?? DEFAULT_MCP_TOOL_TIMEOUT_MS,
+	});
+}
+
+/** What starting a server needs to know of the session's policy. */
+export type McpStartPolicy = Pick<PolicyContext, "workspace" | "home" | "sandbox" | "protectedPaths">;
+
+/** How to connect one server, or why it is not started (a sandbox it requires is not there). */
+export async function connectOptions(
+	config: McpServerConfig,
+	policy: McpStartPolicy,
+	hooks: { changed?: (server: string) => void; elicit?: (request: McpElicitation) => Promise<McpElicitationAnswer> } = {},
+): Promise<McpConnectOptions | string> {
+	const options: McpConnectOptions = { name: config.name, transport: config.transport, workspace: policy.workspace };
+	const { changed, elicit } = hooks;
+	if (changed) options.onToolsChanged = () => changed(config.name);
+	if (elicit) options.onElicit = elicit;
+	if (!config.sandbox || config.transport.type !== "stdio") return options;
+	const probe = policy.sandbox?.available ? await probeSandbox(policy.sandbox.provider) : undefined;
+	if (!probe?.available) {
+		const why = probe && !probe.available ? probe.reason : (policy.sandbox?.reason ?? "no sandbox (bubblewrap or Landlock) is available");
+		return `not started: its config asks for the sandbox and there is none (${why})`;
+	}
+	options.sandbox = {
+		program: { provider: probe.provider, program: probe.program },
+		profile: {
+			name: "workspace-write",
+			workspace: policy.workspace,
+			network: config.network === true,
+			home: policy.home,
+			protect: policy.sandbox?.protect,
+			protectedRoots: sandboxProtectedRoots(policy.protectedPaths),
+		},
+	};
+	return options;
+}
+
+async function elicit(deps: McpSessionDeps, request: McpElicitation): Promise<McpElicitationAnswer> {
+	const answerWith = async (answer: McpElicitationAnswer, asked: boolean) => {
+		await deps.recorder.audit("mcp.elicitation", {
+			server: request.server,
+			message: request.message,
+			asked,
+			action: answer.action,
+			...(answer.action === "accept" ? { fields: Object.keys(answer.content) } : {}),
+		});
+		return answer;
+	};
+	if (!deps.elicit) return answerWith({ action: "decline" }, false);
+	const human = createHumanPrimitives({ channel: "host", answer: deps.elicit, authority: deps.authority.forCall({ approved: false }) });
+	try {
+		return await answerWith(await human.ask(request, new AbortController().signal), true);
+	} catch {
+		return answerWith({ action: "decline" }, true);
+	}
+}
+
+/** The session's MCP servers started and reviewed, or undefined when it has none. */
+export async function openSessionMcp(
+	options: { mcpServers?: readonly McpServerConfig[] | undefined; elicit?: ElicitCallback | undefined },
+	deps: Omit<McpSessionDeps, "configs" | "elicit">,
+): Promise<McpSessionTools | undefined> {
+	if (!options.mcpServers?.length) return undefined;
+	return McpSessionTools.open({ ...deps, configs: options.mcpServers, elicit: options.elicit });
+}

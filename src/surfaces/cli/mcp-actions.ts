@@ -1,0 +1,109 @@
+/** What `warden mcp …` does (declared in mcp-command.ts): resolve the servers, review, pin, revoke, print. */
+import { homedir } from "node:os";
+import type { McpServerSummary } from "../../runtime/mcp/mcp-session-tools.js";
+import type { McpToolReview } from "../../runtime/mcp/mcp-review.js";
+import type { McpServerConfig } from "../../runtime/mcp/mcp-server-config.js";
+import { approveMcpTools, inspectMcpServers, McpApprovalError, revokeMcpTools } from "../../runtime/mcp/mcp-approvals.js";
+import { Runtime } from "../../runtime/runtime.js";
+import { resolveCliConfig } from "./cli-config.js";
+import { UsageError } from "./cli-error.js";
+import type { McpCliFlags } from "./mcp-command.js";
+
+async function servers(flags: McpCliFlags): Promise<{ workspace: string; servers: McpServerConfig[] }> {
+	const config = await resolveCliConfig({ workspace: flags.workspace, projectConfig: flags.projectConfig, allow: [], ask: [], deny: [], ...(flags.config ? { config: flags.config } : {}) }, process.env);
+	return { workspace: config.workspace, servers: config.mcpServers ?? [] };
+}
+
+async function withRuntime<T>(flags: McpCliFlags, readOnly: boolean, body: (runtime: Runtime) => Promise<T>): Promise<T> {
+	const runtime = await Runtime.open({ ...(flags.stateDir ? { stateDir: flags.stateDir } : {}), readOnly });
+	try {
+		return await body(runtime);
+	} catch (err) {
+		if (err instanceof McpApprovalError) throw new UsageError(err.message);
+		throw err;
+	} finally {
+		await runtime.close();
+	}
+}
+
+async function review(flags: McpCliFlags, runtime: Runtime): Promise<{ workspace: string; summaries: McpServerSummary[] }> {
+	const { workspace, servers: configs } = await servers(flags);
+	return { workspace, summaries: await inspectMcpServers({ store: runtime.store, workspace, home: homedir(), servers: configs }) };
+}
+
+const MARK: Record<McpToolReview["status"], string> = { approved: "approved", new: "new     ", changed: "CHANGED ", excluded: "excluded", denied: "denied  " };
+
+function toolJson(t: McpToolReview, full: boolean): Record<string, unknown> {
+	return {
+		tool: t.tool,
+		name: t.name,
+		status: t.status,
+		digest: t.digest,
+		...(t.approvedDigest ? { approved_digest: t.approvedDigest } : {}),
+		...(t.why ? { why: t.why } : {}),
+		flags: t.flags,
+		...(full ? { definition: t.definition, ...(t.diff ? { diff: t.diff } : {}) } : {}),
+	};
+}
+
+function serverHead(s: McpServerSummary): string {
+	const how = s.error ? `NOT STARTED: ${s.error}` : `${s.transport}${s.sandboxed ? ", sandboxed" : ""}`;
+	return `${s.server}  (${how})  from ${s.source}\n`;
+}
+
+export async function listAction(flags: McpCliFlags, out: (text: string) => void): Promise<void> {
+	const { summaries } = await withRuntime(flags, true, (rt) => review(flags, rt));
+	if (summaries.length === 0) {
+		out(flags.json ? "" : "no MCP servers are configured for this workspace\n");
+		return;
+	}
+	for (const s of summaries) {
+		if (flags.json) {
+			out(`${JSON.stringify({ server: s.server, source: s.source, transport: s.transport, sandboxed: s.sandboxed, ...(s.error ? { error: s.error } : {}), tools: s.tools.map((t) => toolJson(t, false)) })}\n`);
+			continue;
+		}
+		out(serverHead(s));
+		for (const t of s.tools) {
+			const flagged = t.flags.length ? `  FLAGGED: ${[...new Set(t.flags.map((f) => f.rule))].join(", ")}` : "";
+			out(`  ${MARK[t.status]}  ${t.name}  ${t.digest.slice(0, 12)}${t.why ? `  (${t.why})` : ""}${flagged}\n`);
+		}
+	}
+}
+
+export async function showAction(server: string, tool: string | undefined, flags: McpCliFlags, out: (text: string) => void): Promise<void> {
+	const { summaries } = await withRuntime(flags, true, (rt) => review(flags, rt));
+	const summary = summaries.find((s) => s.server === server);
+	if (!summary) throw new UsageError(`no MCP server ${JSON.stringify(server)} is configured for this workspace (configured: ${summaries.map((s) => s.server).join(", ") || "none"})`);
+	if (summary.error) throw new UsageError(`MCP server ${server}: ${summary.error}`);
+	const tools = tool === undefined ? summary.tools : summary.tools.filter((t) => t.tool === tool);
+	if (tool !== undefined && tools.length === 0) throw new UsageError(`MCP server ${server} lists no tool ${JSON.stringify(tool)}`);
+	for (const t of tools) {
+		if (flags.json) {
+			out(`${JSON.stringify(toolJson(t, true))}\n`);
+			continue;
+		}
+		out(`${t.name}  ${t.status}  sha256 ${t.digest}${t.approvedDigest ? `  (approved: ${t.approvedDigest})` : ""}\n`);
+		for (const f of t.flags) out(`  FLAGGED ${f.rule}: ${f.field} ${f.says}\n`);
+		if (t.diff) out(`${t.diff}\n`);
+		else out(`${JSON.stringify(t.definition, null, 2).replace(/[^\x20-\x7E\n]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`)}\n`);
+	}
+}
+
+export async function approveAction(server: string, tools: string[], flags: McpCliFlags, out: (text: string) => void): Promise<void> {
+	const { workspace, servers: configs } = await servers(flags);
+	const pins = await withRuntime(flags, false, (rt) =>
+		approveMcpTools({ store: rt.store, workspace, home: homedir(), servers: configs, server, by: "cli", ...(tools.length ? { tools } : {}), ...(flags.digest ? { digest: flags.digest } : {}) }),
+	);
+	if (pins.length === 0) out(`nothing to approve: every ${tools.length ? "named " : ""}tool of ${server} is approved as it is\n`);
+	for (const pin of pins) {
+		const flagged = JSON.parse(pin.flags) as string[];
+		out(`approved ${server}/${pin.tool}  sha256 ${pin.digest}${flagged.length ? `  (flagged: ${flagged.join(", ")})` : ""}\n`);
+	}
+}
+
+export async function revokeAction(server: string, tool: string | undefined, flags: McpCliFlags, out: (text: string) => void): Promise<void> {
+	const { workspace } = await servers(flags);
+	const revoked = await withRuntime(flags, false, (rt) => revokeMcpTools({ store: rt.store, workspace, server, ...(tool !== undefined ? { tool } : {}), by: "cli" }));
+	if (revoked.length === 0) throw new UsageError(`no approved ${tool === undefined ? "tool" : `tool ${tool}`} of ${server} in ${workspace}`);
+	for (const pin of revoked) out(`revoked ${server}/${pin.tool}  sha256 ${pin.digest}\n`);
+}
