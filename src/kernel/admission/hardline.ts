@@ -66,11 +66,37 @@ const shown = (value: string, scope: HardlineScope, hit: string): string => {
 	return hit === absolute ? hit : `${absolute} is really ${hit}`;
 };
 
+/**
+ * The homes of one scope object: every rule and every mentioned path of a sub-command asks, and the
+ * answer (which may consult the filesystem) cannot change while one decision is made.
+ */
+const HOMES = new WeakMap<HardlineScope, string[]>();
+
 /** The home directory as written and, if it is a symlink, as its real path. */
 function homesOf(scope: HardlineScope): string[] {
+	const known = HOMES.get(scope);
+	if (known) return known;
 	const home = resolve(scope.home, scope);
 	const real = scope.resolvePath?.(home);
-	return real === undefined || real === home ? [home] : [home, real];
+	const homes = real === undefined || real === home ? [home] : [home, real];
+	HOMES.set(scope, homes);
+	return homes;
+}
+
+/** Glob segment matchers, compiled once per segment text and options. */
+const SEGMENT_MATCHERS = new Map<string, (text: string) => boolean>();
+const SEGMENT_MATCHERS_MAX = 512;
+
+function segmentMatches(text: string, segment: string, dot: boolean): boolean {
+	const key = `${dot ? "1" : "0"}${segment}`;
+	let matcher = SEGMENT_MATCHERS.get(key);
+	if (!matcher) {
+		// Bounded: segments come from commands, and a long session must not grow this without end.
+		if (SEGMENT_MATCHERS.size >= SEGMENT_MATCHERS_MAX) SEGMENT_MATCHERS.clear();
+		matcher = picomatch(segment, { dot });
+		SEGMENT_MATCHERS.set(key, matcher);
+	}
+	return matcher(text);
 }
 
 /** Every word of a command that might name a file: operands, `--opt=value` and `key=value` tails, redirects. */
@@ -98,7 +124,7 @@ function isProtectedTarget(value: string, scope: HardlineScope): boolean {
 	if (!protectedDirs.has(literalDir)) return false;
 	const segment = abs.slice(literalDir === "/" ? 1 : literalDir.length + 1).split("/")[0]!;
 	if (ALL_WILDCARD.test(segment)) return true;
-	return literalDir === "/" && SYSTEM_DIR_NAMES.some((name) => picomatch.isMatch(name, segment, { dot: true }));
+	return literalDir === "/" && SYSTEM_DIR_NAMES.some((name) => segmentMatches(name, segment, true));
 }
 
 function credentialIn(absolute: string, homes: readonly string[]): string | undefined {
@@ -115,14 +141,13 @@ function credentialIn(absolute: string, homes: readonly string[]): string | unde
 }
 
 /** Whether a glob could name `target` or something inside it (shell globbing: `*` skips dotfiles). */
-function globReaches(glob: string, target: string): boolean {
-	const globSegments = glob.split("/").filter((s) => s !== "");
+function globReaches(globSegments: readonly string[], target: string): boolean {
 	const targetSegments = target.split("/").filter((s) => s !== "");
 	for (let i = 0; i < targetSegments.length; i++) {
 		const segment = globSegments[i];
 		if (segment === undefined) return false;
 		if (segment === "**") return true;
-		if (!picomatch.isMatch(targetSegments[i]!, segment, { dot: false })) return false;
+		if (!segmentMatches(targetSegments[i]!, segment, false)) return false;
 	}
 	return true;
 }
@@ -135,7 +160,8 @@ function credentialPath(value: string, scope: HardlineScope): string | undefined
 		return hit === undefined ? undefined : shown(value, scope, hit);
 	}
 	const locations = [...SYSTEM_CREDENTIALS, ...[...homes, ...SAMPLE_HOMES].flatMap((h) => HOME_CREDENTIALS.map((c) => `${h}/${c}`))];
-	return locations.some((location) => globReaches(abs, location)) ? abs : undefined;
+	const globSegments = abs.split("/").filter((segment) => segment !== "");
+	return locations.some((location) => globReaches(globSegments, location)) ? abs : undefined;
 }
 
 function dotenvOutside(value: string, scope: HardlineScope): string | undefined {
@@ -143,7 +169,7 @@ function dotenvOutside(value: string, scope: HardlineScope): string | undefined 
 		const canonical = canonicalPath(p, scope.workspace, scope.home);
 		if (canonical.inside) return false;
 		const base = posix.basename(canonical.absolute);
-		return hasGlob(base) ? picomatch.isMatch(".env", base, { dot: false }) : DOTENV.test(base);
+		return hasGlob(base) ? segmentMatches(".env", base, false) : DOTENV.test(base);
 	});
 	return hit === undefined ? undefined : shown(value, scope, hit);
 }
@@ -300,8 +326,9 @@ export const HARDLINE_RULES: readonly HardlineRule[] = [
 
 export function hardlineForCommand(command: SimpleCommand, parsed: ParsedShell, scope: HardlineScope): HardlineHit | undefined {
 	for (const cwd of possibleCwds(command, parsed, scope)) {
+		const here: HardlineScope = { ...scope, cwd };
 		for (const rule of HARDLINE_RULES) {
-			const detail = rule.command?.(command, parsed, { ...scope, cwd });
+			const detail = rule.command?.(command, parsed, here);
 			if (detail !== undefined) return { rule, detail };
 		}
 	}
