@@ -14,6 +14,11 @@ import { canonicalPath, expandHome } from "./workspace-path.js";
 export interface HardlineScope extends PathScope {
 	/** Directory relative paths are resolved against; the workspace unless an earlier `cd` moved it. */
 	cwd?: string;
+	/**
+	 * homesOf(scope), found once for all the rules and words of one sub-command (it may consult the
+	 * filesystem, and cannot change while one decision is made).
+	 */
+	homes?: string[];
 }
 
 export interface HardlineRule {
@@ -66,21 +71,12 @@ const shown = (value: string, scope: HardlineScope, hit: string): string => {
 	return hit === absolute ? hit : `${absolute} is really ${hit}`;
 };
 
-/**
- * The homes of one scope object: every rule and every mentioned path of a sub-command asks, and the
- * answer (which may consult the filesystem) cannot change while one decision is made.
- */
-const HOMES = new WeakMap<HardlineScope, string[]>();
-
 /** The home directory as written and, if it is a symlink, as its real path. */
 function homesOf(scope: HardlineScope): string[] {
-	const known = HOMES.get(scope);
-	if (known) return known;
+	if (scope.homes) return scope.homes;
 	const home = resolve(scope.home, scope);
 	const real = scope.resolvePath?.(home);
-	const homes = real === undefined || real === home ? [home] : [home, real];
-	HOMES.set(scope, homes);
-	return homes;
+	return real === undefined || real === home ? [home] : [home, real];
 }
 
 /** Glob segment matchers, compiled once per segment text and options. */
@@ -127,7 +123,14 @@ function isProtectedTarget(value: string, scope: HardlineScope): boolean {
 	return literalDir === "/" && SYSTEM_DIR_NAMES.some((name) => segmentMatches(name, segment, true));
 }
 
+/**
+ * Every credential location's path holds one of these, so a path without any is none of them; the
+ * full check below runs only for the few that have one.
+ */
+const CREDENTIAL_HINT = /\.ssh|\.aws|\.gnupg|\.config\/gcloud|\.azure|\.kube\/config|\.docker\/config\.json|\.netrc|\.git-credentials|^\/etc\/g?shadow$/;
+
 function credentialIn(absolute: string, homes: readonly string[]): string | undefined {
+	if (!CREDENTIAL_HINT.test(absolute)) return undefined;
 	if (SYSTEM_CREDENTIALS.includes(absolute)) return absolute;
 	for (const base of [...homes, "/root"]) {
 		if (!absolute.startsWith(`${base}/`)) continue;
@@ -156,8 +159,9 @@ function credentialPath(value: string, scope: HardlineScope): string | undefined
 	const homes = homesOf(scope);
 	const abs = resolve(value, scope);
 	if (!hasGlob(abs)) {
-		const hit = asWrittenAndReal(value, scope).find((p) => credentialIn(p, homes) !== undefined);
-		return hit === undefined ? undefined : shown(value, scope, hit);
+		const real = scope.resolvePath?.(abs);
+		if (credentialIn(abs, homes) !== undefined) return abs;
+		return real !== undefined && real !== abs && credentialIn(real, homes) !== undefined ? `${abs} is really ${real}` : undefined;
 	}
 	const locations = [...SYSTEM_CREDENTIALS, ...[...homes, ...SAMPLE_HOMES].flatMap((h) => HOME_CREDENTIALS.map((c) => `${h}/${c}`))];
 	const globSegments = abs.split("/").filter((segment) => segment !== "");
@@ -327,6 +331,7 @@ export const HARDLINE_RULES: readonly HardlineRule[] = [
 export function hardlineForCommand(command: SimpleCommand, parsed: ParsedShell, scope: HardlineScope): HardlineHit | undefined {
 	for (const cwd of possibleCwds(command, parsed, scope)) {
 		const here: HardlineScope = { ...scope, cwd };
+		here.homes = homesOf(here);
 		for (const rule of HARDLINE_RULES) {
 			const detail = rule.command?.(command, parsed, here);
 			if (detail !== undefined) return { rule, detail };
@@ -336,8 +341,9 @@ export function hardlineForCommand(command: SimpleCommand, parsed: ParsedShell, 
 }
 
 export function hardlineForPath(path: string, scope: HardlineScope): HardlineHit | undefined {
+	const here: HardlineScope = { ...scope, homes: homesOf(scope) };
 	for (const rule of HARDLINE_RULES) {
-		const detail = rule.path?.(path, scope);
+		const detail = rule.path?.(path, here);
 		if (detail !== undefined) return { rule, detail };
 	}
 	return undefined;
