@@ -28,6 +28,8 @@ const TINY = {
 	jitRuns: 2,
 	concurrentProcesses: 2,
 	concurrentCalls: 2,
+	sessionCalls: 4,
+	sessionCallsPerTurn: 2,
 };
 
 function expectTiming(timing: CallTiming | undefined, rounds: number): void {

@@ -13,6 +13,7 @@ import { benchEvidence } from "./evidence-bench.js";
 import { benchGovernedRead } from "./governed-read.js";
 import { benchRecovery } from "./recovery-bench.js";
 import { benchJitColdStart, benchSandboxSpawn } from "./sandbox-bench.js";
+import { benchSession } from "./session-bench.js";
 
 /**
  * Sized so each benchmark but the recovery one stays well under a minute on a two-core machine. The
@@ -40,6 +41,8 @@ export const BENCH_DEFAULTS = {
 	jitRuns: 25,
 	concurrentProcesses: 4,
 	concurrentCalls: 50,
+	sessionCalls: 10_000,
+	sessionCallsPerTurn: 100,
 } as const;
 
 type CountOption = { [K in keyof typeof BENCH_DEFAULTS]: (typeof BENCH_DEFAULTS)[K] extends number ? K : never }[keyof typeof BENCH_DEFAULTS];
@@ -70,6 +73,8 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const jitRuns = count("jitRuns", options.jitRuns, 1);
 	const concurrentProcesses = count("concurrentProcesses", options.concurrentProcesses, 2);
 	const concurrentCalls = count("concurrentCalls", options.concurrentCalls, 1);
+	const sessionCallsPerTurn = count("sessionCallsPerTurn", options.sessionCallsPerTurn, 1);
+	const sessionCalls = count("sessionCalls", options.sessionCalls, 2 * sessionCallsPerTurn);
 	const tempDir = options.tempDir || tmpdir();
 	if (!existsSync(tempDir) || !statSync(tempDir).isDirectory()) throw new BenchError(`temp dir ${tempDir} is not an existing directory`);
 	const wardenBin = options.wardenBin ?? defaultWardenBin();
@@ -118,6 +123,14 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const sandbox = await benchSandboxSpawn({ runs: sandboxRuns, warmupRuns: warmupRounds, tempDir, onProgress });
 	const jit = await benchJitColdStart({ runs: jitRuns, warmupRuns: warmupRounds, onProgress });
 	const concurrency = await benchConcurrency({ wardenBin, tempDir, processes: concurrentProcesses, calls: concurrentCalls, onProgress });
+	const session = await benchSession({
+		calls: sessionCalls,
+		callsPerTurn: sessionCallsPerTurn,
+		window: sessionCallsPerTurn,
+		warmupCalls: sessionCallsPerTurn * warmupRounds,
+		tempDir,
+		onProgress,
+	});
 
 	const cores = cpus();
 	return {
@@ -142,5 +155,6 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		sandbox,
 		jit,
 		concurrency,
+		session,
 	};
 }
