@@ -86,7 +86,7 @@ async function runSession(
 				},
 			});
 			if (result.status !== "completed" || result.toolCalls.completed !== callsPerTurn) {
-				throw new BenchError(`session turn ${t + 1} did not complete its ${callsPerTurn} calls: ${result.status}, ${JSON.stringify(result.toolCalls)}`);
+				throw new BenchError(`session turn ${t + 1} did not complete its ${callsPerTurn} calls: ${result.status}${result.error ? ` (${result.error})` : ""}, ${JSON.stringify(result.toolCalls)}`);
 			}
 		}
 	} finally {
