@@ -22,11 +22,27 @@ export const SECRET_ENV_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
 
 export const CIRCULAR = "[Circular]";
 
+/** Texts shorter than this are redacted afresh: a lookup would cost about what the passes do. */
+const REMEMBER_FROM = 256;
+/** Nor is a text longer than this kept. */
+const REMEMBER_UP_TO = 256 * 1024;
+/** The most characters of input the redactor keeps answers for. */
+const REMEMBERED_CHARS = 1024 * 1024;
+
 export function createRedactor(opts: RedactorOptions = {}): Redactor {
 	const secrets = new Set<string>();
 	// Longest first, so a secret that contains another is masked whole.
 	let ordered: string[] = [];
 	const extra = (opts.extraPatterns ?? []).map((p) => (p.global ? p : new RegExp(p.source, `${p.flags}g`)));
+
+	/**
+	 * Redactions of longer texts, by the text: one call's output is redacted where the flow plane
+	 * looks for secrets, again in its message and again in its event, each pass a few dozen regular
+	 * expressions over the whole text. Emptied whenever a secret is added (the answer would change)
+	 * and when it holds more than REMEMBERED_CHARS, so a long session keeps a bounded amount.
+	 */
+	const remembered = new Map<string, string>();
+	let rememberedChars = 0;
 
 	function addSecret(value: string): void {
 		let added = false;
@@ -37,7 +53,11 @@ export function createRedactor(opts: RedactorOptions = {}): Redactor {
 			secrets.add(candidate);
 			added = true;
 		}
-		if (added) ordered = [...secrets].sort((a, b) => b.length - a.length);
+		if (added) {
+			ordered = [...secrets].sort((a, b) => b.length - a.length);
+			remembered.clear();
+			rememberedChars = 0;
+		}
 	}
 
 	for (const [name, value] of Object.entries(opts.env ?? process.env)) {
@@ -45,6 +65,20 @@ export function createRedactor(opts: RedactorOptions = {}): Redactor {
 	}
 
 	function redactText(text: string): string {
+		if (text.length < REMEMBER_FROM || text.length > REMEMBER_UP_TO) return redactFresh(text);
+		const known = remembered.get(text);
+		if (known !== undefined) return known;
+		const out = redactFresh(text);
+		if (rememberedChars + text.length > REMEMBERED_CHARS) {
+			remembered.clear();
+			rememberedChars = 0;
+		}
+		remembered.set(text, out);
+		rememberedChars += text.length;
+		return out;
+	}
+
+	function redactFresh(text: string): string {
 		let out = text;
 		for (const secret of ordered) {
 			if (out.includes(secret)) out = out.split(secret).join(REDACTION_MASK);

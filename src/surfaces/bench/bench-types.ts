@@ -328,6 +328,8 @@ export interface SessionWindow {
 	toCall: number;
 	meanUs: number;
 	medianUs: number;
+	/** This process's CPU time (user and system) over the window, per call. */
+	cpuUs: number;
 }
 
 /** One long scripted session: its last calls against its first (src/surfaces/bench/session-bench.ts). */
@@ -343,6 +345,8 @@ export interface SessionBenchReport {
 	ratio: number;
 	/** last.medianUs / first.medianUs, which a stray pause on a shared machine moves less. */
 	medianRatio: number;
+	/** last.cpuUs / first.cpuUs: the work per call, whatever else the machine was doing. */
+	cpuRatio: number;
 	/** Audit records the session left. */
 	auditRecords: number;
 	/** After a forced collection, once the first window is done and at the end. */

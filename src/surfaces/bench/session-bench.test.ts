@@ -25,7 +25,9 @@ describe("the long-session benchmark at a tiny size", () => {
 		for (const w of [report.first, report.last]) {
 			expect(w.meanUs).toBeGreaterThan(0);
 			expect(w.medianUs).toBeGreaterThan(0);
+			expect(w.cpuUs).toBeGreaterThanOrEqual(0);
 		}
+		expect(report.cpuRatio).toBeCloseTo(report.last.cpuUs / report.first.cpuUs, 9);
 		expect(report.ratio).toBeCloseTo(report.last.meanUs / report.first.meanUs, 9);
 		expect(report.medianRatio).toBeCloseTo(report.last.medianUs / report.first.medianUs, 9);
 	});

@@ -79,10 +79,10 @@ async function runSession(
 			const result = await session.send(`turn ${t + 1}`, {
 				onEvent: (event) => {
 					if (event.kind !== "tool.completed") return;
-					const now = performance.now();
-					perCallUs.push((now - last) * 1000);
-					last = now;
+					perCallUs.push((performance.now() - last) * 1000);
 					atCall(perCallUs.length);
+					// What atCall does (a forced collection) is part of no call's time.
+					last = performance.now();
 				},
 			});
 			if (result.status !== "completed" || result.toolCalls.completed !== callsPerTurn) {
@@ -96,10 +96,16 @@ async function runSession(
 	return { perCallUs, sessionId: session.id };
 }
 
-function windowOf(perCallUs: readonly number[], from: number, to: number): SessionWindow {
+/** CPU time of this process, user and system, in microseconds. */
+function cpuNowUs(): number {
+	const { user, system } = process.cpuUsage();
+	return user + system;
+}
+
+function windowOf(perCallUs: readonly number[], from: number, to: number, cpuUs: number): SessionWindow {
 	const slice = perCallUs.slice(from - 1, to);
 	const sum = slice.reduce((a, b) => a + b, 0);
-	return { fromCall: from, toCall: to, meanUs: sum / slice.length, medianUs: median(slice) };
+	return { fromCall: from, toCall: to, meanUs: sum / slice.length, medianUs: median(slice), cpuUs: cpuUs / slice.length };
 }
 
 export async function benchSession(options: SessionBenchOptions): Promise<SessionBenchReport> {
@@ -118,14 +124,17 @@ export async function benchSession(options: SessionBenchOptions): Promise<Sessio
 		}
 		onProgress(`session: ${calls} calls in ${calls / callsPerTurn} turns of one session (durable store)`);
 		let afterFirst: ReturnType<typeof heapSnapshot> | undefined;
+		// CPU time at the edges of both windows: on a shared machine it moves less with the load than the wall clock.
+		const cpuAt = new Map<number, number>([[0, cpuNowUs()]]);
 		const { perCallUs, sessionId } = await runSession(runtime, workspace, calls, callsPerTurn, (done) => {
+			if (done === window || done === calls - window || done === calls) cpuAt.set(done, cpuNowUs());
 			// Taken inside the event, before the next call: the collection is not part of any call's time.
 			if (done === window) afterFirst = heapSnapshot();
 			if (done % 1000 === 0) onProgress(`session: ${done} calls`);
 		});
 		const atEnd = heapSnapshot();
-		const first = windowOf(perCallUs, 1, window);
-		const last = windowOf(perCallUs, calls - window + 1, calls);
+		const first = windowOf(perCallUs, 1, window, cpuAt.get(window)! - cpuAt.get(0)!);
+		const last = windowOf(perCallUs, calls - window + 1, calls, cpuAt.get(calls)! - cpuAt.get(calls - window)!);
 		const auditRecords = (await runtime.listAudit({ session: sessionId })).length;
 		return {
 			calls,
@@ -135,6 +144,7 @@ export async function benchSession(options: SessionBenchOptions): Promise<Sessio
 			last,
 			ratio: last.meanUs / first.meanUs,
 			medianRatio: last.medianUs / first.medianUs,
+			cpuRatio: last.cpuUs / first.cpuUs,
 			auditRecords,
 			memory: {
 				gcForced: atEnd.gcForced && afterFirst!.gcForced,
