@@ -324,7 +324,7 @@ describe("redactText: cost", () => {
 	});
 });
 
-describe("a redactor that remembers its answers for longer texts", () => {
+describe("a redactor that remembers its answers", () => {
 	const long = (secret: string) => `${"ordinary line of output\n".repeat(20)}token=${secret}\n`;
 
 	it("answers the same text the same way the second time", () => {
@@ -341,6 +341,16 @@ describe("a redactor that remembers its answers for longer texts", () => {
 		expect(r.redactText(text)).toContain("s3cr3t-value-42");
 		r.addSecret("s3cr3t-value-42");
 		expect(r.redactText(text)).not.toContain("s3cr3t-value-42");
+	});
+
+	it("answers short texts from memory the same as afresh", () => {
+		const r = createRedactor({ env: {} });
+		for (const text of ["token=abc123def", "read_file", "sk-ant-abcdefghijklmnopqrstuvwxyz0123", "workspace-write"]) {
+			const first = r.redactText(text);
+			expect(r.redactText(text), text).toBe(first);
+			expect(createRedactor({ env: {} }).redactText(text), text).toBe(first);
+		}
+		expect(r.redactText("token=abc123def")).not.toContain("abc123def");
 	});
 
 	it("keeps masking every text past its memory's size", () => {

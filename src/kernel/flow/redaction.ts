@@ -22,12 +22,12 @@ export const SECRET_ENV_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
 
 export const CIRCULAR = "[Circular]";
 
-/** Texts shorter than this are redacted afresh: a lookup would cost about what the passes do. */
-const REMEMBER_FROM = 256;
-/** Nor is a text longer than this kept. */
+/** A text longer than this is redacted afresh each time rather than kept. */
 const REMEMBER_UP_TO = 256 * 1024;
-/** The most characters of input the redactor keeps answers for. */
+/** The most characters of input the redactor keeps answers for, each entry counted with ENTRY_COST more. */
 const REMEMBERED_CHARS = 1024 * 1024;
+/** What a remembered entry costs beyond its text, so many short texts are bounded too. */
+const ENTRY_COST = 64;
 
 export function createRedactor(opts: RedactorOptions = {}): Redactor {
 	const secrets = new Set<string>();
@@ -36,10 +36,11 @@ export function createRedactor(opts: RedactorOptions = {}): Redactor {
 	const extra = (opts.extraPatterns ?? []).map((p) => (p.global ? p : new RegExp(p.source, `${p.flags}g`)));
 
 	/**
-	 * Redactions of longer texts, by the text: one call's output is redacted where the flow plane
-	 * looks for secrets, again in its message and again in its event, each pass a few dozen regular
-	 * expressions over the whole text. Emptied whenever a secret is added (the answer would change)
-	 * and when it holds more than REMEMBERED_CHARS, so a long session keeps a bounded amount.
+	 * Redactions by the text: one call's output is redacted where the flow plane looks for secrets,
+	 * again in its message and again in its event, and every record repeats the same short strings
+	 * (the mode, the model, the path, the tool's name), each pass a dozen regular expressions.
+	 * Emptied whenever a secret is added (the answer would change) and when it holds more than
+	 * REMEMBERED_CHARS, so a long session keeps a bounded amount.
 	 */
 	const remembered = new Map<string, string>();
 	let rememberedChars = 0;
@@ -65,16 +66,16 @@ export function createRedactor(opts: RedactorOptions = {}): Redactor {
 	}
 
 	function redactText(text: string): string {
-		if (text.length < REMEMBER_FROM || text.length > REMEMBER_UP_TO) return redactFresh(text);
+		if (text.length === 0 || text.length > REMEMBER_UP_TO) return redactFresh(text);
 		const known = remembered.get(text);
 		if (known !== undefined) return known;
 		const out = redactFresh(text);
-		if (rememberedChars + text.length > REMEMBERED_CHARS) {
+		if (rememberedChars + text.length + ENTRY_COST > REMEMBERED_CHARS) {
 			remembered.clear();
 			rememberedChars = 0;
 		}
 		remembered.set(text, out);
-		rememberedChars += text.length;
+		rememberedChars += text.length + ENTRY_COST;
 		return out;
 	}
 
