@@ -231,8 +231,14 @@ function unknownTarget(word: ShellWord, scope: HardlineScope): boolean {
  * xargs' input or from expansions the parser cannot see: `echo ~ | xargs rm -rf`, `rm -rf "$DIR"/*`.
  * Plain `rm -f` is left to the mode: it cannot remove a directory, and `rm -f "$tmp"` is common.
  */
+/** The programs the deletion rules look at; any other is passed over before its words are read. */
+const DELETERS = new Set(["rm", "shred", "find"]);
+const PERMISSION_CHANGERS = new Set(["chmod", "chown", "chgrp"]);
+const COPIERS = new Set(["cp", "mv", "install"]);
+
 function unknownTargetDelete(command: SimpleCommand, _parsed: ParsedShell, scope: HardlineScope): string | undefined {
 	const program = command.program;
+	if (!DELETERS.has(program)) return undefined;
 	const operands = program === "find" ? findStarts(command) : command.normalized.operands;
 	const deletes =
 		(program === "rm" && flagsOf(command).includes("-r")) || program === "shred" || (program === "find" && findDeletes(command));
@@ -244,7 +250,7 @@ function unknownTargetDelete(command: SimpleCommand, _parsed: ParsedShell, scope
 }
 
 function recursivePermissions(command: SimpleCommand, _parsed: ParsedShell, scope: HardlineScope): string | undefined {
-	if (!["chmod", "chown", "chgrp"].includes(command.program) || !flagsOf(command).includes("-R")) return undefined;
+	if (!PERMISSION_CHANGERS.has(command.program) || !flagsOf(command).includes("-R")) return undefined;
 	const target = operandsOf(command).find((o) => isProtectedTarget(o, scope));
 	return target === undefined ? undefined : `${command.program} -R ${target}`;
 }
@@ -259,7 +265,8 @@ function forkBomb(command: SimpleCommand, parsed: ParsedShell): string | undefin
 
 function diskWipe(command: SimpleCommand, _parsed: ParsedShell, scope: HardlineScope): string | undefined {
 	if (DISK_FORMATTERS.test(command.program)) return `${command.program} formats or wipes a disk`;
-	const operands = operandsOf(command);
+	const program = command.program;
+	const operands = program === "dd" || program === "shred" || program === "tee" || COPIERS.has(program) ? operandsOf(command) : [];
 	if (command.program === "dd") {
 		const target = operands.find((o) => o.startsWith("of=") && blockDevice(o.slice(3), scope));
 		if (target) return `dd ${target}`;
@@ -268,7 +275,7 @@ function diskWipe(command: SimpleCommand, _parsed: ParsedShell, scope: HardlineS
 		const target = operands.find((o) => o.startsWith("/dev/") || blockDevice(o, scope));
 		if (target) return `shred ${target}`;
 	}
-	const written = command.program === "tee" ? operands : ["cp", "mv", "install"].includes(command.program) ? operands.slice(-1) : [];
+	const written = command.program === "tee" ? operands : COPIERS.has(command.program) ? operands.slice(-1) : [];
 	const device = written.find((o) => blockDevice(o, scope));
 	if (device) return `${command.program} onto ${device}`;
 	const redirect = command.redirects.find((r) => r.kind === "write" && blockDevice(r.target.value, scope));
