@@ -97,7 +97,9 @@ export function scrubEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimitives {
-	const env = scrubEnv(opts.env);
+	// Scrubbed when a command first runs: the primitives are made for every tool call, most run none.
+	let scrubbed: NodeJS.ProcessEnv | undefined;
+	const env = (): NodeJS.ProcessEnv => (scrubbed ??= scrubEnv(opts.env));
 	return {
 		async exec(command, execOpts): Promise<ExecOutcome> {
 			if (command.includes("\0")) throw new RangeError("command contains a NUL byte");
@@ -109,7 +111,7 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 			// Every sub-command, and every file it visibly writes in the workspace, is admitted, or none runs.
 			if (opts.authority) opts.authority.admit(opts.authority.shellRequests(command, { workspace: root.real, home: opts.env.HOME ?? "/", resolvePath: resolveRealPath }));
 			const { records: flow, network, settle } = await shellFlow(opts, command, root.real);
-			const confined = await confinement(opts, root.real, command, env, network);
+			const confined = await confinement(opts, root.real, command, env(), network);
 			// The whole timeout is held before anything is spawned; the command may run that long.
 			const held = opts.budget?.reserve("shell_ms", Math.ceil(execOpts.timeoutMs));
 			let outcome: ExecOutcome;
@@ -130,7 +132,7 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 							return await runShell({
 								command,
 								cwd: root.real,
-								env: wrap ? wrap.env : env,
+								env: wrap ? wrap.env : env(),
 								timeoutMs: execOpts.timeoutMs,
 								maxOutputBytes: execOpts.maxOutputBytes,
 								signal: opts.signal,

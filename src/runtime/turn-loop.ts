@@ -168,16 +168,19 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 		record: async (data) => {
 			await recorder.audit("llm.complete", data);
 		},
-		admitFlow: (request) =>
-			modelFlow.admitRequest(
-				request.messages.map((m, i) => ({
+		admitFlow: (request) => {
+			// Only the messages new to the model: mapping the whole history made every step of a long session dearer.
+			const first = Math.max(0, deps.context.sent);
+			return modelFlow.admitFresh(
+				request.messages.slice(first).map((m, k) => ({
 					content: m.content,
-					label: deps.context.labels[i] ?? deps.flow.contextLabel,
+					label: deps.context.labels[first + k] ?? deps.flow.contextLabel,
 					// A sub-agent's task came from its parent's model: its label (the parent's context) says so.
 					host: m.role === "system" || m.role === "user",
 				})),
-				deps.context.sent,
-			),
+				first,
+			);
+		},
 	});
 	let started = false;
 	const governed = async (): Promise<TurnResult> => {

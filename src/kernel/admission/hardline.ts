@@ -14,6 +14,11 @@ import { canonicalPath, expandHome } from "./workspace-path.js";
 export interface HardlineScope extends PathScope {
 	/** Directory relative paths are resolved against; the workspace unless an earlier `cd` moved it. */
 	cwd?: string;
+	/**
+	 * homesOf(scope), found once for all the rules and words of one sub-command (it may consult the
+	 * filesystem, and cannot change while one decision is made).
+	 */
+	homes?: string[];
 }
 
 export interface HardlineRule {
@@ -68,9 +73,26 @@ const shown = (value: string, scope: HardlineScope, hit: string): string => {
 
 /** The home directory as written and, if it is a symlink, as its real path. */
 function homesOf(scope: HardlineScope): string[] {
+	if (scope.homes) return scope.homes;
 	const home = resolve(scope.home, scope);
 	const real = scope.resolvePath?.(home);
 	return real === undefined || real === home ? [home] : [home, real];
+}
+
+/** Glob segment matchers, compiled once per segment text and options. */
+const SEGMENT_MATCHERS = new Map<string, (text: string) => boolean>();
+const SEGMENT_MATCHERS_MAX = 512;
+
+function segmentMatches(text: string, segment: string, dot: boolean): boolean {
+	const key = `${dot ? "1" : "0"}${segment}`;
+	let matcher = SEGMENT_MATCHERS.get(key);
+	if (!matcher) {
+		// Bounded: segments come from commands, and a long session must not grow this without end.
+		if (SEGMENT_MATCHERS.size >= SEGMENT_MATCHERS_MAX) SEGMENT_MATCHERS.clear();
+		matcher = picomatch(segment, { dot });
+		SEGMENT_MATCHERS.set(key, matcher);
+	}
+	return matcher(text);
 }
 
 /** Every word of a command that might name a file: operands, `--opt=value` and `key=value` tails, redirects. */
@@ -98,10 +120,17 @@ function isProtectedTarget(value: string, scope: HardlineScope): boolean {
 	if (!protectedDirs.has(literalDir)) return false;
 	const segment = abs.slice(literalDir === "/" ? 1 : literalDir.length + 1).split("/")[0]!;
 	if (ALL_WILDCARD.test(segment)) return true;
-	return literalDir === "/" && SYSTEM_DIR_NAMES.some((name) => picomatch.isMatch(name, segment, { dot: true }));
+	return literalDir === "/" && SYSTEM_DIR_NAMES.some((name) => segmentMatches(name, segment, true));
 }
 
+/**
+ * Every credential location's path holds one of these, so a path without any is none of them; the
+ * full check below runs only for the few that have one.
+ */
+const CREDENTIAL_HINT = /\.ssh|\.aws|\.gnupg|\.config\/gcloud|\.azure|\.kube\/config|\.docker\/config\.json|\.netrc|\.git-credentials|^\/etc\/g?shadow$/;
+
 function credentialIn(absolute: string, homes: readonly string[]): string | undefined {
+	if (!CREDENTIAL_HINT.test(absolute)) return undefined;
 	if (SYSTEM_CREDENTIALS.includes(absolute)) return absolute;
 	for (const base of [...homes, "/root"]) {
 		if (!absolute.startsWith(`${base}/`)) continue;
@@ -115,14 +144,13 @@ function credentialIn(absolute: string, homes: readonly string[]): string | unde
 }
 
 /** Whether a glob could name `target` or something inside it (shell globbing: `*` skips dotfiles). */
-function globReaches(glob: string, target: string): boolean {
-	const globSegments = glob.split("/").filter((s) => s !== "");
+function globReaches(globSegments: readonly string[], target: string): boolean {
 	const targetSegments = target.split("/").filter((s) => s !== "");
 	for (let i = 0; i < targetSegments.length; i++) {
 		const segment = globSegments[i];
 		if (segment === undefined) return false;
 		if (segment === "**") return true;
-		if (!picomatch.isMatch(targetSegments[i]!, segment, { dot: false })) return false;
+		if (!segmentMatches(targetSegments[i]!, segment, false)) return false;
 	}
 	return true;
 }
@@ -131,11 +159,13 @@ function credentialPath(value: string, scope: HardlineScope): string | undefined
 	const homes = homesOf(scope);
 	const abs = resolve(value, scope);
 	if (!hasGlob(abs)) {
-		const hit = asWrittenAndReal(value, scope).find((p) => credentialIn(p, homes) !== undefined);
-		return hit === undefined ? undefined : shown(value, scope, hit);
+		const real = scope.resolvePath?.(abs);
+		if (credentialIn(abs, homes) !== undefined) return abs;
+		return real !== undefined && real !== abs && credentialIn(real, homes) !== undefined ? `${abs} is really ${real}` : undefined;
 	}
 	const locations = [...SYSTEM_CREDENTIALS, ...[...homes, ...SAMPLE_HOMES].flatMap((h) => HOME_CREDENTIALS.map((c) => `${h}/${c}`))];
-	return locations.some((location) => globReaches(abs, location)) ? abs : undefined;
+	const globSegments = abs.split("/").filter((segment) => segment !== "");
+	return locations.some((location) => globReaches(globSegments, location)) ? abs : undefined;
 }
 
 function dotenvOutside(value: string, scope: HardlineScope): string | undefined {
@@ -143,7 +173,7 @@ function dotenvOutside(value: string, scope: HardlineScope): string | undefined 
 		const canonical = canonicalPath(p, scope.workspace, scope.home);
 		if (canonical.inside) return false;
 		const base = posix.basename(canonical.absolute);
-		return hasGlob(base) ? picomatch.isMatch(".env", base, { dot: false }) : DOTENV.test(base);
+		return hasGlob(base) ? segmentMatches(".env", base, false) : DOTENV.test(base);
 	});
 	return hit === undefined ? undefined : shown(value, scope, hit);
 }
@@ -201,8 +231,14 @@ function unknownTarget(word: ShellWord, scope: HardlineScope): boolean {
  * xargs' input or from expansions the parser cannot see: `echo ~ | xargs rm -rf`, `rm -rf "$DIR"/*`.
  * Plain `rm -f` is left to the mode: it cannot remove a directory, and `rm -f "$tmp"` is common.
  */
+/** The programs the deletion rules look at; any other is passed over before its words are read. */
+const DELETERS = new Set(["rm", "shred", "find"]);
+const PERMISSION_CHANGERS = new Set(["chmod", "chown", "chgrp"]);
+const COPIERS = new Set(["cp", "mv", "install"]);
+
 function unknownTargetDelete(command: SimpleCommand, _parsed: ParsedShell, scope: HardlineScope): string | undefined {
 	const program = command.program;
+	if (!DELETERS.has(program)) return undefined;
 	const operands = program === "find" ? findStarts(command) : command.normalized.operands;
 	const deletes =
 		(program === "rm" && flagsOf(command).includes("-r")) || program === "shred" || (program === "find" && findDeletes(command));
@@ -214,7 +250,7 @@ function unknownTargetDelete(command: SimpleCommand, _parsed: ParsedShell, scope
 }
 
 function recursivePermissions(command: SimpleCommand, _parsed: ParsedShell, scope: HardlineScope): string | undefined {
-	if (!["chmod", "chown", "chgrp"].includes(command.program) || !flagsOf(command).includes("-R")) return undefined;
+	if (!PERMISSION_CHANGERS.has(command.program) || !flagsOf(command).includes("-R")) return undefined;
 	const target = operandsOf(command).find((o) => isProtectedTarget(o, scope));
 	return target === undefined ? undefined : `${command.program} -R ${target}`;
 }
@@ -229,7 +265,8 @@ function forkBomb(command: SimpleCommand, parsed: ParsedShell): string | undefin
 
 function diskWipe(command: SimpleCommand, _parsed: ParsedShell, scope: HardlineScope): string | undefined {
 	if (DISK_FORMATTERS.test(command.program)) return `${command.program} formats or wipes a disk`;
-	const operands = operandsOf(command);
+	const program = command.program;
+	const operands = program === "dd" || program === "shred" || program === "tee" || COPIERS.has(program) ? operandsOf(command) : [];
 	if (command.program === "dd") {
 		const target = operands.find((o) => o.startsWith("of=") && blockDevice(o.slice(3), scope));
 		if (target) return `dd ${target}`;
@@ -238,7 +275,7 @@ function diskWipe(command: SimpleCommand, _parsed: ParsedShell, scope: HardlineS
 		const target = operands.find((o) => o.startsWith("/dev/") || blockDevice(o, scope));
 		if (target) return `shred ${target}`;
 	}
-	const written = command.program === "tee" ? operands : ["cp", "mv", "install"].includes(command.program) ? operands.slice(-1) : [];
+	const written = command.program === "tee" ? operands : COPIERS.has(command.program) ? operands.slice(-1) : [];
 	const device = written.find((o) => blockDevice(o, scope));
 	if (device) return `${command.program} onto ${device}`;
 	const redirect = command.redirects.find((r) => r.kind === "write" && blockDevice(r.target.value, scope));
@@ -300,8 +337,10 @@ export const HARDLINE_RULES: readonly HardlineRule[] = [
 
 export function hardlineForCommand(command: SimpleCommand, parsed: ParsedShell, scope: HardlineScope): HardlineHit | undefined {
 	for (const cwd of possibleCwds(command, parsed, scope)) {
+		const here: HardlineScope = { ...scope, cwd };
+		here.homes = homesOf(here);
 		for (const rule of HARDLINE_RULES) {
-			const detail = rule.command?.(command, parsed, { ...scope, cwd });
+			const detail = rule.command?.(command, parsed, here);
 			if (detail !== undefined) return { rule, detail };
 		}
 	}
@@ -309,8 +348,9 @@ export function hardlineForCommand(command: SimpleCommand, parsed: ParsedShell, 
 }
 
 export function hardlineForPath(path: string, scope: HardlineScope): HardlineHit | undefined {
+	const here: HardlineScope = { ...scope, homes: homesOf(scope) };
 	for (const rule of HARDLINE_RULES) {
-		const detail = rule.path?.(path, scope);
+		const detail = rule.path?.(path, here);
 		if (detail !== undefined) return { rule, detail };
 	}
 	return undefined;

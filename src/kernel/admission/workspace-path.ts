@@ -14,6 +14,9 @@ const OTHER_USER_HOME = /^~([A-Za-z_][A-Za-z0-9_.-]*)(?=\/|$)/;
 
 /** Expand a leading `~`, `~user`, `$HOME` or `${HOME}`; other text is returned as is. */
 export function expandHome(value: string, home: string): string {
+	const first = value.charCodeAt(0);
+	// Neither pattern can match unless the text starts with `~` or `$`; most paths don't.
+	if (first !== 0x7e && first !== 0x24) return value;
 	if (HOME_PREFIX.test(value)) return value.replace(HOME_PREFIX, home);
 	const other = OTHER_USER_HOME.exec(value);
 	if (other) return value.replace(OTHER_USER_HOME, other[1] === "root" ? "/root" : `/home/${other[1]}`);
@@ -21,13 +24,31 @@ export function expandHome(value: string, home: string): string {
 }
 
 function trimTrailingSlash(p: string): string {
-	return p.length > 1 ? p.replace(/\/+$/, "") : p;
+	let end = p.length;
+	while (end > 1 && p.charCodeAt(end - 1) === 0x2f) end--;
+	return end === p.length ? p : p.slice(0, end);
+}
+
+/** A `.` or `..` segment, or an empty one (`//`): text with none of these needs no normalizing. */
+const NEEDS_NORMALIZING = /(?:^|\/)\.{1,2}(?:\/|$)|\/\//;
+
+/**
+ * posix.resolve(workspace, value) without its general machinery where the answer is plain
+ * concatenation: an absolute, already normal workspace and a value with no `.`, `..` or empty
+ * segments. Anything else goes to posix.resolve.
+ */
+function resolved(workspace: string, value: string): string {
+	if (workspace.charCodeAt(0) !== 0x2f || NEEDS_NORMALIZING.test(workspace) || NEEDS_NORMALIZING.test(value)) return posix.resolve(workspace, value);
+	if (value.charCodeAt(0) === 0x2f) return trimTrailingSlash(value);
+	const base = trimTrailingSlash(workspace);
+	if (value === "") return base;
+	return trimTrailingSlash(base === "/" ? `/${value}` : `${base}/${value}`);
 }
 
 /** Resolve a path (or glob) written relative to the workspace; purely textual, the filesystem is not consulted. */
 export function canonicalPath(value: string, workspace: string, home: string): CanonicalPath {
-	const absolute = trimTrailingSlash(posix.resolve(workspace, expandHome(value, home)));
-	const root = trimTrailingSlash(posix.normalize(workspace));
+	const absolute = trimTrailingSlash(resolved(workspace, expandHome(value, home)));
+	const root = workspace.charCodeAt(0) === 0x2f && !NEEDS_NORMALIZING.test(workspace) ? trimTrailingSlash(workspace) : trimTrailingSlash(posix.normalize(workspace));
 	if (absolute === root) return { absolute, relative: ".", inside: true };
 	const prefix = root === "/" ? "/" : `${root}/`;
 	if (absolute.startsWith(prefix)) return { absolute, relative: absolute.slice(prefix.length), inside: true };

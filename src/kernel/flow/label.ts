@@ -25,7 +25,11 @@ export interface Label {
 	integrity: Integrity;
 	/** Sources that raised the sensitivity or lowered the integrity first; at most MAX_SOURCES. */
 	sources: SourceRef[];
-	/** Source references left out of `sources` (the levels still count them). */
+	/**
+	 * About how many source references were left out of `sources` (the levels still count them).
+	 * The references themselves are gone, so this is an estimate: a join keeps the larger count of
+	 * its inputs and adds one per reference it leaves out (join says why).
+	 */
 	omitted?: number;
 }
 
@@ -51,22 +55,30 @@ function sameSource(a: SourceRef, b: SourceRef): boolean {
 	return a.kind === b.kind && a.ref === b.ref && a.sha256 === b.sha256;
 }
 
-/** The least upper bound: highest sensitivity, lowest integrity, sources of both (de-duplicated). */
+/**
+ * The least upper bound: highest sensitivity, lowest integrity, sources of both (de-duplicated).
+ * Left-out counts are not added up: a session's context label is joined again and again with
+ * labels made from it, and the sum would count the same references each time, doubling per join
+ * until it is no number at all. The largest count, plus the references this join leaves out,
+ * grows by one per reference left out instead.
+ */
 export function join(...labels: readonly Label[]): Label {
 	let sensitivity: Sensitivity = "public";
 	let integrity: Integrity = "trusted";
 	const sources: SourceRef[] = [];
-	let omitted = 0;
+	let inherited = 0;
+	let overflow = 0;
 	for (const l of labels) {
 		if (sensitivityRank(l.sensitivity) > sensitivityRank(sensitivity)) sensitivity = l.sensitivity;
 		if (l.integrity === "untrusted") integrity = "untrusted";
-		omitted += l.omitted ?? 0;
+		inherited = Math.max(inherited, l.omitted ?? 0);
 		for (const s of l.sources) {
 			if (sources.some((t) => sameSource(s, t))) continue;
 			if (sources.length < MAX_SOURCES) sources.push(s);
-			else omitted++;
+			else overflow++;
 		}
 	}
+	const omitted = inherited + overflow;
 	return omitted > 0 ? { sensitivity, integrity, sources, omitted } : { sensitivity, integrity, sources };
 }
 

@@ -323,3 +323,41 @@ describe("redactText: cost", () => {
 		}
 	});
 });
+
+describe("a redactor that remembers its answers", () => {
+	const long = (secret: string) => `${"ordinary line of output\n".repeat(20)}token=${secret}\n`;
+
+	it("answers the same text the same way the second time", () => {
+		const r = createRedactor({ env: {} });
+		const text = long("hunter2hunter2");
+		const first = r.redactText(text);
+		expect(first).not.toContain("hunter2hunter2");
+		expect(r.redactText(text)).toBe(first);
+	});
+
+	it("forgets what it remembered when a secret is added, so the new secret is masked in text it saw before", () => {
+		const r = createRedactor({ env: {} });
+		const text = `${"ordinary line of output\n".repeat(20)}the value is s3cr3t-value-42\n`;
+		expect(r.redactText(text)).toContain("s3cr3t-value-42");
+		r.addSecret("s3cr3t-value-42");
+		expect(r.redactText(text)).not.toContain("s3cr3t-value-42");
+	});
+
+	it("answers short texts from memory the same as afresh", () => {
+		const r = createRedactor({ env: {} });
+		for (const text of ["token=abc123def", "read_file", "sk-ant-abcdefghijklmnopqrstuvwxyz0123", "workspace-write"]) {
+			const first = r.redactText(text);
+			expect(r.redactText(text), text).toBe(first);
+			expect(createRedactor({ env: {} }).redactText(text), text).toBe(first);
+		}
+		expect(r.redactText("token=abc123def")).not.toContain("abc123def");
+	});
+
+	it("keeps masking every text past its memory's size", () => {
+		const r = createRedactor({ env: {} });
+		for (let i = 0; i < 200; i++) {
+			const text = `${"x".repeat(8000)} ${i} password=pw-${i}-long-enough\n`;
+			expect(r.redactText(text), `text ${i}`).not.toContain(`pw-${i}-long-enough`);
+		}
+	});
+});

@@ -22,11 +22,28 @@ export const SECRET_ENV_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
 
 export const CIRCULAR = "[Circular]";
 
+/** A text longer than this is redacted afresh each time rather than kept. */
+const REMEMBER_UP_TO = 256 * 1024;
+/** The most characters of input the redactor keeps answers for, each entry counted with ENTRY_COST more. */
+const REMEMBERED_CHARS = 1024 * 1024;
+/** What a remembered entry costs beyond its text, so many short texts are bounded too. */
+const ENTRY_COST = 64;
+
 export function createRedactor(opts: RedactorOptions = {}): Redactor {
 	const secrets = new Set<string>();
 	// Longest first, so a secret that contains another is masked whole.
 	let ordered: string[] = [];
 	const extra = (opts.extraPatterns ?? []).map((p) => (p.global ? p : new RegExp(p.source, `${p.flags}g`)));
+
+	/**
+	 * Redactions by the text: one call's output is redacted where the flow plane looks for secrets,
+	 * again in its message and again in its event, and every record repeats the same short strings
+	 * (the mode, the model, the path, the tool's name), each pass a dozen regular expressions.
+	 * Emptied whenever a secret is added (the answer would change) and when it holds more than
+	 * REMEMBERED_CHARS, so a long session keeps a bounded amount.
+	 */
+	const remembered = new Map<string, string>();
+	let rememberedChars = 0;
 
 	function addSecret(value: string): void {
 		let added = false;
@@ -37,7 +54,11 @@ export function createRedactor(opts: RedactorOptions = {}): Redactor {
 			secrets.add(candidate);
 			added = true;
 		}
-		if (added) ordered = [...secrets].sort((a, b) => b.length - a.length);
+		if (added) {
+			ordered = [...secrets].sort((a, b) => b.length - a.length);
+			remembered.clear();
+			rememberedChars = 0;
+		}
 	}
 
 	for (const [name, value] of Object.entries(opts.env ?? process.env)) {
@@ -45,6 +66,20 @@ export function createRedactor(opts: RedactorOptions = {}): Redactor {
 	}
 
 	function redactText(text: string): string {
+		if (text.length === 0 || text.length > REMEMBER_UP_TO) return redactFresh(text);
+		const known = remembered.get(text);
+		if (known !== undefined) return known;
+		const out = redactFresh(text);
+		if (rememberedChars + text.length + ENTRY_COST > REMEMBERED_CHARS) {
+			remembered.clear();
+			rememberedChars = 0;
+		}
+		remembered.set(text, out);
+		rememberedChars += text.length + ENTRY_COST;
+		return out;
+	}
+
+	function redactFresh(text: string): string {
 		let out = text;
 		for (const secret of ordered) {
 			if (out.includes(secret)) out = out.split(secret).join(REDACTION_MASK);

@@ -72,6 +72,11 @@ export interface ModelContextFlow {
 	 */
 	admitRequest(messages: readonly ContextMessage[], sentBefore: number): Promise<FlowDecisionRecord>;
 	/**
+	 * The same check given only the new messages, the first of them at index `firstIndex` of the
+	 * context: a long session's caller need not build an entry for every message already sent.
+	 */
+	admitFresh(fresh: readonly ContextMessage[], firstIndex: number): Promise<FlowDecisionRecord>;
+	/**
 	 * The sink's own reply: sending exactly this text back to the same sink discloses nothing it did
 	 * not produce, so admitRequest passes it whatever the context label it is stored under.
 	 */
@@ -439,9 +444,12 @@ class SessionModelFlow implements ModelContextFlow {
 		this.replies.add(sha256Hex(content));
 	}
 
-	async admitRequest(messages: readonly ContextMessage[], sentBefore: number): Promise<FlowDecisionRecord> {
+	admitRequest(messages: readonly ContextMessage[], sentBefore: number): Promise<FlowDecisionRecord> {
+		return this.admitFresh(messages.slice(Math.max(0, sentBefore)), sentBefore);
+	}
+
+	async admitFresh(fresh: readonly ContextMessage[], sentBefore: number): Promise<FlowDecisionRecord> {
 		const opts = this.session.options;
-		const fresh = messages.slice(Math.max(0, sentBefore));
 		const labels: Label[] = [];
 		const releaseIds: string[] = [];
 		for (const [i, m] of fresh.entries()) {

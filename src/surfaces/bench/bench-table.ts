@@ -17,6 +17,7 @@ import type {
 	McpRoundTripReport,
 	RecoveryBenchReport,
 	SandboxSpawnReport,
+	SessionBenchReport,
 } from "./bench-types.js";
 import { duration, mib, rateRow, ratio, table, thousands, timingRow } from "./table-cells.js";
 
@@ -218,6 +219,21 @@ export function llamaSection(l: LlamaOverheadReport): string[] {
 	];
 }
 
+export function sessionSection(s: SessionBenchReport): string[] {
+	const m = s.memory;
+	const row = (label: string, w: SessionBenchReport["first"]) => [label, duration(w.meanUs), duration(w.medianUs), ratio(w.meanUs / s.first.meanUs), duration(w.cpuUs), ratio(w.cpuUs / s.first.cpuUs)];
+	return [
+		`A long session: ${thousands(s.calls)} governed read_file/list_dir calls in turns of ${s.callsPerTurn}, durable store (after a ${s.warmupCalls}-call warm-up session)`,
+		...table([
+			["calls", "mean", "median", "vs first", "CPU", "vs first"],
+			row(`${s.first.fromCall}–${s.first.toCall} (yardstick)`, s.first),
+			row(`${thousands(s.last.fromCall)}–${thousands(s.last.toCall)}`, s.last),
+		]),
+		`  median ratio ${ratio(s.medianRatio)}, CPU ratio ${ratio(s.cpuRatio)}; ${thousands(s.auditRecords)} audit records`,
+		`  RSS${m.gcForced ? " after GC" : " (GC not forced)"} ${mib(m.rssAfterFirstBytes)} after call ${s.first.toCall} → ${mib(m.rssAtEndBytes)} at the end (${mib(m.rssGrowthBytes)} growth); heap retained ${m.retainedHeapBytesPerCall.toFixed(0)} B per call`,
+	];
+}
+
 export function formatBenchTable(report: BenchReport): string {
 	const env = report.environment;
 	return [
@@ -246,6 +262,7 @@ export function formatBenchTable(report: BenchReport): string {
 		...(report.llama ? ["", ...llamaSection(report.llama)] : []),
 		...(report.groupCommit ? ["", ...groupCommitSection(report.groupCommit)] : []),
 		...(report.mcp ? ["", ...mcpSection(report.mcp)] : []),
+		...(report.session ? ["", ...sessionSection(report.session)] : []),
 	].join("\n");
 }
 

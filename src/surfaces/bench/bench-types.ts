@@ -57,6 +57,10 @@ export interface BenchOptions {
 	mcpCalls?: number;
 	/** The `warden` entry point the cold-start benchmark runs. Default: bin/warden.js of this checkout or package. */
 	wardenBin?: string;
+	/** Governed calls in the long-session benchmark. Default 10000. */
+	sessionCalls?: number;
+	/** Calls per turn of that session, and the size of the first and last windows compared. Default 100. */
+	sessionCallsPerTurn?: number;
 	/** Where the temporary workspace and state directories are made. Default: the OS temp dir. */
 	tempDir?: string;
 	/** Receives a line as each phase starts, for a caller that shows progress. */
@@ -392,6 +396,46 @@ export interface GroupCommitReport {
 	lockWaitP99Us: number;
 }
 
+/** Per-call time over a range of a long session's calls (src/surfaces/bench/session-bench.ts). */
+export interface SessionWindow {
+	fromCall: number;
+	toCall: number;
+	meanUs: number;
+	medianUs: number;
+	/** This process's CPU time (user and system) over the window, per call. */
+	cpuUs: number;
+}
+
+/** One long scripted session: its last calls against its first (src/surfaces/bench/session-bench.ts). */
+export interface SessionBenchReport {
+	calls: number;
+	callsPerTurn: number;
+	/** Calls of a separate session run before, so the first window is not the JIT's warm-up. */
+	warmupCalls: number;
+	/** The yardstick: the session's first calls. */
+	first: SessionWindow;
+	last: SessionWindow;
+	/** last.meanUs / first.meanUs: the goal is at most 1.2. */
+	ratio: number;
+	/** last.medianUs / first.medianUs, which a stray pause on a shared machine moves less. */
+	medianRatio: number;
+	/** last.cpuUs / first.cpuUs: the work per call, whatever else the machine was doing. */
+	cpuRatio: number;
+	/** Audit records the session left. */
+	auditRecords: number;
+	/** After a forced collection, once the first window is done and at the end. */
+	memory: {
+		gcForced: boolean;
+		rssAfterFirstBytes: number;
+		rssAtEndBytes: number;
+		/** The goal is at most 50 MB. */
+		rssGrowthBytes: number;
+		heapAfterFirstBytes: number;
+		heapAtEndBytes: number;
+		retainedHeapBytesPerCall: number;
+	};
+}
+
 export interface BenchReport {
 	schema: "warden.bench/2";
 	startedAt: string;
@@ -415,6 +459,8 @@ export interface BenchReport {
 	groupCommit?: GroupCommitReport;
 	/** An MCP round trip through Warden against the bare SDK client (src/surfaces/bench/mcp-bench.ts). */
 	mcp?: McpRoundTripReport;
+	/** Absent when the report predates the session benchmark. */
+	session?: SessionBenchReport;
 }
 
 /** One MCP tools/call echo round trip, per call: through a governed session vs the bare SDK client. */

@@ -33,6 +33,8 @@ const TINY = {
 	downloadBytes: 10_000,
 	llamaRuns: 1,
 	mcpCalls: 1,
+	sessionCalls: 4,
+	sessionCallsPerTurn: 2,
 };
 
 // The llama benchmark runs on the test runtime, never skipping for want of the user's cache.

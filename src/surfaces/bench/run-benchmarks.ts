@@ -17,6 +17,7 @@ import { benchRecovery } from "./recovery-bench.js";
 import { benchModelTransport, transportDir } from "./model-transport-bench.js";
 import { benchJitColdStart, benchSandboxSpawn } from "./sandbox-bench.js";
 import { benchMcpRoundTrip } from "./mcp-bench.js";
+import { benchSession } from "./session-bench.js";
 
 /**
  * Sized so each benchmark but the recovery one stays well under a minute on a two-core machine. The
@@ -49,6 +50,8 @@ export const BENCH_DEFAULTS = {
 	llamaRuns: 9,
 	groupCommitSessions: 8,
 	mcpCalls: 50,
+	sessionCalls: 10_000,
+	sessionCallsPerTurn: 100,
 } as const;
 
 /** The llama benchmark's synthetic model: small enough for a CPU core, big enough that a token is real work. */
@@ -85,6 +88,8 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const llamaRuns = count("llamaRuns", options.llamaRuns, 1);
 	const groupCommitSessions = count("groupCommitSessions", options.groupCommitSessions, 2);
 	const mcpCalls = count("mcpCalls", options.mcpCalls, 1);
+	const sessionCallsPerTurn = count("sessionCallsPerTurn", options.sessionCallsPerTurn, 1);
+	const sessionCalls = count("sessionCalls", options.sessionCalls, 2 * sessionCallsPerTurn);
 	const tempDir = options.tempDir || tmpdir();
 	if (!existsSync(tempDir) || !statSync(tempDir).isDirectory()) throw new BenchError(`temp dir ${tempDir} is not an existing directory`);
 	const wardenBin = options.wardenBin ?? defaultWardenBin();
@@ -150,6 +155,14 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const llama = await benchLlama({ runs: llamaRuns, warmupRuns: warmupRounds, ...LLAMA_BENCH_MODEL, tempDir, onProgress });
 	const groupCommit = await benchGroupCommit({ sessions: groupCommitSessions, recordsPerRound: appendsPerRound, rounds, warmupRounds, tempDir, onProgress });
 	const mcp = await benchMcpRoundTrip({ calls: mcpCalls, rounds, warmupRounds, tempDir, onProgress });
+	const session = await benchSession({
+		calls: sessionCalls,
+		callsPerTurn: sessionCallsPerTurn,
+		window: sessionCallsPerTurn,
+		warmupCalls: sessionCallsPerTurn * warmupRounds,
+		tempDir,
+		onProgress,
+	});
 
 	const cores = cpus();
 	return {
@@ -178,5 +191,6 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		llama,
 		groupCommit,
 		mcp,
+		session,
 	};
 }

@@ -4,8 +4,8 @@
  * command marked here is opaque, so no mode auto-allows it. The substitutions it does show are
  * walked as commands of their own and are not looked into here.
  */
-import type { Node } from "web-tree-sitter";
 import { arithmeticRisk, executingExpansion } from "./expansions.js";
+import type { SyntaxNode as Node } from "./syntax-tree.js";
 
 /** Subtrees that expand nothing (single quotes, comments) or whose commands are walked separately. */
 const NOT_EXPANDED_HERE = new Set(["command_substitution", "process_substitution", "raw_string", "ansi_c_string", "comment"]);

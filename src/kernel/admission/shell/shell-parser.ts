@@ -5,11 +5,13 @@
  */
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { Language, type Node, Parser, type Tree } from "web-tree-sitter";
+import { Language, Parser } from "web-tree-sitter";
 import { arithmeticCommandRisk, executesIn, testCommandRisk } from "./executing-words.js";
 import { normalizeArgs, normalizedText } from "./flag-normalization.js";
+import { plainCommands } from "./plain-command.js";
 import type { ParsedShell, ShellRedirect, ShellWord, SimpleCommand } from "./shell-types.js";
 import { wordOf, wordsOf } from "./shell-words.js";
+import { copyTree, type SyntaxNode as Node } from "./syntax-tree.js";
 import { basename, type CommandFrame, resolveFrame, type ScriptExpander } from "./wrappers.js";
 
 /** `bash -c "bash -c '…'"` nesting past this depth is treated as opaque. */
@@ -62,26 +64,6 @@ function heredocBody(node: Node): ShellWord {
 	const quoted = /['"\\]/.test(node.children.find((c) => c?.type === "heredoc_start")?.text ?? "");
 	const expands = !quoted && body !== undefined && body !== null && body.namedChildren.some((c) => c !== null && HEREDOC_EXPANSIONS.has(c.type));
 	return expands ? { value: text, static: false, scriptText: text } : { value: text, static: true };
-}
-
-/** Whether the tree has more than `limit` levels, found without recursion. */
-function deeperThan(tree: Tree, limit: number): boolean {
-	const cursor = tree.walk();
-	try {
-		let depth = 0;
-		for (;;) {
-			if (cursor.gotoFirstChild()) {
-				if (++depth > limit) return true;
-				continue;
-			}
-			while (!cursor.gotoNextSibling()) {
-				if (!cursor.gotoParent()) return false;
-				depth--;
-			}
-		}
-	} finally {
-		cursor.delete();
-	}
 }
 
 function toRedirect(node: Node): ShellRedirect | undefined {
@@ -174,15 +156,23 @@ function firstRisk(nodes: readonly Node[]): string | undefined {
 	return undefined;
 }
 
+export interface ShellParserOptions {
+	/** Read plain command lines without the grammar (plain-command.ts). Default true; off only to compare the two readings. */
+	plainScan?: boolean;
+}
+
 export class ShellParser {
-	private constructor(private readonly parser: Parser) {}
+	private constructor(
+		private readonly parser: Parser,
+		private readonly plainScan: boolean,
+	) {}
 
 	/** Loads the bash grammar once per process; parsing is synchronous afterwards. */
-	static async create(): Promise<ShellParser> {
+	static async create(options: ShellParserOptions = {}): Promise<ShellParser> {
 		const language = await loadBash();
 		const parser = new Parser();
 		parser.setLanguage(language);
-		return new ShellParser(parser);
+		return new ShellParser(parser, options.plainScan ?? true);
 	}
 
 	parse(source: string): ParsedShell {
@@ -198,15 +188,25 @@ export class ShellParser {
 
 	private collect(source: string, depth: number): Collected {
 		const out: Collected = { frames: [], functions: [], malformed: false };
+		const plain = this.plainScan ? plainCommands(source) : undefined;
+		if (plain) {
+			for (const c of plain) {
+				const frame = this.frame(c.words, [], [], source.slice(c.start, c.end), { inPipeline: c.inPipeline, background: false, redirects: [] });
+				out.frames.push(...resolveFrame(frame, this.expander(out, depth)));
+			}
+			return out;
+		}
 		const tree = this.parser.parse(source);
 		if (!tree) return { ...out, malformed: true };
+		let copied: ReturnType<typeof copyTree>;
 		try {
-			if (deeperThan(tree, depth === 0 ? MAX_TREE_DEPTH : MAX_NESTED_TREE_DEPTH)) return { ...out, malformed: true, tooDeep: true };
-			out.malformed = tree.rootNode.hasError;
-			this.walk(tree.rootNode, { inPipeline: false, background: false, redirects: [] }, out, depth);
+			copied = copyTree(tree, source, depth === 0 ? MAX_TREE_DEPTH : MAX_NESTED_TREE_DEPTH);
 		} finally {
 			tree.delete();
 		}
+		if (!copied) return { ...out, malformed: true, tooDeep: true };
+		out.malformed = copied.hasError;
+		this.walk(copied.root, { inPipeline: false, background: false, redirects: [] }, out, depth);
 		if (out.malformed) {
 			out.frames = out.frames.map((f) => ({ ...f, opaqueReason: f.opaqueReason ?? "the command does not parse" }));
 		}

@@ -1,6 +1,6 @@
 /** Turning tree-sitter word nodes into shell words: quote removal, escapes, brace expansion. */
-import type { Node } from "web-tree-sitter";
 import type { ShellWord } from "./shell-types.js";
+import type { SyntaxNode as Node } from "./syntax-tree.js";
 
 /** Quoted or escaped brace characters are masked so brace expansion leaves them alone. */
 const MASK: Record<string, string> = { "{": "\uE000", ",": "\uE001", "}": "\uE002" };
