@@ -33,6 +33,15 @@ describe("readFile", () => {
 		expect(err).toMatchObject({ size: 5, maxBytes: 4 });
 	});
 
+	it("reads on past what fstat said, up to the limit: a file that says it is empty but is not (procfs) is read whole, or refused", async () => {
+		const status = "/proc/self/status";
+		expect(statSync(status).size).toBe(0);
+		const whole = await readFile(status, { maxBytes: 1_000_000 });
+		expect(whole.toString()).toMatch(/^Name:/);
+		expect(whole.length).toBeGreaterThan(64);
+		await expect(readFile(status, { maxBytes: 16 })).rejects.toBeInstanceOf(FileTooLargeError);
+	});
+
 	it("refuses a directory and does not block on a FIFO", async () => {
 		await expect(readFile(dir, { maxBytes: 10 })).rejects.toBeInstanceOf(NotRegularFileError);
 		execFileSync("mkfifo", [path.join(dir, "pipe")]);

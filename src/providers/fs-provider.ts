@@ -102,10 +102,18 @@ export async function readFile(p: string, opts: { maxBytes: number }): Promise<B
 		const st = await handle.stat();
 		if (!st.isFile()) throw new NotRegularFileError(typeOf(st));
 		if (st.size > opts.maxBytes) throw new FileTooLargeError(st.size, opts.maxBytes);
-		// Read one byte past the limit: a file that grew since fstat is still caught.
-		const buf = Buffer.alloc(opts.maxBytes + 1);
+		// Sized by fstat plus one byte, so the read that returns 0 proves the end; a file that grew
+		// since is read on into a larger buffer, up to one byte past the limit, and still caught.
+		const limit = opts.maxBytes + 1;
+		let buf = Buffer.allocUnsafe(Math.min(st.size + 1, limit));
 		let filled = 0;
-		while (filled < buf.length) {
+		for (;;) {
+			if (filled === buf.length) {
+				if (buf.length === limit) break;
+				const grown = Buffer.allocUnsafe(Math.min(buf.length * 2, limit));
+				buf.copy(grown, 0, 0, filled);
+				buf = grown;
+			}
 			const { bytesRead } = await handle.read(buf, filled, buf.length - filled, filled);
 			if (bytesRead === 0) break;
 			filled += bytesRead;
