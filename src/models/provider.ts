@@ -40,6 +40,8 @@ export interface ModelRequest {
 	tools: ToolSchema[];
 	/** Streaming text, as it arrives. */
 	onTextDelta?: (delta: string) => void;
+	/** `compaction`: the runtime asks for a summary of the turns so far (src/runtime/context/); absent: a turn's step. */
+	purpose?: "turn" | "compaction";
 }
 
 export interface ModelResponse {

@@ -41,6 +41,9 @@ import { resumedBudget } from "./resumed-budget.js";
 import { childOpener } from "./child-session.js";
 import { Session } from "./session.js";
 import { SYSTEM_PROMPT_LABEL } from "./system-prompt.js";
+import { ContextSettingsError, contextSettings } from "./context/context-settings.js";
+import type { ContextKeeper } from "./context/context-keeper.js";
+import { noteHistory, sessionInstructions, sessionKeeper, storedInstructionsAt } from "./context/session-context.js";
 import { SessionApprovals, withApprovedRules } from "./session-approvals.js";
 import { sessionAuthority, sessionCeiling } from "./session-authority.js";
 import type { SessionOptions } from "./session-options.js";
@@ -107,6 +110,8 @@ interface PreparedSession {
 	carried?: BudgetAmounts;
 	/** Approval leases a resumed session's earlier runs consumed. */
 	spentLeases?: string[];
+	/** The context's counter, compaction and manifests, once the first messages are noted. */
+	keeper?: ContextKeeper;
 }
 
 export class Runtime {
@@ -161,10 +166,20 @@ export class Runtime {
 		await this.store.createSession({ id, workspace, mode, model: model.spec, created_at: new Date().toISOString() });
 		const systemPrompt = options.systemPrompt ?? defaultSystemPrompt(mode);
 		const history: Message[] = [{ role: "system", content: systemPrompt }];
+		const labels = [SYSTEM_PROMPT_LABEL];
 		await recorder.message(history[0], SYSTEM_PROMPT_LABEL);
+		// AGENTS.md, read fresh: the model's instructions, never policy (an untrusted project's are labelled so).
+		const instructions = await sessionInstructions(options.instructions, workspace, this.env);
+		if (instructions?.text) {
+			history.push({ role: "system", content: instructions.text });
+			labels.push(instructions.label);
+			await recorder.message(history[1], instructions.label);
+		}
+		setup.keeper = this.keeperFor(setup, options, instructions);
+		noteHistory(setup.keeper, history, labels, instructions?.text ? 1 : undefined);
 		await recorder.emit("session.started", { event_schema: EVENT_SCHEMA_VERSION, workspace, mode, model: model.spec, resumed: false }, 0);
 		await recorder.audit("session.started", setup.startedAudit, undefined, 0);
-		return this.assembleSession(setup, options, history, { labels: [SYSTEM_PROMPT_LABEL], sent: 0 });
+		return this.assembleSession(setup, options, history, { labels, sent: 0 });
 	}
 
 	/**
@@ -207,6 +222,8 @@ export class Runtime {
 			undefined,
 			0,
 		);
+		setup.keeper = this.keeperFor(setup, opened);
+		noteHistory(setup.keeper, resumed.history, resumed.labels, storedInstructionsAt(resumed.history));
 		// None of the history was sent to a model by this process: all of it is checked against the model's sink again.
 		return this.assembleSession(setup, opened, resumed.history, { labels: resumed.labels, sent: 0 });
 	}
@@ -221,6 +238,12 @@ export class Runtime {
 		if (policy.sandbox) policy.sandbox.protect = [...(policy.sandbox.protect ?? []), this.stateDir];
 		const { mode, workspace, hostRules, runDenyRules } = policy;
 		const model = typeof options.model === "string" ? await createModel(options.model, this.env) : options.model;
+		try {
+			contextSettings(model, options.context);
+		} catch (err) {
+			if (err instanceof ContextSettingsError) throw new RuntimeConfigError(err.message);
+			throw err;
+		}
 		const maxSteps = options.maxSteps ?? 50;
 		if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new RuntimeConfigError(`max steps must be a positive integer, got ${maxSteps}`);
 		const modelTimeoutMs = options.modelTimeoutMs ?? 600_000;
@@ -273,6 +296,12 @@ export class Runtime {
 		return { id, policy, model, maxSteps, modelTimeoutMs, ceiling, sessionLimits, turnLimits, registry, authority, parses, recorder, listener, startedAudit, initialContext };
 	}
 
+	/** The session's context keeper: its counter, compactions and manifests. */
+	private keeperFor(setup: PreparedSession, options: OpenSessionOptions, instructions?: Parameters<typeof sessionKeeper>[3]): ContextKeeper {
+		// The settings were checked in prepareSession, before anything was recorded.
+		return sessionKeeper(setup.model, options.context, () => this.store.listEvents(setup.id), instructions);
+	}
+
 	/** The Session over a prepared setup and its conversation so far. */
 	private assembleSession(setup: PreparedSession, options: OpenSessionOptions, history: Message[], context: { labels: Label[]; sent: number }): Session {
 		const { policy, model, maxSteps, modelTimeoutMs, ceiling, registry, authority, parses, recorder, listener } = setup;
@@ -317,6 +346,7 @@ export class Runtime {
 			flow,
 			context,
 			parseShell: (command) => parses.parse(command),
+			...(setup.keeper ? { keeper: setup.keeper } : {}),
 			sessionBudget,
 			turnBudget: setup.turnLimits,
 			setTurnListener: (turnListener) => {

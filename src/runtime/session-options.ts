@@ -7,6 +7,8 @@ import type { BudgetLimits } from "../kernel/budget/budget-types.js";
 import type { FlowSettings, ReleaseCallback } from "../kernel/flow/flow-types.js";
 import type { ProtectedPathRule, ProtectedPathSpec } from "../kernel/protected/protected-paths.js";
 import type { ModelProvider } from "../models/provider.js";
+import type { ContextOptions } from "./context/context-settings.js";
+import type { InstructionsOption } from "./context/session-context.js";
 import type { ToolLimits } from "../tools/tool.js";
 
 /**
@@ -104,6 +106,14 @@ export interface SessionOptions {
 	 * approves that one payload to that one sink, once. No callback: nothing above clearance leaves.
 	 */
 	release?: ReleaseCallback;
+	/**
+	 * The context window (used when the provider does not know its model's), the share of it the
+	 * next request may fill before the oldest turns are summarised (default 0.8), and the tokens
+	 * kept free for the answer.
+	 */
+	context?: ContextOptions;
+	/** Where AGENTS.md files are read from, and whether the project is trusted; `false` reads none. Default: read, untrusted. */
+	instructions?: InstructionsOption;
 }
 
 export type { Decision };

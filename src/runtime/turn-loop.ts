@@ -33,6 +33,7 @@ import { type Decider, decideToolCall } from "./decide-call.js";
 import { jitRegistrar } from "./jit-registrar.js";
 import { runByKey } from "./keyed-serializer.js";
 import type { SessionApprovals } from "./session-approvals.js";
+import type { ContextKeeper } from "./context/context-keeper.js";
 import type { ConfirmCallback } from "./session-options.js";
 import type { TurnSubagents } from "./subagents.js";
 import { historyCall, normalizeToolCalls, type ToolProposal } from "./tool-call-normalizer.js";
@@ -79,6 +80,8 @@ export interface TurnDeps {
 	context: ModelContext;
 	/** Parses shell commands for the flow plane (files and destinations a command names). */
 	parseShell?: (command: string) => ParsedShell;
+	/** Counts the context, compacts it before a request would pass the limit, and records each call's manifest. */
+	keeper?: ContextKeeper;
 }
 
 export interface ModelContext {
@@ -153,6 +156,8 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 
 	let stepsTaken = 0;
 	const modelFlow = deps.flow.model(llmResource(modelProfile(deps.model.spec)));
+	// The manifest's digest and the context's size go on the step's llm.complete record.
+	let contextRecord: Record<string, unknown> = {};
 	// The model is reached only through the kernel: admitted on llm:<profile>, cleared by the flow
 	// plane (the context is data leaving for the provider), charged to the turn, recorded.
 	const llm = createLlmPrimitives({
@@ -160,7 +165,7 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 		authority: deps.authority.forCall({ approved: false }),
 		budget: deps.budget,
 		record: async (data) => {
-			await recorder.audit("llm.complete", data);
+			await recorder.audit("llm.complete", { ...data, ...contextRecord });
 		},
 		admitFlow: (request) =>
 			modelFlow.admitRequest(
@@ -183,6 +188,9 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 		for (let step = 1; step <= deps.maxSteps; step++) {
 			if (signal.aborted) return finish("cancelled", step - 1, "", "turn cancelled by the host");
 			stepsTaken = step;
+			const prepared = deps.keeper ? await deps.keeper.prepare({ ...deps, history, tools: deps.tools.schemas(), signal }, step) : undefined;
+			if (prepared && !prepared.ok) return finish(prepared.status, step - 1, "", prepared.error);
+			contextRecord = prepared ? { manifest_digest: prepared.digest, context_tokens: prepared.tokens, context_window: prepared.window } : {};
 			const deadline = AbortSignal.timeout(deps.modelTimeoutMs);
 			const modelSignal = AbortSignal.any([signal, deadline]);
 			let response: ModelResponse;
@@ -227,12 +235,17 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 				const message = err instanceof ModelError ? err.message : `model call failed: ${oneLine(err)}`;
 				return finish("model_error", step, "", message);
 			}
-			const responded: { step: number; text?: string; tool_calls: number; usage?: { prompt_tokens: number; completion_tokens: number } } = {
+			const responded: EventPayloads["model.responded"] = {
 				step,
 				tool_calls: response.toolCalls.length,
 			};
 			if (response.text) responded.text = response.text;
 			if (response.usage) responded.usage = response.usage;
+			if (prepared) {
+				deps.keeper!.observe(prepared, response.usage);
+				responded.context_tokens = response.usage?.prompt_tokens ?? prepared.tokens;
+				responded.context_window = prepared.window;
+			}
 			crashPoint("turn.model-answered");
 			await recorder.emit("model.responded", responded);
 			// The model's own words go back to the model that wrote them: not new to that sink.
