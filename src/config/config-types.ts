@@ -6,6 +6,7 @@ import type { BudgetCounter, BudgetLimits } from "../kernel/budget/budget-types.
 import type { FlowSettings, SinkRule, SinkRuleSpec } from "../kernel/flow/flow-types.js";
 import type { ProtectedPathRule, ProtectedPathSpec } from "../kernel/protected/protected-paths.js";
 import type { ConfigNote, SourcedRule } from "../runtime/session-options.js";
+import type { ContextOptions } from "../runtime/context/context-settings.js";
 
 export type { BudgetCounter, BudgetLimits };
 
@@ -19,6 +20,8 @@ export interface ConfigFileData {
 	run_deny?: string[];
 	on_ask?: OnAsk;
 	max_steps?: number;
+	/** The model's context window, compaction threshold and answer reserve (src/runtime/context/context-settings.ts). */
+	context?: { window?: number; compact_at?: number; reserve?: number };
 	budget?: BudgetLimits;
 	/** The capability set; replaces the mode's preset. An untrusted project's are ignored. */
 	grants?: GrantSpec[];
@@ -124,5 +127,7 @@ export interface ResolvedConfig {
 	layers: { name: ConfigLayerName; source: string; path?: string }[];
 	/** Whether the project config (if any) came from a workspace the user trusts. */
 	trustedProject: boolean;
+	/** The context settings, each from the last layer that sets it; empty when none does. */
+	context?: ContextOptions;
 	ignored: IgnoredConfigItem[];
 }

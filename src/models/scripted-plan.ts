@@ -96,7 +96,7 @@ export function parseScriptedPlan(plan: unknown, label: string): ScriptedPlan {
 	const steps = plan.steps.map((step, index) => parseStep(step, `steps[${index}]`, label));
 	const parsed: ScriptedPlan = plan.description === undefined ? { steps } : { description: plan.description, steps };
 	if (plan.context_window !== undefined) {
-		if (typeof plan.context_window !== "number" || !Number.isInteger(plan.context_window) || plan.context_window < 1) throw planError(label, `context_window must be a positive whole number of tokens, got ${describe(plan.context_window)}`);
+		if (typeof plan.context_window !== "number" || !Number.isInteger(plan.context_window) || plan.context_window < 1) throw planError(label, `context_window must be a positive whole number of tokens, got ${typeof plan.context_window === "number" ? plan.context_window : describe(plan.context_window)}`);
 		parsed.context_window = plan.context_window;
 	}
 	if (plan.summaries !== undefined) {

@@ -38,6 +38,9 @@ export async function sessionOptionsFromFlags(
 		protectedPaths: config.protectedPaths,
 		...(flags.sandbox === "required" ? { sandbox: "required" as const } : {}),
 		modelTimeoutMs: Math.ceil(modelTimeout * 1000),
+		...(config.context ? { context: config.context } : {}),
+		// AGENTS.md from a project the user does not trust is labelled untrusted data; it never changes authority either way.
+		instructions: { trusted: config.trustedProject },
 		onEvent,
 	};
 }
