@@ -31,7 +31,7 @@ import { builtinTools, ToolRegistry } from "../tools/registry.js";
 import { DEFAULT_TOOL_LIMITS } from "../tools/tool.js";
 import { registerToolTool } from "../tools/register-tool.js";
 import { budgetOption, budgetRecord } from "./budget-options.js";
-import { type CallExplanation, explainCall, explainSessions } from "./explain.js";
+import { type CallExplanation, explainCall, explainModelCall, explainSessions, isModelCallTarget, type ModelCallExplanation } from "./explain.js";
 import { explainToolCall, type PolicyCheckRequest, type PolicyCheckResult } from "./policy-check.js";
 import { RuntimeConfigError } from "./runtime-config-error.js";
 import { exportReplay } from "./replay/replay-export.js";
@@ -372,6 +372,16 @@ export class Runtime {
 
 	listAudit(filter?: { session?: string; limit?: number }): Promise<AuditRecord[]> {
 		return this.store.listAudit(filter);
+	}
+
+	/**
+	 * One model call and the context manifest it was sent with, by `model_<turn>_<step>`,
+	 * `compaction_<k>` or the seq of its llm.complete or context.manifest record; undefined when the
+	 * id names no model call (explain() then takes it as a tool call's).
+	 */
+	async explainModel(id: string, options: { session?: string } = {}): Promise<ModelCallExplanation | undefined> {
+		const audit = await this.store.listAudit(options.session === undefined ? {} : { session: options.session });
+		return isModelCallTarget(audit, id) ? explainModelCall(audit, id, options.session) : undefined;
 	}
 
 	/**

@@ -179,6 +179,14 @@ export class ContextKeeper {
 		return { purpose, turn, step, window: this.settings.window, limit: this.settings.limit, tokens, count_method: this.counter.source.method, items, totals: manifestTotals(items) };
 	}
 
+	/** What no compaction can shrink: the tools' schemas, the pinned head and the current task. */
+	private fixedTokens(messages: readonly Message[], labels: readonly Label[], tools: readonly ToolSchema[]): number {
+		const task = this.taskIndex(messages, labels);
+		let n = this.counter.corrected(this.counter.rawTools(tools));
+		for (const [i, m] of messages.entries()) if (this.isPinned(m) || i === task) n += this.counter.message(m);
+		return n;
+	}
+
 	private isPinned(message: Message): boolean {
 		const e = this.entries.get(message);
 		return e?.kind === "recorded" && e.pinned !== undefined;
@@ -212,8 +220,10 @@ export class ContextKeeper {
 			if (messages[i]!.role !== "tool") cut = Math.min(cut, i);
 		}
 		const task = this.taskIndex(messages, labels);
-		const covered = cut - start - (task >= start && task < cut ? 1 : 0);
-		if (covered <= 0) return undefined;
+		// Only recorded messages make a summary worth its call: re-summarising a lone summary frees nothing.
+		let covered = 0;
+		for (let i = start; i < cut; i++) if (i !== task && this.entry(messages[i]!, i, labels).kind === "recorded") covered++;
+		if (covered === 0) return undefined;
 		return { start, cut, task };
 	}
 
@@ -226,8 +236,9 @@ export class ContextKeeper {
 		const { history, context, recorder } = call;
 		const tokensBefore = this.counter.corrected(this.rawRequest(history, call.tools));
 		const k = ++this.compactions;
-		// On request, everything but the last step is summarised; at the threshold, the recent steps that fit in half the limit stay verbatim.
-		const plan = this.plan(history, context.labels, reason === "requested" ? 0 : Math.floor(this.settings.limit / 2));
+		// On request, everything but the last step is summarised; at the threshold, the recent steps
+		// that fit in half of what the limit leaves beside the tools and the pins stay verbatim.
+		const plan = this.plan(history, context.labels, reason === "requested" ? 0 : Math.floor(Math.max(0, this.settings.limit - this.fixedTokens(history, context.labels, call.tools)) / 2));
 		const started = Date.now();
 		const fail = async (error: string): Promise<CompactionOutcome> => {
 			this.failures++;
