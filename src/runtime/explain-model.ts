@@ -5,7 +5,8 @@
  * its `llm.complete` or `context.manifest` record.
  */
 import type { AuditRecord } from "../kernel/evidence/audit-types.js";
-import { type ContextManifest, manifestDigest } from "./context/context-manifest.js";
+import type { Label } from "../kernel/flow/label.js";
+import { type ContextManifest, manifestDigest, type SummarisedItem } from "./context/context-manifest.js";
 import { ExplainError } from "./explain-types.js";
 
 const MODEL_CALL_ID = /^model_(\d+)_(\d+)$/;
@@ -34,6 +35,8 @@ export interface ModelCallExplanation {
 	step: number;
 	llm?: { audit_seq: number; spec?: string; outcome?: string; tool_calls?: number; usage?: unknown; flow?: unknown };
 	manifest?: ContextManifest & { audit_seq: number; digest: string; digest_ok: boolean };
+	/** What the summaries sent stand for, from their compactions' records: each stored message with its label, and the summary (chain) it reached the model through. */
+	summarised: { ref: string; role?: string; label: Label; call_ids?: string[]; into: string; compaction_seq: number }[];
 	complete: boolean;
 	missing: string[];
 }
@@ -124,6 +127,7 @@ export function explainModelCall(audit: readonly AuditRecord[], id: string, sess
 		turn: data.turn ?? anchor.turn,
 		purpose: data.purpose ?? (llm?.data.purpose === "compaction" ? "compaction" : "turn"),
 		step: data.step ?? 0,
+		summarised: [],
 		complete: false,
 		missing,
 	};
@@ -141,6 +145,21 @@ export function explainModelCall(audit: readonly AuditRecord[], id: string, sess
 		if (!manifest) missing.push(`manifest #${body.audit_seq} is not the one its llm.complete record names`);
 		else if (!manifest.digest_ok) missing.push(`manifest #${manifest.audit_seq} does not match the digest ${manifest.digest.slice(0, 16)}… on llm.complete #${llm!.seq}`);
 	} else missing.push(`no context manifest for llm.complete #${llm!.seq}${llm!.data.manifest_digest === undefined ? " (recorded without a manifest digest)" : ""}`);
+	if (body) for (const item of body.items) if (item.disposition === "summary" && item.compaction !== undefined) expandSummary(audit, anchor.session, item.compaction, item.ref, anchor.seq, explained.summarised, missing);
 	explained.complete = missing.length === 0;
 	return explained;
+}
+
+/** The stored messages compaction `k` replaced, earlier summaries' expanded through their own records. */
+function expandSummary(audit: readonly AuditRecord[], session: string, k: number, into: string, before: number, out: ModelCallExplanation["summarised"], missing: string[]): void {
+	const record = audit.filter((r) => r.session === session && r.kind === "compaction.completed" && r.data.compaction === k && r.seq < before).at(-1);
+	if (!record) {
+		missing.push(`no compaction.completed record for compaction ${k} (${into} stands for its messages)`);
+		return;
+	}
+	for (const item of (record.data.summarised_items ?? []) as SummarisedItem[]) {
+		const nested = /^summary (\d+)$/.exec(item.ref);
+		if (nested) expandSummary(audit, session, Number(nested[1]), `${item.ref} → ${into}`, record.seq, out, missing);
+		else out.push({ ...item, into, compaction_seq: record.seq });
+	}
 }

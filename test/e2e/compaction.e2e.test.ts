@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { stringify } from "yaml";
 import { describe, expect, it } from "vitest";
+import { expandRefs } from "../../src/runtime/context/context-manifest.js";
 import { expectValidTrace, makeFixture, parseEvents, runCli } from "./cli-harness.js";
 
 /** Twelve notes of ~2 KB: one read per step fills a 4 000-token window more than twice over. */
@@ -37,9 +38,10 @@ describe("compaction (end to end, real CLI)", () => {
 		// Messages recorded before each call: the system prompt, AGENTS.md, the task, then two per step.
 		for (const [i, m] of manifests.entries()) {
 			const recorded = 3 + 2 * i;
-			const items = m.data.items as { ref: string; disposition: string; role?: string; why: string }[];
-			const refs = items.filter((x) => (x.disposition === "verbatim" || x.disposition === "summarised") && x.ref.startsWith("m")).map((x) => x.ref);
-			expect(refs.sort(), `manifest of step ${i + 1}`).toEqual(Array.from({ length: recorded }, (_, n) => `m${n + 1}`).sort());
+			const items = m.data.items as { ref: string; disposition: string; role?: string; why: string; covers?: string }[];
+			const verbatim = items.filter((x) => x.disposition === "verbatim" && /^m\d+$/.test(x.ref)).map((x) => Number(x.ref.slice(1)));
+			const covered = items.filter((x) => x.disposition === "summary").flatMap((x) => expandRefs(x.covers ?? ""));
+			expect([...verbatim, ...covered].sort((a, b) => a - b), `manifest of step ${i + 1}`).toEqual(Array.from({ length: recorded }, (_, n) => n + 1));
 			expect(items.slice(0, 2).map((x) => [x.ref, x.disposition])).toEqual([
 				["m1", "verbatim"],
 				["m2", "verbatim"],
@@ -60,8 +62,9 @@ describe("compaction (end to end, real CLI)", () => {
 		expect(text.code, text.stderr).toBe(0);
 		expect(text.stdout).toContain(`model call ${last} · session ${session} · turn 1 step ${steps.length}`);
 		expect(text.stdout).toMatch(/context \d+ tokens \(estimate\) of a 4000-token window, compaction limit 3200 · manifest \[audit #\d+\] sha256 [0-9a-f]{16}… verified/);
-		expect(text.stdout).toMatch(/summarised \(\d+\)/);
-		expect(text.stdout).toMatch(/m4 · assistant · internal\/trusted · into summary \d+ · calls call_1_1_1 — summarised by compaction 1/);
+		expect(text.stdout).toMatch(/summary \d+ · user · internal\/trusted · \d+ tok · covers m4-m\d+ \(\d+\) — compaction \d+'s summary/);
+		expect(text.stdout).toMatch(/summarised \(\d+\), from the compactions' records/);
+		expect(text.stdout).toMatch(/m4 · assistant · internal\/trusted · into summary 1 → summary \d+.* · calls call_1_1_1 \[audit #\d+\]/);
 		expect(text.stdout.trimEnd().split("\n").at(-1)).toBe("evidence complete");
 		const json = JSON.parse((await runCli(["explain", last, "--json", "--state-dir", fx.stateDir])).stdout);
 		expect(json).toMatchObject({ kind: "model_call", purpose: "turn", complete: true, manifest: { digest_ok: true } });

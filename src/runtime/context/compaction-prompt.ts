@@ -9,6 +9,9 @@ export const COMPACTION_INSTRUCTION = [
 	"lives in a call's result, so it can be looked up again. Leave out greetings and anything already superseded.",
 ].join(" ");
 
+/** How many covered call ids a summary names. */
+export const CALL_IDS_SHOWN = 40;
+
 export interface SummaryFrame {
 	compaction: number;
 	/** The refs the summary replaces, first and last (`m3`, `m17`), and how many. */
@@ -26,6 +29,11 @@ export function summaryMessage(summary: string, frame: SummaryFrame): string {
 		summary.trim(),
 	];
 	if (frame.todo) lines.push("", frame.todo);
-	if (frame.callIds.length > 0) lines.push("", `Tool calls covered (their results can be reviewed with \`warden explain <id>\`): ${frame.callIds.join(", ")}`);
+	if (frame.callIds.length > 0) {
+		// The latest ones by name; the summary stays small however long the session grows, and the compaction records name the rest.
+		const shown = frame.callIds.slice(-CALL_IDS_SHOWN);
+		const earlier = frame.callIds.length - shown.length;
+		lines.push("", `Tool calls covered (their results can be reviewed with \`warden explain <id>\`): ${shown.join(", ")}${earlier > 0 ? `, and ${earlier} earlier (listed in the compaction records)` : ""}`);
+	}
 	return lines.join("\n");
 }

@@ -8,7 +8,8 @@ import { eventValidator, expectSoundEvidence } from "../test-support/evidence-ch
 import { RecordingModel } from "../test-support/recording-model.js";
 import { closeTestRuntime, openTestRuntime, type TestRuntime } from "../test-support/test-runtime.js";
 import { COMPACTION_INSTRUCTION } from "./compaction-prompt.js";
-import { type ContextManifest, unaccounted } from "./context-manifest.js";
+import { explainModelCall } from "../explain-model.js";
+import { type ContextManifest, expandRefs, unaccounted } from "./context-manifest.js";
 import { MAX_COMPACTION_FAILURES } from "./context-keeper.js";
 
 const validate = eventValidator(JSON.parse(await readFile(new URL("../../../schemas/events.v1.json", import.meta.url), "utf8")) as object);
@@ -56,26 +57,33 @@ describe("compaction", () => {
 		const stored = await t.runtime.store.listMessages(session.id);
 		const turnManifests = manifests(audit, session.id, "turn");
 		expect(turnManifests).toHaveLength(11);
-		// Each manifest accounts for every message recorded before its call: none lost, none counted twice.
-		let recordedAt = 0;
-		for (const m of turnManifests) {
-			const refs = m.items.filter((i) => i.disposition === "verbatim" || i.disposition === "summarised").map((i) => i.ref).filter((r) => r.startsWith("m"));
-			expect(new Set(refs).size).toBe(refs.length);
-			recordedAt = Math.max(recordedAt, ...refs.map((r) => Number(r.slice(1))));
-			expect(unaccounted(m, recordedAt)).toEqual([]);
+		// Each manifest accounts for every message recorded before its call (the system prompt, the task, then two per step): none lost, none counted twice.
+		for (const [i, m] of turnManifests.entries()) {
+			const recorded = 2 + 2 * i;
+			expect(unaccounted(m, recorded)).toEqual([]);
+			const verbatim = m.items.filter((x) => x.disposition === "verbatim").map((x) => Number(x.ref.slice(1)));
+			const covered = m.items.filter((x) => x.disposition === "summary").flatMap((x) => expandRefs(x.covers ?? ""));
+			expect(verbatim.length + covered.length).toBe(recorded);
+			expect(m.totals.summarised).toBe(covered.length);
 			expect(m.tokens).toBeLessThanOrEqual(m.limit);
 			// The pins: the system prompt first and the task, always verbatim.
 			expect(m.items[0]).toMatchObject({ ref: "m1", role: "system", disposition: "verbatim" });
-			expect(m.items.find((i) => i.ref === "m2")).toMatchObject({ role: "user", disposition: "verbatim", why: expect.stringContaining("current task") });
+			expect(m.items.find((x) => x.ref === "m2")).toMatchObject({ role: "user", disposition: "verbatim", why: expect.stringContaining("current task") });
+			// Each item's label is in the manifest's table.
+			for (const x of m.items) expect(m.labels[x.label]).toMatchObject({ sensitivity: expect.any(String), integrity: expect.any(String) });
 		}
 		const last = turnManifests[turnManifests.length - 1]!;
 		// The last call's manifest covers the whole record but the final answer (stored after it).
 		expect(unaccounted(last, stored.length - 1)).toEqual([]);
 		expect(last.totals.summary).toBe(1);
-		// A later summary covers the earlier one: it is listed as summarised into it.
-		expect(last.items.find((i) => i.ref === "summary 1")).toMatchObject({ disposition: "summarised", into: expect.stringMatching(/^summary \d+$/) });
-		// Summarised tool calls are still named, so explain reaches them.
-		expect(last.items.filter((i) => i.disposition === "summarised").flatMap((i) => i.call_ids ?? [])).toContain("call_1_1_1");
+		// The manifest is as big as what was sent, not as the session: one summary stands for every older message.
+		expect(last.items.length).toBeLessThan(stored.length / 2);
+		// explain expands the summary through the compactions' records: every summarised message, with its label and its calls.
+		const explained = explainModelCall(audit, "model_1_11", session.id);
+		expect(explained.complete).toBe(true);
+		expect(explained.summarised.length).toBe(last.totals.summarised);
+		expect(explained.summarised.find((x) => x.ref === "m3")).toMatchObject({ role: "assistant", call_ids: ["call_1_1_1"], into: expect.stringMatching(/^summary 1 → (summary \d+ → )*summary \d+$/) });
+		expect(explained.summarised.find((x) => x.ref === "m4")?.label.sources).toContainEqual(expect.objectContaining({ kind: "file", ref: "notes/f0.txt" }));
 
 		// Every turn llm.complete carries the digest of a stored manifest and the context's size.
 		const llm = audit.filter((r) => r.kind === "llm.complete");

@@ -16,7 +16,7 @@ import { createLlmPrimitives, modelProfile } from "../../kernel/kernel-llm.js";
 import type { Message, ModelProvider, ModelRequest, ToolSchema } from "../../models/provider.js";
 import { ABORTED, untilAborted } from "../abort-race.js";
 import { COMPACTION_INSTRUCTION, summaryMessage } from "./compaction-prompt.js";
-import { type ContextManifest, type ManifestItem, manifestDigest, manifestTotals } from "./context-manifest.js";
+import { type ContextManifest, LabelTable, type ManifestItem, manifestDigest, manifestTotals, refRanges, type SummarisedItem } from "./context-manifest.js";
 import type { ContextSettings } from "./context-settings.js";
 import type { InstructionPart } from "./project-instructions.js";
 import { renderTodo, type TodoState } from "./todo-state.js";
@@ -28,7 +28,8 @@ export const MAX_COMPACTION_FAILURES = 3;
 /** What a message of the working history stands for. */
 type Entry =
 	| { kind: "recorded"; ref: string; role: Message["role"]; label: Label; callIds: string[]; pinned?: string }
-	| { kind: "summary"; ref: string; compaction: number; label: Label; covers: string[]; callIds: string[] };
+	/** `covers`: the stored messages (their numbers) it stands for, earlier summaries' included. */
+	| { kind: "summary"; ref: string; compaction: number; label: Label; covers: number[]; callIds: string[] };
 
 /** Everything one request (a turn's step, or a compaction) needs from the session and the turn. */
 export interface ContextCall {
@@ -83,8 +84,6 @@ function callIdsOf(message: Message): string[] {
 export class ContextKeeper {
 	readonly counter: TokenCounter;
 	private readonly entries = new WeakMap<Message, Entry>();
-	/** Items no longer in the working history: what compactions replaced. */
-	private readonly replaced: ManifestItem[] = [];
 	private recorded = 0;
 	private compactions = 0;
 	private failures = 0;
@@ -162,21 +161,25 @@ export class ContextKeeper {
 		if (usage && !this.opts.model.countTokens) this.counter.observe(prepared.raw, usage.prompt_tokens);
 	}
 
-	/** The manifest of `messages` about to be sent: each as its entry says, then what compactions replaced, then what the cap left out. */
-	manifest(messages: readonly Message[], labels: readonly Label[], purpose: ContextManifest["purpose"], turn: number, step: number, tokens: number, extra: readonly ManifestItem[] = []): ContextManifest {
+	/**
+	 * The manifest of `messages` about to be sent: each as its entry says (a summary naming the
+	 * stored messages it stands for), then `extra`, then what the cap left out.
+	 */
+	manifest(messages: readonly Message[], labels: readonly Label[], purpose: ContextManifest["purpose"], turn: number, step: number, tokens: number, extra: readonly (Omit<ManifestItem, "label"> & { label: Label })[] = []): ContextManifest {
 		const task = this.taskIndex(messages, labels);
+		const table = new LabelTable();
 		const items: ManifestItem[] = messages.map((m, i) => {
 			const e = this.entry(m, i, labels);
-			const base = { ref: e.ref, role: m.role, label: e.label, tokens: this.counter.message(m), ...(e.callIds.length ? { call_ids: e.callIds } : {}) };
-			if (e.kind === "summary") return { ...base, disposition: "summary", why: `compaction ${e.compaction}'s summary, sent in place of ${e.covers.length} item(s)`, covers: e.covers };
+			const base = { ref: e.ref, role: m.role, label: table.of(e.label), tokens: this.counter.message(m), ...(e.kind === "recorded" && e.callIds.length ? { call_ids: e.callIds } : {}) };
+			if (e.kind === "summary") return { ...base, disposition: "summary", why: `compaction ${e.compaction}'s summary, sent in place of ${e.covers.length} stored message(s)`, covers: refRanges(e.covers), covered: e.covers.length, compaction: e.compaction };
 			const why = e.pinned ?? (i === task ? "the current task: never summarised" : "kept verbatim: within the context limit");
 			return { ...base, disposition: "verbatim", why };
 		});
-		items.push(...extra, ...this.replaced);
+		for (const x of extra) items.push({ ...x, label: table.of(x.label) });
 		for (const part of this.opts.instructions ?? []) {
-			if (part.cut > 0) items.push({ ref: `file ${part.path}`, disposition: "omitted", why: `${part.cut} byte(s) past the 32 KiB cap on project instructions`, label: this.opts.instructionsLabel ?? RUNTIME_WORDS });
+			if (part.cut > 0) items.push({ ref: `file ${part.path}`, disposition: "omitted", why: `${part.cut} byte(s) past the 32 KiB cap on project instructions`, label: table.of(this.opts.instructionsLabel ?? RUNTIME_WORDS) });
 		}
-		return { purpose, turn, step, window: this.settings.window, limit: this.settings.limit, tokens, count_method: this.counter.source.method, items, totals: manifestTotals(items) };
+		return { purpose, turn, step, window: this.settings.window, limit: this.settings.limit, tokens, count_method: this.counter.source.method, labels: table.labels, items, totals: manifestTotals(items) };
 	}
 
 	/** What no compaction can shrink: the tools' schemas, the pinned head and the current task. */
@@ -259,7 +262,7 @@ export class ContextKeeper {
 		const requestMessages: Message[] = [...history.slice(0, plan.cut), { role: "user", content: COMPACTION_INSTRUCTION }];
 		const requestLabels = [...context.labels.slice(0, plan.cut), RUNTIME_WORDS];
 		const requestTokens = this.counter.corrected(this.rawRequest(requestMessages, call.tools));
-		const instructionItem: ManifestItem = { ref: "instruction", role: "user", disposition: "verbatim", why: "the runtime's request for a summary", label: RUNTIME_WORDS, tokens: this.counter.message(requestMessages[requestMessages.length - 1]!) };
+		const instructionItem = { ref: "instruction", role: "user" as const, disposition: "verbatim" as const, why: "the runtime's request for a summary", label: RUNTIME_WORDS, tokens: this.counter.message(requestMessages[requestMessages.length - 1]!) };
 		// The summarising call's manifest: what it was sent of the working history, and the instruction.
 		const manifest = this.manifest(requestMessages.slice(0, -1), requestLabels, "compaction", recorder.currentTurn, k, requestTokens, [instructionItem]);
 		const digest = manifestDigest(manifest);
@@ -304,10 +307,11 @@ export class ContextKeeper {
 		}
 		if (summary === "") return fail("the summarising call answered with no text");
 
-		const callIds = covered.flatMap((c) => c.entry.callIds);
+		const callIds = [...new Set(covered.flatMap((c) => c.entry.callIds))];
 		const todo = await this.opts.todo();
 		const refs = covered.map((c) => c.entry.ref);
-		const content = summaryMessage(summary, { compaction: k, first: refs[0]!, last: refs[refs.length - 1]!, count: refs.length, callIds: [...new Set(callIds)], ...(todo ? { todo: renderTodo(todo) } : {}) });
+		const numbers = covered.flatMap((c) => (c.entry.kind === "summary" ? c.entry.covers : [Number(c.entry.ref.slice(1))]));
+		const content = summaryMessage(summary, { compaction: k, first: refs[0]!, last: refs[refs.length - 1]!, count: refs.length, callIds, ...(todo ? { todo: renderTodo(todo) } : {}) });
 		const summaryMsg: Message = { role: "user", content };
 		const summaryLabel = join(...covered.map((c) => c.entry.label));
 		const taskKept = plan.task >= plan.start && plan.task < plan.cut ? [plan.task] : [];
@@ -316,12 +320,13 @@ export class ContextKeeper {
 		if (tokensAfter >= tokensBefore) return fail(`the summary (${this.counter.message(summaryMsg)} tokens) did not make the context smaller`);
 
 		const summaryRef = `summary ${k}`;
-		for (const c of covered) {
-			const into = { into: summaryRef, why: `summarised by compaction ${k}` };
-			if (c.entry.kind === "summary") this.replaced.push({ ref: c.entry.ref, role: "user", disposition: "summarised", label: c.entry.label, covers: c.entry.covers, ...into });
-			else this.replaced.push({ ref: c.entry.ref, role: c.entry.role, disposition: "summarised", label: c.entry.label, ...(c.entry.callIds.length ? { call_ids: c.entry.callIds } : {}), ...into });
-		}
-		this.entries.set(summaryMsg, { kind: "summary", ref: summaryRef, compaction: k, label: summaryLabel, covers: refs, callIds });
+		// Listed once, here, with their labels: every later manifest names them by range.
+		const summarised: SummarisedItem[] = covered.map((c) =>
+			c.entry.kind === "summary"
+				? { ref: c.entry.ref, role: "user", label: c.entry.label }
+				: { ref: c.entry.ref, role: c.entry.role, label: c.entry.label, ...(c.entry.callIds.length ? { call_ids: c.entry.callIds } : {}) },
+		);
+		this.entries.set(summaryMsg, { kind: "summary", ref: summaryRef, compaction: k, label: summaryLabel, covers: [...new Set(numbers)].sort((a, b) => a - b), callIds });
 		// The provider already holds every kept message as sent, and the summary is its own words in Warden's frame.
 		for (let i = 0; i < context.sent && i < history.length; i++) if (i >= plan.start) modelFlow.noteReply(history[i]!.content);
 		modelFlow.noteReply(content);
@@ -332,7 +337,7 @@ export class ContextKeeper {
 		this.failures = 0;
 		const done = { compaction: k, reason, summary_ref: summaryRef, summarised: refs.length, first: refs[0]!, last: refs[refs.length - 1]!, call_ids: callIds.length, tokens_before: tokensBefore, tokens_after: tokensAfter, duration_ms: Date.now() - started };
 		await recorder.emit("compaction.completed", done);
-		await recorder.audit("compaction.completed", { ...done, covers: refs, covered_call_ids: callIds, summary: content, label: summaryLabel, ...(todo ? { todo_event: todo.event } : {}) });
+		await recorder.audit("compaction.completed", { ...done, covers: refRanges(numbers), summarised_items: summarised, summary: content, label: summaryLabel, ...(todo ? { todo_event: todo.event } : {}) });
 		return { ok: true, compaction: k, summarised: refs.length, tokensBefore, tokensAfter };
 	}
 }

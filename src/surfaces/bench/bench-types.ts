@@ -47,6 +47,10 @@ export interface BenchOptions {
 	jitRuns?: number;
 	/** The `warden` entry point the cold-start benchmark runs. Default: bin/warden.js of this checkout or package. */
 	wardenBin?: string;
+	/** Measured compactions (Session.compact) in the compaction benchmark. Default 9. */
+	compactionRounds?: number;
+	/** read_file steps of the turn before each measured compaction. Default 8. */
+	compactionSteps?: number;
 	/** Where the temporary workspace and state directories are made. Default: the OS temp dir. */
 	tempDir?: string;
 	/** Receives a line as each phase starts, for a caller that shows progress. */
@@ -318,6 +322,28 @@ export interface ConcurrencyReport {
 	lockWaitMaxUs: number;
 }
 
+/** A compaction (Session.compact) against the summarising model call alone (src/surfaces/bench/compaction-bench.ts). */
+export interface CompactionBenchReport {
+	rounds: number;
+	warmupRounds: number;
+	/** read_file steps of the turn before each compaction; each reads a `fileBytes` file. */
+	stepsPerRound: number;
+	fileBytes: number;
+	/** Items each compaction summarised (median). */
+	summarised: number;
+	/** The yardstick: the same summarising request straight to the same (scripted) model. */
+	modelCall: CallTiming;
+	/** Session.compact() over the SQLite store. */
+	compaction: CallTiming;
+	/** The same over the in-memory store: what is left without durability. */
+	compactionInMemory: CallTiming;
+	/** compaction.medianUs - modelCall.medianUs: Warden's added wall time per compaction. */
+	addedUs: number;
+	addedInMemoryUs: number;
+	/** compaction.medianUs / modelCall.medianUs. */
+	ratio: number;
+}
+
 export interface BenchReport {
 	schema: "warden.bench/2";
 	startedAt: string;
@@ -334,4 +360,6 @@ export interface BenchReport {
 	sandbox: SandboxSpawnReport;
 	jit: JitColdStartReport;
 	concurrency: ConcurrencyReport;
+	/** Absent in a report from before this benchmark existed. */
+	compaction?: CompactionBenchReport;
 }

@@ -28,6 +28,8 @@ const TINY = {
 	jitRuns: 2,
 	concurrentProcesses: 2,
 	concurrentCalls: 2,
+	compactionRounds: 2,
+	compactionSteps: 2,
 };
 
 function expectTiming(timing: CallTiming | undefined, rounds: number): void {

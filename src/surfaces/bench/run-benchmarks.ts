@@ -7,6 +7,7 @@ import type { BenchOptions, BenchReport, RecoveryBenchReport } from "./bench-typ
 import { benchAuthority, benchLeases } from "./authority-bench.js";
 import { BenchError } from "./bench-error.js";
 import { benchCliStart, defaultWardenBin } from "./cli-start.js";
+import { benchCompaction } from "./compaction-bench.js";
 import { benchConcurrency } from "./concurrency-bench.js";
 import { benchDecisions } from "./decisions.js";
 import { benchEvidence } from "./evidence-bench.js";
@@ -40,6 +41,8 @@ export const BENCH_DEFAULTS = {
 	jitRuns: 25,
 	concurrentProcesses: 4,
 	concurrentCalls: 50,
+	compactionRounds: 9,
+	compactionSteps: 8,
 } as const;
 
 type CountOption = { [K in keyof typeof BENCH_DEFAULTS]: (typeof BENCH_DEFAULTS)[K] extends number ? K : never }[keyof typeof BENCH_DEFAULTS];
@@ -70,6 +73,8 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const jitRuns = count("jitRuns", options.jitRuns, 1);
 	const concurrentProcesses = count("concurrentProcesses", options.concurrentProcesses, 2);
 	const concurrentCalls = count("concurrentCalls", options.concurrentCalls, 1);
+	const compactionRounds = count("compactionRounds", options.compactionRounds, 1);
+	const compactionSteps = count("compactionSteps", options.compactionSteps, 1);
 	const tempDir = options.tempDir || tmpdir();
 	if (!existsSync(tempDir) || !statSync(tempDir).isDirectory()) throw new BenchError(`temp dir ${tempDir} is not an existing directory`);
 	const wardenBin = options.wardenBin ?? defaultWardenBin();
@@ -118,6 +123,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const sandbox = await benchSandboxSpawn({ runs: sandboxRuns, warmupRuns: warmupRounds, tempDir, onProgress });
 	const jit = await benchJitColdStart({ runs: jitRuns, warmupRuns: warmupRounds, onProgress });
 	const concurrency = await benchConcurrency({ wardenBin, tempDir, processes: concurrentProcesses, calls: concurrentCalls, onProgress });
+	const compaction = await benchCompaction({ rounds: compactionRounds, warmupRounds, stepsPerRound: compactionSteps, fileBytes, tempDir, onProgress });
 
 	const cores = cpus();
 	return {
@@ -142,5 +148,6 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		sandbox,
 		jit,
 		concurrency,
+		compaction,
 	};
 }

@@ -1,12 +1,13 @@
 /** `warden explain <model call>`'s text form: the call, then every item of its context manifest by disposition. */
 import type { ContextLink } from "../../runtime/explain-model.js";
 import type { ModelCallExplanation } from "../../runtime/explain.js";
-import type { ManifestDisposition, ManifestItem } from "../../runtime/context/context-manifest.js";
+import type { ManifestItem } from "../../runtime/context/context-manifest.js";
+import type { Label } from "../../kernel/flow/label.js";
 
-const ORDER: readonly ManifestDisposition[] = ["verbatim", "summary", "summarised", "omitted"];
+const ORDER: readonly ManifestItem["disposition"][] = ["verbatim", "summary", "omitted"];
 
-function labelText(item: ManifestItem): string {
-	return `${item.label.sensitivity}/${item.label.integrity}`;
+function labelText(label: Label | undefined): string {
+	return label ? `${label.sensitivity}/${label.integrity}` : "?";
 }
 
 /** One line for a tool call's proposing model call: how full its context was and where the manifest is. */
@@ -29,8 +30,15 @@ export function renderModelCall(m: ModelCallExplanation): string {
 			if (items.length === 0) continue;
 			add(1, `${disposition} (${items.length})`);
 			for (const i of items) {
-				const parts = [i.ref, i.role, labelText(i), i.tokens === undefined ? undefined : `${i.tokens} tok`, i.into ? `into ${i.into}` : undefined, i.covers ? `covers ${i.covers[0]}…${i.covers[i.covers.length - 1]} (${i.covers.length})` : undefined, i.call_ids?.length ? `calls ${i.call_ids.join(", ")}` : undefined].filter((p) => p !== undefined);
+				const parts = [i.ref, i.role, labelText(manifest.labels[i.label]), i.tokens === undefined ? undefined : `${i.tokens} tok`, i.covers ? `covers ${i.covers} (${i.covered ?? 0})` : undefined, i.call_ids?.length ? `calls ${i.call_ids.join(", ")}` : undefined].filter((p) => p !== undefined);
 				add(2, `${parts.join(" · ")} — ${i.why}`);
+			}
+		}
+		if (m.summarised.length > 0) {
+			add(1, `summarised (${m.summarised.length}), from the compactions' records`);
+			for (const i of m.summarised) {
+				const parts = [i.ref, i.role, labelText(i.label), `into ${i.into}`, i.call_ids?.length ? `calls ${i.call_ids.join(", ")}` : undefined].filter((p) => p !== undefined);
+				add(2, `${parts.join(" · ")} [audit #${i.compaction_seq}]`);
 			}
 		}
 	}
