@@ -222,7 +222,8 @@ export class Runtime {
 			undefined,
 			0,
 		);
-		setup.keeper = this.keeperFor(setup, opened);
+		const compactionsBefore = (await this.store.listAudit({ session: sessionId })).filter((r) => r.kind === "compaction.started").length;
+		setup.keeper = this.keeperFor(setup, opened, undefined, compactionsBefore);
 		noteHistory(setup.keeper, resumed.history, resumed.labels, storedInstructionsAt(resumed.history));
 		// None of the history was sent to a model by this process: all of it is checked against the model's sink again.
 		return this.assembleSession(setup, opened, resumed.history, { labels: resumed.labels, sent: 0 });
@@ -297,9 +298,9 @@ export class Runtime {
 	}
 
 	/** The session's context keeper: its counter, compactions and manifests. */
-	private keeperFor(setup: PreparedSession, options: OpenSessionOptions, instructions?: Parameters<typeof sessionKeeper>[3]): ContextKeeper {
+	private keeperFor(setup: PreparedSession, options: OpenSessionOptions, instructions?: Parameters<typeof sessionKeeper>[3], compactionsBefore = 0): ContextKeeper {
 		// The settings were checked in prepareSession, before anything was recorded.
-		return sessionKeeper(setup.model, options.context, () => this.store.listEvents(setup.id), instructions);
+		return sessionKeeper(setup.model, options.context, () => this.store.listEvents(setup.id), instructions, compactionsBefore);
 	}
 
 	/** The Session over a prepared setup and its conversation so far. */

@@ -214,6 +214,27 @@ describe("compaction", () => {
 		await session.end();
 	});
 
+	it("a resumed session starts from its full record, compacts again under numbers of its own, and still accounts for every message", async () => {
+		const t = await setup();
+		const first = await t.runtime.openSession({ workspace: t.workspace, model: ScriptedModel.fromPlan(readPlan(4000), "scripted:first"), instructions: false });
+		await first.send("read every file under notes/");
+		await first.end();
+		const before = (await t.runtime.store.listAudit({ session: first.id })).filter((r) => r.kind === "compaction.completed").length;
+		expect(before).toBeGreaterThanOrEqual(2);
+		const resumed = await t.runtime.resumeSession(first.id, { model: ScriptedModel.fromPlan(readPlan(4000), "scripted:second"), instructions: false });
+		const result = await resumed.send("and once more");
+		expect(result.status).toBe("completed");
+		await resumed.end();
+		const audit = await t.runtime.store.listAudit({ session: first.id });
+		const numbers = audit.filter((r) => r.kind === "compaction.started").map((r) => r.data.compaction);
+		expect(numbers).toEqual(numbers.map((_, i) => i + 1));
+		const stored = await t.runtime.store.listMessages(first.id);
+		const last = manifests(audit, first.id, "turn").at(-1)!;
+		expect(last.turn).toBe(2);
+		expect(unaccounted(last, stored.length - 1)).toEqual([]);
+		expect(explainModelCall(audit, `model_2_${last.step}`, first.id).complete).toBe(true);
+	});
+
 	it("counts a budget refusal of the summarising call as the turn's own budget_exhausted", async () => {
 		const t = await setup();
 		const model = ScriptedModel.fromPlan(readPlan(4000), "scripted:budget");

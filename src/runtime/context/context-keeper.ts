@@ -70,6 +70,8 @@ export interface KeeperOptions {
 	instructions?: readonly InstructionPart[];
 	/** The label of the project instructions, when there are any. */
 	instructionsLabel?: Label;
+	/** Compactions the session's earlier runs started: a resumed session numbers its own after them. */
+	compactionsBefore?: number;
 }
 
 /** The runtime's own words in a request (the compaction instruction): trusted, naming no data. */
@@ -91,6 +93,7 @@ export class ContextKeeper {
 
 	constructor(private readonly opts: KeeperOptions) {
 		this.counter = new TokenCounter(opts.model);
+		this.compactions = opts.compactionsBefore ?? 0;
 	}
 
 	get settings(): ContextSettings {

@@ -24,8 +24,9 @@ export async function sessionInstructions(option: InstructionsOption | undefined
 	return readProjectInstructions({ workspace, trusted: option?.trusted ?? false, configHome: option?.configHome ?? wardenConfigHome(env) });
 }
 
-export function sessionKeeper(model: ModelProvider, options: ContextOptions | undefined, events: () => Promise<readonly { kind: string; payload: unknown }[]>, instructions?: ProjectInstructions): ContextKeeper {
+export function sessionKeeper(model: ModelProvider, options: ContextOptions | undefined, events: () => Promise<readonly { kind: string; payload: unknown }[]>, instructions?: ProjectInstructions, compactionsBefore = 0): ContextKeeper {
 	return new ContextKeeper({
+		compactionsBefore,
 		settings: contextSettings(model, options),
 		model,
 		todo: async () => latestTodo(await events()),
