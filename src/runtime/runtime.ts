@@ -21,7 +21,8 @@ import type { Redactor } from "../kernel/flow/redaction-types.js";
 import { FlowConfigError } from "../kernel/flow/flow-errors.js";
 import { createModel } from "../models/model-spec.js";
 import type { Message, ModelProvider } from "../models/provider.js";
-import type { Label } from "../kernel/flow/label.js";
+import { join, type Label } from "../kernel/flow/label.js";
+import { INITIAL_CONTEXT } from "../kernel/flow/session-flow.js";
 import { realDirectory } from "../providers/directory-probe.js";
 import { type RecoveryReport, recoverOperations } from "../kernel/operations/recovery.js";
 import { resolveStateDir } from "../store/state-dir.js";
@@ -175,6 +176,8 @@ export class Runtime {
 			labels.push(instructions.label);
 			await recorder.message(history[1], instructions.label);
 		}
+		// The model's context holds them from the start: an untrusted project's lowers its integrity.
+		if (instructions?.text) setup.initialContext = join(INITIAL_CONTEXT, instructions.label);
 		setup.keeper = this.keeperFor(setup, options, instructions);
 		noteHistory(setup.keeper, history, labels, instructions?.text ? 1 : undefined);
 		await recorder.emit("session.started", { event_schema: EVENT_SCHEMA_VERSION, workspace, mode, model: model.spec, resumed: false }, 0);

@@ -235,6 +235,25 @@ describe("compaction", () => {
 		expect(explainModelCall(audit, `model_2_${last.step}`, first.id).complete).toBe(true);
 	});
 
+	it("past a window nobody stated, one step too big to compact is still sent; past a stated window the turn ends context_full at once", async () => {
+		const t = await setup({ "big.txt": "y".repeat(60_000) });
+		const plan = { steps: [{ tool_calls: [{ name: "read_file", arguments: { path: "big.txt" } }] }, { text: "read it" }] };
+		const guessed = await t.runtime.openSession({ workspace: t.workspace, model: ScriptedModel.fromPlan(plan, "scripted:guess"), instructions: false, limits: { maxResultChars: 100_000 } });
+		const events: AnyWardenEvent[] = [];
+		expect((await guessed.send("read big.txt", { onEvent: (e) => events.push(e) })).status).toBe("completed");
+		// Each try found nothing to summarise (the task and the one step are all there is): one per step, never more than three.
+		const failed = events.filter((e) => e.kind === "compaction.failed");
+		expect(failed.length).toBeGreaterThanOrEqual(1);
+		expect(failed.length).toBeLessThanOrEqual(MAX_COMPACTION_FAILURES);
+		await guessed.end();
+
+		const stated = await t.runtime.openSession({ workspace: t.workspace, model: ScriptedModel.fromPlan({ context_window: 8192, ...plan }, "scripted:stated"), instructions: false, limits: { maxResultChars: 100_000 } });
+		const result = await stated.send("read big.txt");
+		expect(result.status).toBe("context_full");
+		expect(result.error).toMatch(/^the context is full: the pinned messages and the last step alone need \d+ tokens of a 8192-token window/);
+		await stated.end();
+	});
+
 	it("counts a budget refusal of the summarising call as the turn's own budget_exhausted", async () => {
 		const t = await setup();
 		const model = ScriptedModel.fromPlan(readPlan(4000), "scripted:budget");

@@ -22,6 +22,9 @@ import type { InstructionPart } from "./project-instructions.js";
 import { renderTodo, type TodoState } from "./todo-state.js";
 import { TokenCounter } from "./token-count.js";
 
+/** A compaction that found nothing to summarise: trying again in the same step would plan the same. */
+export const NOTHING_TO_SUMMARISE = "nothing older than the last step and the current task is left to summarise";
+
 /** After this many compactions fail in a row the turn ends `context_full`: never a loop. */
 export const MAX_COMPACTION_FAILURES = 3;
 
@@ -135,21 +138,28 @@ export class ContextKeeper {
 			this.turn = call.recorder.currentTurn;
 			this.failures = 0;
 		}
-		let over = false;
+		let stuck = false;
 		for (let attempt = 0; attempt < MAX_COMPACTION_FAILURES; attempt++) {
 			const tokens = this.counter.corrected(this.rawRequest(call.history, call.tools));
-			over = tokens > this.settings.limit;
-			if (!over || this.failures >= MAX_COMPACTION_FAILURES) break;
+			if (tokens <= this.settings.limit || this.failures >= MAX_COMPACTION_FAILURES) break;
 			const outcome = await this.compact(call, "threshold");
 			if (call.signal.aborted) return { ok: false, status: "cancelled", error: "turn cancelled by the host" };
 			if (outcome.ok) continue;
-			if (outcome.error.startsWith("refused:")) break;
+			// Trying again would plan the same; a refusal is the turn's own request's to record.
+			stuck = outcome.error === NOTHING_TO_SUMMARISE;
+			if (stuck || outcome.error.startsWith("refused:")) break;
 			// A request that still fits the window goes ahead; the next step tries to compact again.
-			if (tokens + this.settings.reserve <= this.settings.window && this.failures < MAX_COMPACTION_FAILURES) break;
+			if (tokens + this.settings.reserve <= this.settings.window) break;
 		}
-		over = this.counter.corrected(this.rawRequest(call.history, call.tools)) > this.settings.limit;
-		if (over && this.failures >= MAX_COMPACTION_FAILURES) {
-			return { ok: false, status: "context_full", error: `the context is full: ${MAX_COMPACTION_FAILURES} compactions in a row failed (see the compaction.failed events); start a new session or raise the context window` };
+		const needed = this.counter.corrected(this.rawRequest(call.history, call.tools));
+		// Only a window someone stated ends the turn: the default is a guess, and past it the provider answers for itself.
+		if (needed > this.settings.limit && this.settings.windowSource !== "default") {
+			if (this.failures >= MAX_COMPACTION_FAILURES) {
+				return { ok: false, status: "context_full", error: `the context is full: ${MAX_COMPACTION_FAILURES} compactions in a row failed (see the compaction.failed events); start a new session or raise the context window` };
+			}
+			if (stuck && needed + this.settings.reserve > this.settings.window) {
+				return { ok: false, status: "context_full", error: `the context is full: the pinned messages and the last step alone need ${needed} tokens of a ${this.settings.window}-token window, and nothing older is left to summarise` };
+			}
 		}
 		const raw = this.rawRequest(call.history, call.tools);
 		const tokens = this.counter.corrected(raw);
@@ -257,7 +267,7 @@ export class ContextKeeper {
 		const startedData = { compaction: k, reason, tokens: tokensBefore, limit: this.settings.limit, window: this.settings.window, summarising: plan ? plan.cut - plan.start : 0 };
 		await recorder.emit("compaction.started", startedData);
 		await recorder.audit("compaction.started", startedData);
-		if (!plan) return fail("nothing older than the last step and the current task is left to summarise");
+		if (!plan) return fail(NOTHING_TO_SUMMARISE);
 
 		const covered: { message: Message; index: number; entry: Entry }[] = [];
 		for (let i = plan.start; i < plan.cut; i++) if (i !== plan.task) covered.push({ message: history[i]!, index: i, entry: this.entry(history[i]!, i, context.labels) });

@@ -148,6 +148,11 @@ describe("AGENTS.md in a session", () => {
 			const second = await runtime.openSession({ workspace: join(root, "ws"), model: model() });
 			const text = async (id: string) => ((await runtime.store.listMessages(id))[1]!.message as { content: string }).content;
 			expect(await text(first.id)).toContain("first version");
+			// An untrusted project's instructions are in the model's context from the start, and its label says so.
+			expect(first.contextLabel).toMatchObject({ integrity: "untrusted", sources: expect.arrayContaining([{ kind: "file", ref: join(root, "ws/AGENTS.md") }]) });
+			const trusted = await runtime.openSession({ workspace: join(root, "ws"), model: model(), instructions: { trusted: true } });
+			expect(trusted.contextLabel.integrity).toBe("trusted");
+			await trusted.end();
 			expect(await text(second.id)).toContain("second version");
 			await first.end();
 			await second.end();
