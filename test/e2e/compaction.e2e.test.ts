@@ -16,6 +16,7 @@ interface AuditLine {
 
 describe("compaction (end to end, real CLI)", () => {
 	it("a scripted session crosses the compaction threshold twice, finishes, and every model call's manifest accounts for every message", async () => {
+		// The project is not in trusted_projects: its AGENTS.md is untrusted data, and so is the context that holds it.
 		const fx = makeFixture({ ...NOTES, "AGENTS.md": "Answer in one line.\n" });
 		const plan = fx.planPath("plan.yaml");
 		const steps = [...Object.keys(NOTES).map((path) => ({ tool_calls: [{ name: "read_file", arguments: { path } }] })), { text: "all notes read" }];
@@ -62,9 +63,9 @@ describe("compaction (end to end, real CLI)", () => {
 		expect(text.code, text.stderr).toBe(0);
 		expect(text.stdout).toContain(`model call ${last} · session ${session} · turn 1 step ${steps.length}`);
 		expect(text.stdout).toMatch(/context \d+ tokens \(estimate\) of a 4000-token window, compaction limit 3200 · manifest \[audit #\d+\] sha256 [0-9a-f]{16}… verified/);
-		expect(text.stdout).toMatch(/summary \d+ · user · internal\/trusted · \d+ tok · covers m4-m\d+ \(\d+\) — compaction \d+'s summary/);
+		expect(text.stdout).toMatch(/summary \d+ · user · internal\/untrusted · \d+ tok · covers m4-m\d+ \(\d+\) — compaction \d+'s summary/);
 		expect(text.stdout).toMatch(/summarised \(\d+\), from the compactions' records/);
-		expect(text.stdout).toMatch(/m4 · assistant · internal\/trusted · into summary 1 → summary \d+.* · calls call_1_1_1 \[audit #\d+\]/);
+		expect(text.stdout).toMatch(/m4 · assistant · internal\/untrusted · into summary 1 → summary \d+.* · calls call_1_1_1 \[audit #\d+\]/);
 		expect(text.stdout.trimEnd().split("\n").at(-1)).toBe("evidence complete");
 		const json = JSON.parse((await runCli(["explain", last, "--json", "--state-dir", fx.stateDir])).stdout);
 		expect(json).toMatchObject({ kind: "model_call", purpose: "turn", complete: true, manifest: { digest_ok: true } });
