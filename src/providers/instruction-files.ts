@@ -10,27 +10,35 @@ export interface InstructionFile {
 	text: string;
 	/** The override file shadowed the plain one in this directory. */
 	override: boolean;
+	/** Why the file exists but could not be read (its text is then empty). */
+	unreadable?: string;
 }
 
-async function readIfFile(path: string): Promise<string | undefined> {
+/** The file's text; undefined when there is no such file; `{ unreadable }` when there is one that cannot be read. */
+async function readIfFile(path: string): Promise<string | { unreadable: string } | undefined> {
 	try {
 		const info = await stat(path);
 		if (!info.isFile()) return undefined;
 		return await readFile(path, "utf8");
 	} catch (err) {
-		if ((err as NodeJS.ErrnoException).code === "ENOENT" || (err as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
-		throw err;
+		const code = (err as NodeJS.ErrnoException).code;
+		if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+		return { unreadable: code ?? (err instanceof Error ? err.message : String(err)) };
 	}
+}
+
+function found(path: string, read: string | { unreadable: string }, override: boolean): InstructionFile {
+	return typeof read === "string" ? { path, text: read, override } : { path, text: "", override, unreadable: read.unreadable };
 }
 
 /** The directory's override file if it has one, else its AGENTS.md, else nothing. */
 export async function instructionFileIn(dir: string): Promise<InstructionFile | undefined> {
 	const overridePath = join(dir, OVERRIDE_FILE);
 	const override = await readIfFile(overridePath);
-	if (override !== undefined) return { path: overridePath, text: override, override: true };
+	if (override !== undefined) return found(overridePath, override, true);
 	const path = join(dir, INSTRUCTIONS_FILE);
 	const text = await readIfFile(path);
-	return text === undefined ? undefined : { path, text, override: false };
+	return text === undefined ? undefined : found(path, text, false);
 }
 
 /** The nearest directory at or above `dir` that holds `.git` (a directory, or a worktree's file); undefined outside a repository. */

@@ -190,6 +190,7 @@ export class ContextKeeper {
 		});
 		for (const x of extra) items.push({ ...x, label: table.of(x.label) });
 		for (const part of this.opts.instructions ?? []) {
+			if (part.unreadable !== undefined) items.push({ ref: `file ${part.path}`, disposition: "omitted", why: `could not be read (${part.unreadable})`, label: table.of(this.opts.instructionsLabel ?? RUNTIME_WORDS) });
 			if (part.cut > 0) items.push({ ref: `file ${part.path}`, disposition: "omitted", why: `${part.cut} byte(s) past the 32 KiB cap on project instructions`, label: table.of(this.opts.instructionsLabel ?? RUNTIME_WORDS) });
 		}
 		return { purpose, turn, step, window: this.settings.window, limit: this.settings.limit, tokens, count_method: this.counter.source.method, labels: table.labels, items, totals: manifestTotals(items) };

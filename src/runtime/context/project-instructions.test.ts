@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -60,6 +60,16 @@ describe("readProjectInstructions", () => {
 		expect(none.parts.map((p) => p.path)).toEqual([join(root, "AGENTS.md")]);
 		const empty = await tree({}, ["bare"]);
 		expect((await readProjectInstructions({ workspace: join(empty, "bare"), trusted: false })).text).toBeUndefined();
+	});
+
+	it("says which file exists but cannot be read, and goes on without it", async () => {
+		const root = await tree({ "repo/AGENTS.md": "root rule" }, ["repo/.git", "repo/ws"]);
+		// A link to itself: it is there, and every read of it fails (ELOOP), whoever runs the test.
+		await symlink(join(root, "repo/ws/AGENTS.md"), join(root, "repo/ws/AGENTS.md"));
+		const got = await readProjectInstructions({ workspace: join(root, "repo/ws"), trusted: true });
+		expect(got.parts[1]).toMatchObject({ path: join(root, "repo/ws/AGENTS.md"), bytes: 0, unreadable: "ELOOP" });
+		expect(got.text).toContain("root rule");
+		expect(got.text).toContain(`[${join(root, "repo/ws/AGENTS.md")} exists but could not be read (ELOOP): left out]`);
 	});
 
 	it("caps all files at 32 KiB together and states the cut", async () => {

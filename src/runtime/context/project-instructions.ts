@@ -19,6 +19,8 @@ export interface InstructionPart {
 	bytes: number;
 	/** Bytes cut by the cap. */
 	cut: number;
+	/** Why the file could not be read. */
+	unreadable?: string;
 }
 
 export interface ProjectInstructions {
@@ -80,6 +82,12 @@ export function assembleInstructions(found: readonly { file: InstructionFile; sc
 	let used = 0;
 	const labels: Label[] = [];
 	for (const { file, scope } of found) {
+		// A file that is there but cannot be read is said, not skipped silently, and the session goes on without it.
+		if (file.unreadable !== undefined) {
+			sections.push(`[${file.path} exists but could not be read (${file.unreadable}): left out]`);
+			parts.push({ path: file.path, scope, bytes: 0, cut: 0, unreadable: file.unreadable });
+			continue;
+		}
 		const bytes = Buffer.from(file.text, "utf8");
 		const room = Math.max(0, INSTRUCTIONS_CAP_BYTES - used);
 		const kept = bytes.length <= room ? file.text : cutUtf8(bytes, room);
