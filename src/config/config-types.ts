@@ -8,6 +8,7 @@ import type { ProtectedPathRule, ProtectedPathSpec } from "../kernel/protected/p
 import type { ModelProfile, ModelProfiles } from "../models/model-profile.js";
 import type { McpServerConfig } from "../runtime/mcp/mcp-server-config.js";
 import type { ConfigNote, SourcedRule } from "../runtime/session-options.js";
+import type { ContextOptions } from "../runtime/context/context-settings.js";
 
 export type { BudgetCounter, BudgetLimits };
 
@@ -23,6 +24,8 @@ export interface ConfigFileData {
 	run_deny?: string[];
 	on_ask?: OnAsk;
 	max_steps?: number;
+	/** The model's context window, compaction threshold and answer reserve (src/runtime/context/context-settings.ts). */
+	context?: { window?: number; compact_at?: number; reserve?: number };
 	budget?: BudgetLimits;
 	/** The capability set; replaces the mode's preset. An untrusted project's are ignored. */
 	grants?: GrantSpec[];
@@ -152,5 +155,7 @@ export interface ResolvedConfig {
 	mcpServers?: McpServerConfig[];
 	/** Whether the project config (if any) came from a workspace the user trusts. */
 	trustedProject: boolean;
+	/** The context settings, each from the last layer that sets it; empty when none does. */
+	context?: ContextOptions;
 	ignored: IgnoredConfigItem[];
 }

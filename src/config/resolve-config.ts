@@ -10,6 +10,7 @@ import type { Decision, PermissionMode } from "../kernel/admission/types.js";
 import { BUDGET_COUNTERS } from "../kernel/budget/budget-types.js";
 import { realDirectory } from "../providers/directory-probe.js";
 import type { SourcedRule } from "../runtime/session-options.js";
+import type { ContextOptions } from "../runtime/context/context-settings.js";
 import { mergeCeilings } from "./ceiling-merge.js";
 import { ConfigError } from "./config-error.js";
 import { readConfigFile } from "./config-file.js";
@@ -84,6 +85,7 @@ export async function resolveConfig(request: ConfigRequest): Promise<ResolvedCon
 		mode: highest([...fileValue("mode"), [flags.mode, "--mode"]], DEFAULT_MODE),
 		onAsk: highest([...fileValue("on_ask"), [flags.onAsk, "--on-ask"]], DEFAULT_ON_ASK),
 		maxSteps: highest([...fileValue("max_steps"), [flags.maxSteps, "--max-steps"]], DEFAULT_MAX_STEPS),
+		context: contextFromLayers(files.map((l) => l.data.context)),
 		rules: {
 			allow: [
 				...files.flatMap((l) => sourced(l.data.rules?.allow, "allow", l.source)),
@@ -134,6 +136,17 @@ export async function resolveConfig(request: ConfigRequest): Promise<ResolvedCon
 const FLAGS_FLOW_SOURCE = "command line";
 
 /** Config files are checked as they are read; flow settings that arrive otherwise are checked here. */
+/** Each context setting from the last layer that sets it: the project knows its model best, and none of them is authority. */
+function contextFromLayers(layers: readonly (ConfigFileData["context"] | undefined)[]): ContextOptions {
+	const merged: ContextOptions = {};
+	for (const layer of layers) {
+		if (layer?.window !== undefined) merged.window = layer.window;
+		if (layer?.compact_at !== undefined) merged.compactAt = layer.compact_at;
+		if (layer?.reserve !== undefined) merged.reserve = layer.reserve;
+	}
+	return merged;
+}
+
 function checkedFlow(flow: FlowConfigData | undefined, source: string): FlowConfigData | undefined {
 	if (flow === undefined) return undefined;
 	const problem = flowProblem(flow);

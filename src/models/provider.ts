@@ -45,6 +45,8 @@ export interface ModelRequest {
 	onTextDelta?: (delta: string) => void;
 	/** Told before each retry of a failed attempt (rate limited, server busy, connection cut), before the wait. */
 	onRetry?: (retry: ModelRetry) => void | Promise<void>;
+	/** `compaction`: the runtime asks for a summary of the turns so far (src/runtime/context/); absent: a turn's step. */
+	purpose?: "turn" | "compaction";
 }
 
 export interface ModelResponse {

@@ -37,6 +37,8 @@ export class ReplayModel implements ModelProvider {
 
 	async complete(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
 		if (signal.aborted) throw new AbortError();
+		// A summary is not a recorded response: taking one for it would shift every later answer of the turn.
+		if (request.purpose === "compaction") throw new ModelError("replay model: a replay answers only the recorded steps, not compaction requests; the context stays whole");
 		const turn = this.turn;
 		if (turn === undefined) throw new ModelError("replay model: no recorded turn was begun before the first request");
 		const recorded = this.responses.filter((r) => r.turn === turn);

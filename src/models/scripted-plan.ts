@@ -18,6 +18,10 @@ export interface ScriptedStep {
 
 export interface ScriptedPlan {
 	description?: string;
+	/** The context window the scripted model reports (tokens), so a plan can make a session compact. */
+	context_window?: number;
+	/** Answers to the runtime's compaction requests, in order; past the end, a summary listing what was said. */
+	summaries?: string[];
 	steps: ScriptedStep[];
 }
 
@@ -31,6 +35,8 @@ export const SCRIPTED_PLAN_SCHEMA = {
 	additionalProperties: false,
 	properties: {
 		description: { type: "string" },
+		context_window: { type: "integer", minimum: 1 },
+		summaries: { type: "array", items: { type: "string" } },
 		steps: {
 			type: "array",
 			items: {
@@ -59,7 +65,7 @@ export const SCRIPTED_PLAN_SCHEMA = {
 	},
 } as const;
 
-const PLAN_KEYS = ["description", "steps"];
+const PLAN_KEYS = ["description", "context_window", "summaries", "steps"];
 const STEP_KEYS = ["text", "tool_calls"];
 const CALL_KEYS = ["id", "name", "arguments"];
 
@@ -88,7 +94,16 @@ export function parseScriptedPlan(plan: unknown, label: string): ScriptedPlan {
 		throw planError(label, `steps must be a list, got ${describe(plan.steps)}`);
 	}
 	const steps = plan.steps.map((step, index) => parseStep(step, `steps[${index}]`, label));
-	return plan.description === undefined ? { steps } : { description: plan.description, steps };
+	const parsed: ScriptedPlan = plan.description === undefined ? { steps } : { description: plan.description, steps };
+	if (plan.context_window !== undefined) {
+		if (typeof plan.context_window !== "number" || !Number.isInteger(plan.context_window) || plan.context_window < 1) throw planError(label, `context_window must be a positive whole number of tokens, got ${typeof plan.context_window === "number" ? plan.context_window : describe(plan.context_window)}`);
+		parsed.context_window = plan.context_window;
+	}
+	if (plan.summaries !== undefined) {
+		if (!Array.isArray(plan.summaries) || plan.summaries.some((x) => typeof x !== "string")) throw planError(label, "summaries must be a list of strings");
+		parsed.summaries = plan.summaries as string[];
+	}
+	return parsed;
 }
 
 function parseStep(step: unknown, path: string, label: string): ScriptedStep {

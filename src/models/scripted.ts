@@ -16,11 +16,14 @@ export class ScriptedModel implements ModelProvider {
 	readonly spec: string;
 	readonly locality = "in-process" as const;
 	readonly plan: ScriptedPlan;
+	readonly contextWindow?: number;
 	private next = 0;
+	private summaries = 0;
 
 	private constructor(plan: ScriptedPlan, spec: string) {
 		this.plan = plan;
 		this.spec = spec;
+		if (plan.context_window !== undefined) this.contextWindow = plan.context_window;
 	}
 
 	/** Reads a plan file (JSON or YAML); any problem becomes a one-line ModelError naming the file. */
@@ -45,9 +48,17 @@ export class ScriptedModel implements ModelProvider {
 		return this.plan.steps.length - this.next;
 	}
 
+	private summary(request: ModelRequest): string {
+		const planned = this.plan.summaries?.[this.summaries];
+		this.summaries += 1;
+		return planned ?? scriptedSummary(request.messages);
+	}
+
 	async complete(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
 		// Checked before consuming, so a cancelled call leaves the step for the next one.
 		if (signal.aborted) throw new AbortError();
+		// A compaction request is answered apart from the plan's steps, so a plan's turns read the same with or without one.
+		if (request.purpose === "compaction") return { text: this.summary(request), toolCalls: [] };
 		const step = this.plan.steps[this.next];
 		if (step === undefined) {
 			request.onTextDelta?.(SCRIPTED_PLAN_FINISHED);
@@ -58,6 +69,22 @@ export class ScriptedModel implements ModelProvider {
 		if (text !== "") request.onTextDelta?.(text);
 		return { text, toolCalls: toolCallsOf(step) };
 	}
+}
+
+/** A scripted model's own summary: one short line per message, tool results by size only, so it is always smaller than what it covers. */
+export function scriptedSummary(messages: ModelRequest["messages"]): string {
+	// The last message is the runtime's request for the summary.
+	const covered = messages.slice(0, -1).filter((m) => m.role !== "system");
+	const first = (text: string) => {
+		const line = text.split("\n").find((l) => l.trim() !== "") ?? "";
+		return line.length > 60 ? `${line.slice(0, 60)}…` : line;
+	};
+	const lines = covered.map((m) => {
+		if (m.role === "tool") return `- ${m.name} ${m.tool_call_id} answered ${m.content.length} characters`;
+		if (m.role === "assistant" && m.tool_calls?.length) return `- assistant called ${m.tool_calls.map((c) => `${c.name} (${c.id})`).join(", ")}`;
+		return `- ${m.role}: ${first(m.content)}`;
+	});
+	return [`Summary of ${covered.length} message(s):`, ...lines].join("\n");
 }
 
 function toolCallsOf(step: ScriptedStep): RawToolCall[] {

@@ -5,6 +5,7 @@
  */
 import type { AuditRecord } from "../kernel/evidence/audit-types.js";
 import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
+import type { ContextLink } from "./explain-model.js";
 
 /** What explain reads: events and audit records, of one or more sessions. */
 export interface ExplainEvidence {
@@ -42,6 +43,8 @@ export interface ModelLink {
 	tool_calls?: number;
 	outcome?: string;
 	usage?: { prompt_tokens: number; completion_tokens: number };
+	/** What the call was sent: its context manifest in short (`warden explain <model_call>` shows it whole). */
+	context?: ContextLink;
 }
 
 export interface DecisionLink {

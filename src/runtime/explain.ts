@@ -23,8 +23,10 @@ import {
 	type OutcomeLink,
 	type OutcomeStatus,
 } from "./explain-types.js";
+import { contextLink } from "./explain-model.js";
 
 export * from "./explain-types.js";
+export { explainModelCall, isModelCallTarget, type ModelCallExplanation } from "./explain-model.js";
 
 const CALL_ID = /^call_(\d+)_(\d+)_(\d+)$/;
 /** Calls the host makes itself, without a model: `warden undo`'s restores. */
@@ -207,7 +209,8 @@ class CallReader {
 			(x): x is Numbered<WardenEvent<"model.responded">> => x.e.kind === "model.responded" && x.e.turn === turn && x.e.payload.step === step,
 		);
 		const llm = this.evidence.audit
-			.filter((r) => r.session === this.target.session && r.turn === turn && r.kind === "llm.complete")
+			// A compaction's summarising call is no step of the turn.
+			.filter((r) => r.session === this.target.session && r.turn === turn && r.kind === "llm.complete" && r.data.purpose !== "compaction")
 			.sort((a, b) => a.seq - b.seq)[step - 1];
 		if (!responded && !llm) {
 			const missing = `no model.responded event or llm.complete audit record for turn ${turn} step ${step}`;
@@ -228,6 +231,8 @@ class CallReader {
 			const outcome = str(llm.data.outcome);
 			if (outcome !== undefined) link.outcome = outcome;
 			link.tool_calls ??= num(llm.data.tool_calls);
+			const context = contextLink(this.evidence.audit, llm);
+			if (context) link.context = context;
 			if (link.tool_calls === undefined) delete link.tool_calls;
 		} else this.missing.push(`no llm.complete audit record for turn ${turn} step ${step} (model.responded event #${responded!.n})`);
 		return link;

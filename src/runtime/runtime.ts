@@ -22,7 +22,8 @@ import type { Redactor } from "../kernel/flow/redaction-types.js";
 import { FlowConfigError } from "../kernel/flow/flow-errors.js";
 import { createModel } from "../models/model-spec.js";
 import type { Message, ModelProvider } from "../models/provider.js";
-import type { Label } from "../kernel/flow/label.js";
+import { join, type Label } from "../kernel/flow/label.js";
+import { INITIAL_CONTEXT } from "../kernel/flow/session-flow.js";
 import { realDirectory } from "../providers/directory-probe.js";
 import { type RecoveryReport, recoverOperations } from "../kernel/operations/recovery.js";
 import { resolveStateDir } from "../store/state-dir.js";
@@ -32,7 +33,7 @@ import { builtinTools, ToolRegistry } from "../tools/registry.js";
 import { DEFAULT_TOOL_LIMITS } from "../tools/tool.js";
 import { registerToolTool } from "../tools/register-tool.js";
 import { budgetOption, budgetRecord } from "./budget-options.js";
-import { type CallExplanation, explainCall, explainSessions } from "./explain.js";
+import { type CallExplanation, explainCall, explainModelCall, explainSessions, isModelCallTarget, type ModelCallExplanation } from "./explain.js";
 import { explainToolCall, type PolicyCheckRequest, type PolicyCheckResult } from "./policy-check.js";
 import { RuntimeConfigError } from "./runtime-config-error.js";
 import { exportReplay } from "./replay/replay-export.js";
@@ -42,6 +43,9 @@ import { resumedBudget } from "./resumed-budget.js";
 import { childOpener } from "./child-session.js";
 import { Session } from "./session.js";
 import { SYSTEM_PROMPT_LABEL } from "./system-prompt.js";
+import { ContextSettingsError, contextSettings } from "./context/context-settings.js";
+import type { ContextKeeper } from "./context/context-keeper.js";
+import { noteHistory, sessionInstructions, sessionKeeper, storedInstructionsAt } from "./context/session-context.js";
 import { SessionApprovals, withApprovedRules } from "./session-approvals.js";
 import { sessionAuthority, sessionCeiling } from "./session-authority.js";
 import type { SessionOptions } from "./session-options.js";
@@ -108,6 +112,8 @@ interface PreparedSession {
 	carried?: BudgetAmounts;
 	/** Approval leases a resumed session's earlier runs consumed. */
 	spentLeases?: string[];
+	/** The context's counter, compaction and manifests, once the first messages are noted. */
+	keeper?: ContextKeeper;
 }
 
 export class Runtime {
@@ -162,11 +168,23 @@ export class Runtime {
 		await this.store.createSession({ id, workspace, mode, model: model.spec, created_at: new Date().toISOString() });
 		const systemPrompt = options.systemPrompt ?? defaultSystemPrompt(mode);
 		const history: Message[] = [{ role: "system", content: systemPrompt }];
+		const labels = [SYSTEM_PROMPT_LABEL];
 		await recorder.message(history[0], SYSTEM_PROMPT_LABEL);
+		// AGENTS.md, read fresh: the model's instructions, never policy (an untrusted project's are labelled so).
+		const instructions = await sessionInstructions(options.instructions, workspace, this.env);
+		if (instructions?.text) {
+			history.push({ role: "system", content: instructions.text });
+			labels.push(instructions.label);
+			await recorder.message(history[1], instructions.label);
+		}
+		// The model's context holds them from the start: an untrusted project's lowers its integrity.
+		if (instructions?.text) setup.initialContext = join(INITIAL_CONTEXT, instructions.label);
+		setup.keeper = this.keeperFor(setup, options, instructions);
+		noteHistory(setup.keeper, history, labels, instructions?.text ? 1 : undefined);
 		await recorder.emit("session.started", { event_schema: EVENT_SCHEMA_VERSION, workspace, mode, model: model.spec, resumed: false }, 0);
 		await recorder.audit("session.started", setup.startedAudit, undefined, 0);
 		const mcp = await openSessionMcp({ ...options, elicit: setup.ceiling.manifest.approval === "deny" ? undefined : options.elicit }, { store: this.store, recorder, policy, authority: setup.authority });
-		return this.assembleSession(setup, options, history, { labels: [SYSTEM_PROMPT_LABEL], sent: 0 }, mcp);
+		return this.assembleSession(setup, options, history, { labels, sent: 0 }, mcp);
 	}
 
 	/**
@@ -210,6 +228,9 @@ export class Runtime {
 			0,
 		);
 		const mcp = await openSessionMcp({ ...opened, elicit: setup.ceiling.manifest.approval === "deny" ? undefined : opened.elicit }, { store: this.store, recorder, policy, authority: setup.authority });
+		const compactionsBefore = (await this.store.listAudit({ session: sessionId })).filter((r) => r.kind === "compaction.started").length;
+		setup.keeper = this.keeperFor(setup, opened, undefined, compactionsBefore);
+		noteHistory(setup.keeper, resumed.history, resumed.labels, storedInstructionsAt(resumed.history));
 		// None of the history was sent to a model by this process: all of it is checked against the model's sink again.
 		return this.assembleSession(setup, opened, resumed.history, { labels: resumed.labels, sent: 0 }, mcp);
 	}
@@ -224,6 +245,12 @@ export class Runtime {
 		if (policy.sandbox) policy.sandbox.protect = [...(policy.sandbox.protect ?? []), this.stateDir];
 		const { mode, workspace, hostRules, runDenyRules } = policy;
 		const model = typeof options.model === "string" ? await createModel(options.model, this.env, options.modelProfiles ? { profiles: options.modelProfiles } : {}) : options.model;
+		try {
+			contextSettings(model, options.context);
+		} catch (err) {
+			if (err instanceof ContextSettingsError) throw new RuntimeConfigError(err.message);
+			throw err;
+		}
 		const maxSteps = options.maxSteps ?? 50;
 		if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new RuntimeConfigError(`max steps must be a positive integer, got ${maxSteps}`);
 		const modelTimeoutMs = options.modelTimeoutMs ?? 600_000;
@@ -276,6 +303,12 @@ export class Runtime {
 		return { id, policy, model, maxSteps, modelTimeoutMs, ceiling, sessionLimits, turnLimits, registry, authority, parses, recorder, listener, startedAudit, initialContext };
 	}
 
+	/** The session's context keeper: its counter, compactions and manifests. */
+	private keeperFor(setup: PreparedSession, options: OpenSessionOptions, instructions?: Parameters<typeof sessionKeeper>[3], compactionsBefore = 0): ContextKeeper {
+		// The settings were checked in prepareSession, before anything was recorded.
+		return sessionKeeper(setup.model, options.context, () => this.store.listEvents(setup.id), instructions, compactionsBefore);
+	}
+
 	/** The Session over a prepared setup and its conversation so far. */
 	private assembleSession(setup: PreparedSession, options: OpenSessionOptions, history: Message[], context: { labels: Label[]; sent: number }, mcp?: McpSessionTools): Session {
 		const { policy, model, maxSteps, modelTimeoutMs, ceiling, registry, authority, parses, recorder, listener } = setup;
@@ -322,6 +355,7 @@ export class Runtime {
 			context,
 			parseShell: (command) => parses.parse(command),
 			...(options.files ? { files: options.files } : {}),
+			...(setup.keeper ? { keeper: setup.keeper } : {}),
 			sessionBudget,
 			turnBudget: setup.turnLimits,
 			setTurnListener: (turnListener) => {
@@ -348,6 +382,16 @@ export class Runtime {
 
 	async listAudit(filter?: { session?: string; limit?: number }): Promise<AuditRecord[]> {
 		return toAuditRecords(await this.store.listAudit(filter));
+	}
+
+	/**
+	 * One model call and the context manifest it was sent with, by `model_<turn>_<step>`,
+	 * `compaction_<k>` or the seq of its llm.complete or context.manifest record; undefined when the
+	 * id names no model call (explain() then takes it as a tool call's).
+	 */
+	async explainModel(id: string, options: { session?: string } = {}): Promise<ModelCallExplanation | undefined> {
+		const audit = await this.listAudit(options.session === undefined ? {} : { session: options.session });
+		return isModelCallTarget(audit, id) ? explainModelCall(audit, id, options.session) : undefined;
 	}
 
 	/**

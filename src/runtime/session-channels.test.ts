@@ -53,9 +53,11 @@ describe("llm.complete: the model is reached through the kernel", () => {
 		const completions = audit.filter((r) => r.kind === "llm.complete");
 		// Each request also passed flow admission: the context (internal) to the model's sink, local here.
 		const cleared = expect.objectContaining({ sink: "llm:ollama/qwen2.5", decision: "allow", label: expect.objectContaining({ sensitivity: "internal" }) });
+		// The context's size and the digest of the manifest each call was sent with (src/runtime/context/).
+		const context = { manifest_digest: expect.stringMatching(/^[0-9a-f]{64}$/), context_tokens: expect.any(Number), context_window: 8192 };
 		expect(completions.map((r) => [r.turn, r.call_id, r.data])).toEqual([
-			[1, undefined, { profile: "ollama/qwen2.5", spec: "ollama:qwen2.5", messages: 2, tools: expect.any(Number), outcome: "completed", tool_calls: 1, usage: { prompt_tokens: 7, completion_tokens: 3 }, flow: cleared }],
-			[1, undefined, { profile: "ollama/qwen2.5", spec: "ollama:qwen2.5", messages: 4, tools: expect.any(Number), outcome: "completed", tool_calls: 0, flow: cleared }],
+			[1, undefined, { profile: "ollama/qwen2.5", spec: "ollama:qwen2.5", messages: 2, tools: expect.any(Number), outcome: "completed", tool_calls: 1, usage: { prompt_tokens: 7, completion_tokens: 3 }, flow: cleared, ...context }],
+			[1, undefined, { profile: "ollama/qwen2.5", spec: "ollama:qwen2.5", messages: 4, tools: expect.any(Number), outcome: "completed", tool_calls: 0, flow: cleared, ...context }],
 		]);
 		expect(JSON.stringify(completions)).not.toContain("look");
 		expect(audit.some((r) => r.kind === "authority.denied")).toBe(false);

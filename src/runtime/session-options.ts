@@ -11,6 +11,8 @@ import type { ProtectedPathRule, ProtectedPathSpec } from "../kernel/protected/p
 import type { ModelProfiles } from "../models/model-profile.js";
 import type { ModelProvider } from "../models/provider.js";
 import type { EditorFiles } from "../providers/editor-fs-provider.js";
+import type { ContextOptions } from "./context/context-settings.js";
+import type { InstructionsOption } from "./context/session-context.js";
 import type { ToolLimits } from "../tools/tool.js";
 
 /**
@@ -122,6 +124,14 @@ export interface SessionOptions {
 	mcpServers?: readonly McpServerConfig[];
 	/** Answers an MCP server's request for input (through human.ask); absent, every request is declined. */
 	elicit?: ElicitCallback;
+	/**
+	 * The context window (used when the provider does not know its model's), the share of it the
+	 * next request may fill before the oldest turns are summarised (default 0.8), and the tokens
+	 * kept free for the answer.
+	 */
+	context?: ContextOptions;
+	/** Where AGENTS.md files are read from, and whether the project is trusted; `false` reads none. Default: read, untrusted. */
+	instructions?: InstructionsOption;
 }
 
 export type { Decision };

@@ -14,6 +14,7 @@ import type { Message, ModelProvider } from "../models/provider.js";
 import type { Store } from "../store/store.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { ToolLimits } from "../tools/tool.js";
+import type { CompactionOutcome, ContextKeeper } from "./context/context-keeper.js";
 import { EventChannel } from "./event-channel.js";
 import type { SessionApprovals } from "./session-approvals.js";
 import type { ConfirmCallback } from "./session-options.js";
@@ -54,6 +55,8 @@ export interface SessionParts {
 	subagents?: SubagentLauncher;
 	/** An editor's buffers the file tools use instead of the disk (SessionOptions.files). */
 	files?: EditorFiles;
+	/** The context's counter, compaction and manifests; absent (a sub-agent's session), nothing is compacted. */
+	keeper?: ContextKeeper;
 	/** Receives each event after it is persisted; the session routes it to the running turn too. */
 	setTurnListener(listener: ((event: AnyWardenEvent) => void) | undefined): void;
 	onEnd(): void;
@@ -126,7 +129,10 @@ export class Session {
 							this.calls.set(callId, callController);
 							return () => this.calls.delete(callId);
 						},
-						remember: (message, label) => recorder.message(message, label),
+						remember: async (message, label) => {
+							await recorder.message(message, label);
+							this.parts.keeper?.note(message, label);
+						},
 					},
 					this.parts.history,
 					input,
@@ -172,6 +178,26 @@ export class Session {
 			await turn.throw(err).catch(() => undefined);
 			throw err;
 		}
+	}
+
+	/**
+	 * Summarises the oldest turns now, whatever the threshold says (the terminal's `/compact`):
+	 * the same governed model call a turn makes when its context fills, charged to the session.
+	 */
+	async compact(): Promise<CompactionOutcome> {
+		if (this.ended) throw new Error(`session ${this.id} has ended`);
+		if (this.current) throw new Error(`session ${this.id} is running a turn: compact between turns`);
+		const keeper = this.parts.keeper;
+		if (!keeper) throw new Error(`session ${this.id} keeps no context of its own to compact (a sub-agent's)`);
+		const { sessionBudget, turnBudget, history, tools } = this.parts;
+		return keeper.compact({ ...this.parts, budget: sessionBudget.child("turn", turnBudget), history, tools: tools.schemas(), signal: new AbortController().signal }, "requested");
+	}
+
+	/** The context's size as the next request would count it, with the model's window. */
+	contextUsage(): { tokens: number; window: number; limit: number } | undefined {
+		const keeper = this.parts.keeper;
+		if (!keeper) return undefined;
+		return { tokens: keeper.counter.request(this.parts.history, this.parts.tools.schemas()), window: keeper.settings.window, limit: keeper.settings.limit };
 	}
 
 	/** Cancels the running turn, if any, and waits until its evidence is complete. */

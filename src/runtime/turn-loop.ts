@@ -35,6 +35,7 @@ import { type Decider, decideToolCall } from "./decide-call.js";
 import { jitRegistrar } from "./jit-registrar.js";
 import { runByKey } from "./keyed-serializer.js";
 import type { SessionApprovals } from "./session-approvals.js";
+import type { ContextKeeper } from "./context/context-keeper.js";
 import type { ConfirmCallback } from "./session-options.js";
 import type { TurnSubagents } from "./subagents.js";
 import { historyCall, normalizeToolCalls, type ToolProposal } from "./tool-call-normalizer.js";
@@ -85,6 +86,8 @@ export interface TurnDeps {
 	files?: EditorFiles;
 	/** The session's MCP servers, for mcp.call. */
 	mcp?: McpRouter;
+	/** Counts the context, compacts it before a request would pass the limit, and records each call's manifest. */
+	keeper?: ContextKeeper;
 }
 
 export interface ModelContext {
@@ -159,6 +162,8 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 
 	let stepsTaken = 0;
 	const modelFlow = deps.flow.model(llmResource(modelProfile(deps.model.spec)));
+	// The manifest's digest and the context's size go on the step's llm.complete record.
+	let contextRecord: Record<string, unknown> = {};
 	// The model is reached only through the kernel: admitted on llm:<profile>, cleared by the flow
 	// plane (the context is data leaving for the provider), charged to the turn, recorded.
 	const llm = createLlmPrimitives({
@@ -166,7 +171,7 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 		authority: deps.authority.forCall({ approved: false }),
 		budget: deps.budget,
 		record: async (data) => {
-			await recorder.audit("llm.complete", data);
+			await recorder.audit("llm.complete", { ...data, ...contextRecord });
 		},
 		admitFlow: (request) => {
 			// Only the messages new to the model: mapping the whole history made every step of a long session dearer.
@@ -192,6 +197,9 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 		for (let step = 1; step <= deps.maxSteps; step++) {
 			if (signal.aborted) return finish("cancelled", step - 1, "", "turn cancelled by the host");
 			stepsTaken = step;
+			const prepared = deps.keeper ? await deps.keeper.prepare({ ...deps, history, tools: deps.tools.schemas(), signal }, step) : undefined;
+			if (prepared && !prepared.ok) return finish(prepared.status, step - 1, "", prepared.error);
+			contextRecord = prepared ? { manifest_digest: prepared.digest, context_tokens: prepared.tokens, context_window: prepared.window } : {};
 			const deadline = AbortSignal.timeout(deps.modelTimeoutMs);
 			const modelSignal = AbortSignal.any([signal, deadline]);
 			let response: ModelResponse;
@@ -242,6 +250,11 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 			};
 			if (response.text) responded.text = response.text;
 			if (response.usage) responded.usage = response.usage;
+			if (prepared) {
+				deps.keeper!.observe(prepared, response.usage);
+				responded.context_tokens = response.usage?.prompt_tokens ?? prepared.tokens;
+				responded.context_window = prepared.window;
+			}
 			crashPoint("turn.model-answered");
 			await recorder.emit("model.responded", responded);
 			// The model's own words go back to the model that wrote them: not new to that sink.

@@ -23,6 +23,11 @@ export type AuditKind =
 	| "subagent.started"
 	| "subagent.completed"
 	| "llm.complete"
+	/** What one model call was sent: each message of the record verbatim, summarised or omitted (src/runtime/context/context-manifest.ts). */
+	| "context.manifest"
+	| "compaction.started"
+	| "compaction.completed"
+	| "compaction.failed"
 	| "flow.decided"
 	| "operation.settled"
 	| "operation.abandoned"

@@ -23,6 +23,9 @@ export interface EventPayloads {
 		text?: string;
 		tool_calls: number;
 		usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number };
+		/** The request's tokens (reported prompt tokens, else Warden's count) and the model's window: the terminal shows context used. */
+		context_tokens?: number;
+		context_window?: number;
 	};
 	/** One attempt of a model call failed for a passing reason (rate limit, busy server, cut connection); the provider waits `delay_ms` and tries again. */
 	"model.retried": { step: number; attempt: number; max_attempts: number; reason: string; delay_ms: number; retry_after_ms?: number };
@@ -79,6 +82,23 @@ export interface EventPayloads {
 	 * the model, or released once by a human; any egress to an untrusted sink; any secret that moved.
 	 */
 	"flow.decided": FlowDecisionRecord;
+	/** The oldest turns are being summarised: the request would pass `limit` tokens (or the host asked). */
+	"compaction.started": { compaction: number; reason: "threshold" | "requested"; tokens: number; limit: number; window: number; summarising: number };
+	/** The summary replaced `summarised` items (`first` to `last` of the record) in the model's context; the record keeps them all. */
+	"compaction.completed": {
+		compaction: number;
+		reason: "threshold" | "requested";
+		summary_ref: string;
+		summarised: number;
+		first: string;
+		last: string;
+		call_ids: number;
+		tokens_before: number;
+		tokens_after: number;
+		duration_ms: number;
+	};
+	/** `gave_up`: this was the third failure in a row, and the turn ends `context_full`. */
+	"compaction.failed": { compaction: number; reason: "threshold" | "requested"; error: string; failures: number; gave_up: boolean };
 	/** `budget` is the session's settled use so far, with the session's own limits. */
 	"turn.completed": { status: TurnStatus; text?: string; steps: number; error?: string; budget?: BudgetUsage };
 	"session.ended": { status: "ok" | "error" };
@@ -106,12 +126,16 @@ export const EVENT_KINDS = [
 	"subagent.started",
 	"subagent.completed",
 	"flow.decided",
+	"compaction.started",
+	"compaction.completed",
+	"compaction.failed",
 	"turn.completed",
 	"session.ended",
 ] as const satisfies readonly EventKind[];
 
 /** How a turn ended. Only `completed` is success. */
-export type TurnStatus = "completed" | "max_steps" | "cancelled" | "model_error" | "budget_exhausted" | "error";
+/** `context_full`: the request no longer fits and three compactions in a row failed. */
+export type TurnStatus = "completed" | "max_steps" | "cancelled" | "model_error" | "budget_exhausted" | "context_full" | "error";
 
 /**
  * Where a sub-agent's event came from, on the copy the parent's host hears: the session and call

@@ -76,6 +76,7 @@ describe("turn statuses as prompt stop reasons, one row per status", () => {
 		["cancelled", "cancelled"],
 		["max_steps", "max_turn_requests"],
 		["budget_exhausted", "max_turn_requests"],
+		["context_full", "max_tokens"],
 		["model_error", "error"],
 		["error", "error"],
 	];

@@ -7,6 +7,8 @@ export const STOP_REASONS: Readonly<Record<TurnStatus, StopReason | "error">> = 
 	cancelled: "cancelled",
 	max_steps: "max_turn_requests",
 	budget_exhausted: "max_turn_requests",
+	// The context could not be made to fit the window: ACP's nearest reason is running out of tokens.
+	context_full: "max_tokens",
 	model_error: "error",
 	error: "error",
 };

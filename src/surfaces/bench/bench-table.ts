@@ -5,6 +5,7 @@ import type {
 	AuthorityReport,
 	BenchReport,
 	CliStartReport,
+	CompactionBenchReport,
 	ConcurrencyReport,
 	GroupCommitReport,
 	DecisionReport,
@@ -234,6 +235,20 @@ export function sessionSection(s: SessionBenchReport): string[] {
 	];
 }
 
+export function compactionSection(c: CompactionBenchReport): string[] {
+	const base = c.modelCall.medianUs;
+	return [
+		`Compaction: Session.compact() of a turn of ${c.stepsPerRound} reads of ${c.fileBytes}-byte files (${c.summarised} items summarised) vs the summarising model call alone (median of ${c.rounds} compactions, after ${c.warmupRounds} warm-up)`,
+		...table([
+			["variant", "median", "min", "max", "vs model call"],
+			timingRow("the summarising call straight to the scripted model (yardstick)", c.modelCall, base),
+			timingRow("Session.compact(), SQLite store (WAL, synchronous=FULL)", c.compaction, base),
+			timingRow("Session.compact(), in-memory store", c.compactionInMemory, base),
+		]),
+		`  added per compaction: ${duration(c.addedUs)} (${duration(c.addedInMemoryUs)} without durability); a real model's summary takes seconds, so this is the figure to weigh`,
+	];
+}
+
 export function formatBenchTable(report: BenchReport): string {
 	const env = report.environment;
 	return [
@@ -263,6 +278,7 @@ export function formatBenchTable(report: BenchReport): string {
 		...(report.groupCommit ? ["", ...groupCommitSection(report.groupCommit)] : []),
 		...(report.mcp ? ["", ...mcpSection(report.mcp)] : []),
 		...(report.session ? ["", ...sessionSection(report.session)] : []),
+		...(report.compaction ? ["", ...compactionSection(report.compaction)] : []),
 	].join("\n");
 }
 

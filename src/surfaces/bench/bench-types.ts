@@ -61,6 +61,10 @@ export interface BenchOptions {
 	sessionCalls?: number;
 	/** Calls per turn of that session, and the size of the first and last windows compared. Default 100. */
 	sessionCallsPerTurn?: number;
+	/** Measured compactions (Session.compact) in the compaction benchmark. Default 9. */
+	compactionRounds?: number;
+	/** read_file steps of the turn before each measured compaction. Default 8. */
+	compactionSteps?: number;
 	/** Where the temporary workspace and state directories are made. Default: the OS temp dir. */
 	tempDir?: string;
 	/** Receives a line as each phase starts, for a caller that shows progress. */
@@ -436,6 +440,28 @@ export interface SessionBenchReport {
 	};
 }
 
+/** A compaction (Session.compact) against the summarising model call alone (src/surfaces/bench/compaction-bench.ts). */
+export interface CompactionBenchReport {
+	rounds: number;
+	warmupRounds: number;
+	/** read_file steps of the turn before each compaction; each reads a `fileBytes` file. */
+	stepsPerRound: number;
+	fileBytes: number;
+	/** Items each compaction summarised (median). */
+	summarised: number;
+	/** The yardstick: the same summarising request straight to the same (scripted) model. */
+	modelCall: CallTiming;
+	/** Session.compact() over the SQLite store. */
+	compaction: CallTiming;
+	/** The same over the in-memory store: what is left without durability. */
+	compactionInMemory: CallTiming;
+	/** compaction.medianUs - modelCall.medianUs: Warden's added wall time per compaction. */
+	addedUs: number;
+	addedInMemoryUs: number;
+	/** compaction.medianUs / modelCall.medianUs. */
+	ratio: number;
+}
+
 export interface BenchReport {
 	schema: "warden.bench/2";
 	startedAt: string;
@@ -461,6 +487,8 @@ export interface BenchReport {
 	mcp?: McpRoundTripReport;
 	/** Absent when the report predates the session benchmark. */
 	session?: SessionBenchReport;
+	/** Absent in a report from before this benchmark existed. */
+	compaction?: CompactionBenchReport;
 }
 
 /** One MCP tools/call echo round trip, per call: through a governed session vs the bare SDK client. */

@@ -35,6 +35,8 @@ const TINY = {
 	mcpCalls: 1,
 	sessionCalls: 4,
 	sessionCallsPerTurn: 2,
+	compactionRounds: 2,
+	compactionSteps: 2,
 };
 
 // The llama benchmark runs on the test runtime, never skipping for want of the user's cache.

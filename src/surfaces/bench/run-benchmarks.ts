@@ -7,6 +7,7 @@ import type { BenchOptions, BenchReport, RecoveryBenchReport } from "./bench-typ
 import { benchAuthority, benchLeases } from "./authority-bench.js";
 import { BenchError } from "./bench-error.js";
 import { benchCliStart, defaultWardenBin } from "./cli-start.js";
+import { benchCompaction } from "./compaction-bench.js";
 import { benchConcurrency } from "./concurrency-bench.js";
 import { benchGroupCommit } from "./group-commit.js";
 import { benchDecisions } from "./decisions.js";
@@ -52,6 +53,8 @@ export const BENCH_DEFAULTS = {
 	mcpCalls: 50,
 	sessionCalls: 10_000,
 	sessionCallsPerTurn: 100,
+	compactionRounds: 9,
+	compactionSteps: 8,
 } as const;
 
 /** The llama benchmark's synthetic model: small enough for a CPU core, big enough that a token is real work. */
@@ -90,6 +93,8 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const mcpCalls = count("mcpCalls", options.mcpCalls, 1);
 	const sessionCallsPerTurn = count("sessionCallsPerTurn", options.sessionCallsPerTurn, 1);
 	const sessionCalls = count("sessionCalls", options.sessionCalls, 2 * sessionCallsPerTurn);
+	const compactionRounds = count("compactionRounds", options.compactionRounds, 1);
+	const compactionSteps = count("compactionSteps", options.compactionSteps, 1);
 	const tempDir = options.tempDir || tmpdir();
 	if (!existsSync(tempDir) || !statSync(tempDir).isDirectory()) throw new BenchError(`temp dir ${tempDir} is not an existing directory`);
 	const wardenBin = options.wardenBin ?? defaultWardenBin();
@@ -163,6 +168,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		tempDir,
 		onProgress,
 	});
+	const compaction = await benchCompaction({ rounds: compactionRounds, warmupRounds, stepsPerRound: compactionSteps, fileBytes, tempDir, onProgress });
 
 	const cores = cpus();
 	return {
@@ -192,5 +198,6 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		groupCommit,
 		mcp,
 		session,
+		compaction,
 	};
 }

@@ -1,5 +1,6 @@
 /** `warden explain`'s text form: one call's operation tree as indented lines, the verdict last. */
 import { type CallExplanation, isMissing } from "../../runtime/explain.js";
+import { contextLine } from "./explain-model-render.js";
 
 /** A diff longer than this many lines is cut: the full one is in `warden audit list --json`. */
 const DIFF_LINES = 40;
@@ -28,6 +29,7 @@ export function renderExplanation(t: CallExplanation): string {
 		const m = t.proposedBy;
 		add(1, `proposed by model call ${m.spec ?? "?"} (turn ${m.turn} step ${m.step}${m.outcome ? `, ${m.outcome}` : ""}${m.tool_calls === undefined ? "" : `, ${m.tool_calls} tool call(s)`})${refs(m.event, m.audit_seq)}`);
 		if (m.text) add(2, `said: ${clip(m.text)}`);
+		if (m.context) add(2, contextLine(m.context));
 	}
 
 	if (t.decision === undefined) add(1, "decision: none (the proposal was invalid)");

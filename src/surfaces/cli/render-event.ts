@@ -32,7 +32,8 @@ function renderOwnEvent(event: AnyWardenEvent): string | undefined {
 		case "model.responded": {
 			const p = event.payload;
 			const calls = p.tool_calls === 0 ? "final answer" : `${p.tool_calls} tool call${p.tool_calls === 1 ? "" : "s"}`;
-			return `  model step ${p.step} → ${calls}`;
+			const context = p.context_tokens !== undefined && p.context_window !== undefined ? ` · context ${p.context_tokens}/${p.context_window} tokens` : "";
+			return `  model step ${p.step} → ${calls}${context}`;
 		}
 		case "model.retried": {
 			const p = event.payload;
@@ -70,6 +71,19 @@ function renderOwnEvent(event: AnyWardenEvent): string | undefined {
 		case "subagent.completed": {
 			const p = event.payload;
 			return `    ⇠ ${p.call_id} sub-agent ${p.child_session} ${p.status} (result ${p.result_used})`;
+		}
+		case "compaction.started": {
+			const p = event.payload;
+			const why = p.reason === "requested" ? "asked by the host" : `${p.tokens} tokens would pass the limit of ${p.limit} (window ${p.window})`;
+			return `  ⇊ compaction ${p.compaction}: ${why}; summarising ${p.summarising} item(s)`;
+		}
+		case "compaction.completed": {
+			const p = event.payload;
+			return `  ⇊ compaction ${p.compaction}: ${p.summarised} item(s) ${p.first}…${p.last} now ${p.summary_ref}, ${p.tokens_before} → ${p.tokens_after} tokens`;
+		}
+		case "compaction.failed": {
+			const p = event.payload;
+			return `  ✗ compaction ${p.compaction} failed (${p.failures} in a row): ${p.error}${p.gave_up ? "; giving up" : ""}`;
 		}
 		case "turn.completed": {
 			const p = event.payload;

@@ -43,6 +43,9 @@ export async function sessionOptionsFromFlags(
 		...(config.mcpServers?.length ? { mcpServers: config.mcpServers } : {}),
 		...(flags.sandbox === "required" ? { sandbox: "required" as const } : {}),
 		modelTimeoutMs: Math.ceil(modelTimeout * 1000),
+		...(config.context ? { context: config.context } : {}),
+		// AGENTS.md from a project the user does not trust is labelled untrusted data; it never changes authority either way.
+		instructions: { trusted: config.trustedProject },
 		onEvent,
 	};
 }

@@ -1,0 +1,46 @@
+/** What opening or resuming a session sets up for its context: the keeper, and the project instructions message. */
+import type { Label } from "../../kernel/flow/label.js";
+import type { Message, ModelProvider } from "../../models/provider.js";
+import { ContextKeeper } from "./context-keeper.js";
+import { type ContextOptions, contextSettings } from "./context-settings.js";
+import { type ProjectInstructions, readProjectInstructions, wardenConfigHome } from "./project-instructions.js";
+import { latestTodo } from "./todo-state.js";
+
+export const SYSTEM_PROMPT_PIN = "the system prompt: never summarised";
+export const INSTRUCTIONS_PIN = "project instructions: never summarised";
+
+/** How a host chooses where project instructions come from; `false` reads none. */
+export type InstructionsOption =
+	| false
+	| {
+			/** Whether the user trusts the project (the CLI passes the config's `trusted_projects` answer); default false. */
+			trusted?: boolean;
+			/** Where the user's global AGENTS.md lives; default `<config home>/warden`. */
+			configHome?: string;
+	  };
+
+export async function sessionInstructions(option: InstructionsOption | undefined, workspace: string, env: NodeJS.ProcessEnv): Promise<ProjectInstructions | undefined> {
+	if (option === false) return undefined;
+	return readProjectInstructions({ workspace, trusted: option?.trusted ?? false, configHome: option?.configHome ?? wardenConfigHome(env) });
+}
+
+export function sessionKeeper(model: ModelProvider, options: ContextOptions | undefined, events: () => Promise<readonly { kind: string; payload: unknown }[]>, instructions?: ProjectInstructions, compactionsBefore = 0): ContextKeeper {
+	return new ContextKeeper({
+		compactionsBefore,
+		settings: contextSettings(model, options),
+		model,
+		todo: async () => latestTodo(await events()),
+		...(instructions ? { instructions: instructions.parts, instructionsLabel: instructions.label } : {}),
+	});
+}
+
+/** Notes a conversation already stored (a resumed one, or a new one's first messages) in the order the store holds it. */
+export function noteHistory(keeper: ContextKeeper, history: readonly Message[], labels: readonly Label[], instructionsAt?: number): void {
+	for (const [i, message] of history.entries()) keeper.note(message, labels[i]!, i === 0 ? SYSTEM_PROMPT_PIN : i === instructionsAt ? INSTRUCTIONS_PIN : undefined);
+}
+
+/** A resumed session's project instructions message: the system message the opening run put second. */
+export function storedInstructionsAt(history: readonly Message[]): number | undefined {
+	const second = history[1];
+	return second?.role === "system" && second.content.startsWith("Project instructions (AGENTS.md)") ? 1 : undefined;
+}
