@@ -1,6 +1,7 @@
 /** The `warden` command: a thin client of the embedding API. */
 import { Command, CommanderError } from "commander";
 import { registerBenchCommand } from "../bench/bench-command.js";
+import { registerChatCommand } from "../tui/chat-command.js";
 import { registerEvalCommands } from "../eval/eval-command.js";
 import { EXIT, reportError } from "./cli-error.js";
 import { registerEvidenceCommands } from "./evidence-commands.js";
@@ -30,6 +31,7 @@ export function buildProgram(out: (text: string) => void): Command {
 	registerRecoverCommand(program, out);
 	registerUndoCommand(program, out);
 	registerBenchCommand(registerEvalCommands(program, out), out);
+	registerChatCommand(program, out);
 	return program;
 }
 
