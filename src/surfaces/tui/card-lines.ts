@@ -87,7 +87,6 @@ function approvalLines(r: ConfirmationRequest): Line[] {
 	const deny = r.always?.deny;
 	if (allow) lines.push({ text: `  a persists ${"rules" in allow ? allow.rules.map((x) => `allow ${x}`).join(", ") : `no rule (${allow.why})`}`, tone: "dim" });
 	if (deny) lines.push({ text: `  d persists ${"rules" in deny ? deny.rules.map((x) => `deny ${x}`).join(", ") : `no rule (${deny.why})`}`, tone: "dim" });
-	lines.push({ text: "  [y] allow once  [a] always allow  [d] always deny  [n/Esc] deny", tone: "accent" });
 	return lines;
 }
 
@@ -98,7 +97,6 @@ function releaseLines(r: ReleaseRequest): Line[] {
 		{ text: `  payload sha256 ${r.payload_sha256}`, tone: "plain" },
 		{ text: `  labels ${r.label.sensitivity}, ${r.label.integrity}${r.label.sources?.length ? ` from ${r.label.sources.map((s) => s.ref).join(", ")}` : ""}`, tone: "plain" },
 		{ text: `  ${r.operation}${r.call_id ? ` by ${r.call_id}` : ""}: ${short(r.preview, 200)}`, tone: "dim" },
-		{ text: "  [y] release this payload once  [n/Esc] keep it", tone: "accent" },
 	];
 }
 
@@ -109,11 +107,16 @@ export function askLines(ask: PendingAsk): Line[] {
 		case "release":
 			return releaseLines(ask.request);
 		case "question":
-			return [
-				{ text: `The agent asks: ${ask.question}`, tone: "warn" },
-				{ text: "  type your answer and press Enter (Esc: no answer)", tone: "accent" },
-			];
+			return [{ text: `The agent asks: ${ask.question}`, tone: "warn" }];
 		case "yesno":
 			return [{ text: ask.question, tone: "warn" }];
 	}
 }
+
+/** The keys that answer the ask: shown only once it is armed, so what is on screen is what works. */
+export const ASK_KEYS: Readonly<Record<PendingAsk["kind"], string>> = {
+	approval: "[y] allow once  [a] always allow  [d] always deny  [n/Esc] deny",
+	release: "[y] release this payload once  [n/Esc] keep it",
+	question: "type your answer and press Enter (Esc: no answer)",
+	yesno: "[y] yes  [n/Esc] no",
+};

@@ -5,7 +5,7 @@
 import { createInterface } from "node:readline";
 import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
 import { renderEvent } from "../cli/render-event.js";
-import { askLines } from "./card-lines.js";
+import { ASK_KEYS, askLines } from "./card-lines.js";
 import type { ChatFlags } from "./chat-command.js";
 import { runLine } from "./chat-commands.js";
 import type { ChatController } from "./chat-controller.js";
@@ -28,28 +28,38 @@ export async function runPlain(chat: ChatController, flags: ChatFlags, out: (tex
 		if (entries.length < printedEntries) printedEntries = 0;
 		for (const e of entries.slice(printedEntries)) if (e.kind === "notice") out(`${e.text}\n`);
 		printedEntries = entries.length;
-		if (view.ask !== shown) {
-			shown = view.ask;
-			if (shown) {
-				out(`${askLines(shown).map((l) => l.text).join("\n")}\n${shown.kind === "question" ? "answer> " : "answer> "}`);
-				// A line typed before the question was printed is not its answer.
-				const ask = shown;
-				setTimeout(() => chat.arm(ask), ARM_AFTER_MS);
-			}
-		}
+		if (view.ask === shown) return;
+		shown = view.ask;
+		if (!shown) return;
+		const ask = shown;
+		out(`${askLines(ask).map((l) => l.text).join("\n")}\n`);
+		// A line typed before the question was printed is not its answer: the keys are offered once it is armed.
+		setTimeout(() => {
+			if (chat.asking !== ask) return;
+			chat.arm(ask);
+			out(`${ASK_KEYS[ask.kind]}\nanswer> `);
+		}, ARM_AFTER_MS);
 	});
-	out(`${statusText(chat.view().status)}\n> `);
-	try {
-		for await (const line of rl) {
-			if (chat.asking) {
-				const ask = chat.asking;
-				if (!chat.answer(ask.kind === "question" ? line : line.trim().slice(0, 1), line.trim() === "" && ask.kind !== "question")) out("answer> ");
-				continue;
+	const prompt = () => out(`${statusText(chat.view().status)}\n> `);
+	prompt();
+	// Lines are handled as they come, not one turn at a time: the answer to an ask arrives while its turn runs.
+	const done = new Promise<void>((resolve) => {
+		rl.on("close", resolve);
+		rl.on("line", (line) => {
+			const ask = chat.asking;
+			if (ask) {
+				const answered = ask.kind === "question" ? chat.answer(line) : chat.answer(line.trim().slice(0, 1), line.trim() === "");
+				if (!answered) out("not an answer; answer> ");
+				return;
 			}
-			const r = await runLine(chat, line, flags);
-			if (r === "exit") break;
-			out(`${statusText(chat.view().status)}\n> `);
-		}
+			void runLine(chat, line, flags).then((r) => {
+				if (r === "exit") rl.close();
+				else if (!chat.running) prompt();
+			});
+		});
+	});
+	try {
+		await done;
 	} finally {
 		off();
 		offView();

@@ -9,7 +9,7 @@ import type { ChatFlags } from "./chat-command.js";
 import { runLine } from "./chat-commands.js";
 import type { ChatController } from "./chat-controller.js";
 import type { Entry, PendingAsk, TodoItem } from "./chat-state.js";
-import { askLines, cardLines, type Line, type Tone } from "./card-lines.js";
+import { ASK_KEYS, askLines, cardLines, type Line, type Tone } from "./card-lines.js";
 import { statusText } from "./status-text.js";
 import { InputBuffer } from "./input-buffer.js";
 import { ARM_AFTER_MS } from "./arm-delay.js";
@@ -66,11 +66,24 @@ function todoNode(todos: readonly TodoItem[]): ReactNode {
 
 function AskPanel(props: { chat: ChatController; ask: PendingAsk }): ReactNode {
 	const { chat, ask } = props;
+	const [armed, setArmed] = useState(false);
 	useEffect(() => {
-		const timer = setTimeout(() => chat.arm(ask), ARM_AFTER_MS);
-		return () => clearTimeout(timer);
+		setArmed(false);
+		let immediate: NodeJS.Immediate | undefined;
+		// setImmediate runs after the poll phase: input already waiting when the window closes is read (and dropped) first.
+		const timer = setTimeout(() => {
+			immediate = setImmediate(() => {
+				chat.arm(ask);
+				setArmed(true);
+			});
+		}, ARM_AFTER_MS);
+		return () => {
+			clearTimeout(timer);
+			if (immediate) clearImmediate(immediate);
+		};
 	}, [chat, ask]);
-	return h(Box, { flexDirection: "column", marginTop: 1, borderStyle: "round", paddingX: 1 }, ...askLines(ask).map((l, i) => lineNode(l, i)));
+	const keys: Line = armed ? { text: ASK_KEYS[ask.kind], tone: "accent" } : { text: "…", tone: "dim" };
+	return h(Box, { flexDirection: "column", marginTop: 1, borderStyle: "round", paddingX: 1 }, ...[...askLines(ask), keys].map((l, i) => lineNode(l, i)));
 }
 
 function App(props: { chat: ChatController; flags: ChatFlags; onExit: () => void }): ReactNode {
@@ -108,6 +121,13 @@ function App(props: { chat: ChatController; flags: ChatFlags; onExit: () => void
 		props.onExit();
 	};
 
+	const submit = () => {
+		const line = input.submit();
+		if (line === undefined) return;
+		if (chat.asking?.kind === "question") chat.answer(line);
+		else void runLine(chat, line, flags).then((r) => r === "exit" && exit());
+	};
+
 	useInput((chars, key) => {
 		if (key.ctrl && chars === "c") {
 			void chat.cancel().then((leave) => leave && exit());
@@ -132,21 +152,20 @@ function App(props: { chat: ChatController; flags: ChatFlags; onExit: () => void
 			void chat.cycleMode();
 			return;
 		}
-		// Typed quickly (or before the terminal was raw, where \r reads as \n), text and Enter arrive as one chunk.
-		const enter = key.return || (chars.length > 1 && /[\r\n]$/.test(chars));
-		if (!key.return && enter) input.insert(chars.slice(0, -1));
 		if (key.return && key.meta) input.newline();
-		else if (enter) {
-			const line = input.submit();
-			if (line !== undefined) {
-				if (ask) chat.answer(line);
-				else void runLine(chat, line, flags).then((r) => r === "exit" && exit());
-			}
-		} else if (key.upArrow) input.up();
+		else if (key.return) submit();
+		else if (key.upArrow) input.up();
 		else if (key.downArrow) input.down();
 		else if (key.backspace || key.delete) input.backspace();
 		else if (key.ctrl && chars === "u") input.clear();
-		else if (!key.ctrl && !key.meta && chars !== "") input.insert(chars);
+		else if (!key.ctrl && !key.meta && chars !== "") {
+			// Typed quickly (or before the terminal was raw, where Enter reads as \n), text and Enter arrive as one chunk.
+			const pieces = chars.split(/\r\n?|\n/);
+			pieces.forEach((piece, i) => {
+				input.insert(piece);
+				if (i < pieces.length - 1) submit();
+			});
+		}
 		redraw();
 	});
 
