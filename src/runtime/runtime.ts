@@ -317,6 +317,7 @@ export class Runtime {
 			flow,
 			context,
 			parseShell: (command) => parses.parse(command),
+			...(options.askUser ? { askUser: options.askUser } : {}),
 			sessionBudget,
 			turnBudget: setup.turnLimits,
 			setTurnListener: (turnListener) => {

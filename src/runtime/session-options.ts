@@ -104,6 +104,8 @@ export interface SessionOptions {
 	 * approves that one payload to that one sink, once. No callback: nothing above clearance leaves.
 	 */
 	release?: ReleaseCallback;
+	/** Answers the model's ask_user questions (through the `human:user` primitive); absent, the tool says nobody is there. */
+	askUser?: (question: string, signal: AbortSignal) => Promise<string | undefined>;
 }
 
 export type { Decision };

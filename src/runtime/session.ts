@@ -44,6 +44,8 @@ export interface SessionParts {
 	/** The label of each message in `history`, and how many the model has been sent. */
 	context: ModelContext;
 	parseShell?: (command: string) => ParsedShell;
+	/** Answers ask_user (SessionOptions.askUser). */
+	askUser?: (question: string, signal: AbortSignal) => Promise<string | undefined>;
 	/** Spawns child sessions for the `agent` tool; absent, the tool reports sub-agents unavailable. */
 	subagents?: SubagentLauncher;
 	/** Receives each event after it is persisted; the session routes it to the running turn too. */

@@ -17,7 +17,8 @@ import type { Authority } from "../kernel/authority/authority.js";
 import { CapabilityDeniedError } from "../kernel/authority/authority-errors.js";
 import { sandboxProfileFor } from "../kernel/admission/modes.js";
 import { createKernel } from "../kernel/kernel.js";
-import { createHumanPrimitives } from "../kernel/kernel-human.js";
+import { createHumanPrimitives, type HumanChannel } from "../kernel/kernel-human.js";
+import { planningContext } from "./planning-context.js";
 import { createLlmPrimitives, modelProfile } from "../kernel/kernel-llm.js";
 import { WorkspaceEscapeError } from "../kernel/primitives.js";
 import { ProtectedGuard, ProtectedPathDeniedError } from "../kernel/protected/protected-guard.js";
@@ -79,6 +80,8 @@ export interface TurnDeps {
 	context: ModelContext;
 	/** Parses shell commands for the flow plane (files and destinations a command names). */
 	parseShell?: (command: string) => ParsedShell;
+	/** Answers ask_user's questions (the person at the terminal); absent, nobody is there to answer. */
+	askUser?: HumanChannel<string, string | undefined>;
 }
 
 export interface ModelContext {
@@ -474,7 +477,8 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 		try {
 			const subagents = deps.subagents?.forCall(id, call.budget, controller.signal, flow);
 			const jit = jitRegistrar(deps.tools, recorder, id);
-			const result = await call.tool.execute(call.args, { kernel, callId: id, signal: controller.signal, limits: deps.limits, jit, ...(subagents ? { subagents } : {}) });
+			const planning = planningContext(deps, authority);
+			const result = await call.tool.execute(call.args, { kernel, callId: id, signal: controller.signal, limits: deps.limits, jit, ...planning, ...(subagents ? { subagents } : {}) });
 			output = result.output;
 			if (result.isError) failure = firstLine(result.output);
 		} catch (err) {

@@ -209,6 +209,32 @@ describe("warden (the interactive terminal)", () => {
 		expect(readFileSync(`${fixture.workspace}/a.txt`, "utf8")).toBe("new\n");
 	});
 
+	it("plan mode: the todo list shows live, the plan is kept with the session, and y carries it out in workspace-write", async () => {
+		const fixture = makeFixture({ "a.txt": "old\n" });
+		const todo = { items: [{ content: "read a.txt", status: "completed" }, { content: "plan the change", status: "in_progress" }] };
+		const screen = chat(
+			fixture,
+			[{ tool_calls: [{ name: "todo_write", arguments: todo }] }, { text: "Plan: 1. write new into a.txt" }, ...WRITE],
+			["--mode", "plan"],
+		);
+		await ready(screen);
+		screen.write("plan the change\r");
+		const shown = await screen.waitFor("Switch to workspace-write and carry out the plan?");
+		expect(shown).toContain("[x] read a.txt");
+		expect(shown).toContain("[>] plan the change");
+		expect(shown).toContain("plan kept with the session");
+		await screen.waitFor("[y] yes");
+		screen.write("y");
+		await screen.waitFor("Done.");
+		await ready(screen);
+		expect(readFileSync(`${fixture.workspace}/a.txt`, "utf8")).toBe("new\n");
+		expect(screen.visible().some((r) => r.startsWith("workspace-write ·"))).toBe(true);
+		const { session } = await leave(screen);
+		const show = await runCli(["sessions", "show", session, "--state-dir", fixture.stateDir]);
+		expect(show.stdout).toContain("plan (the last answer in plan mode):\n    Plan: 1. write new into a.txt");
+		expectValidTrace(await events(fixture, session));
+	});
+
 	it("without a terminal on stdin says in one line to use warden run", async () => {
 		const result = await runCli([]);
 		expect(result.code).toBe(2);

@@ -130,9 +130,7 @@ export class ChatController {
 	private onEvent = (event: AnyWardenEvent): void => {
 		this.transcript.apply(event);
 		for (const listener of this.eventListeners) listener(event);
-		if (event.lineage === undefined && (event.kind as string) === "todo.updated") {
-			this.todos = ((event.payload as unknown as { items: TodoItem[] }).items ?? []).map((i) => ({ content: i.content, status: i.status }));
-		}
+		if (event.lineage === undefined && event.kind === "todo.updated") this.todos = event.payload.items;
 		this.changed();
 	};
 
@@ -156,7 +154,7 @@ export class ChatController {
 	}
 
 	/** The person answers asks here: the session's confirm and release callbacks. */
-	private hostCallbacks(): Pick<OpenSessionOptions, "confirm" | "release"> {
+	private hostCallbacks(): Pick<OpenSessionOptions, "confirm" | "release" | "askUser"> {
 		return {
 			confirm: async (request: ConfirmationRequest, signal: AbortSignal) => {
 				if (request.diff !== undefined) this.transcript.attachDiff(request.callId, request.diff);
@@ -164,6 +162,11 @@ export class ChatController {
 				return typeof answer === "object" ? answer : answer === true;
 			},
 			release: async (request: ReleaseRequest, signal: AbortSignal) => (await this.askPerson({ kind: "release", request }, signal)) === true,
+			askUser: async (question: string, signal: AbortSignal) => {
+				const answer = await this.askPerson({ kind: "question", question }, signal);
+				if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error("the question was withdrawn");
+				return typeof answer === "string" ? answer : "";
+			},
 		};
 	}
 
@@ -402,7 +405,7 @@ export class ChatController {
 function lastTodos(events: readonly AnyWardenEvent[]): TodoItem[] {
 	for (let i = events.length - 1; i >= 0; i--) {
 		const e = events[i] as AnyWardenEvent;
-		if ((e.kind as string) === "todo.updated") return (e.payload as unknown as { items: TodoItem[] }).items;
+		if (e.kind === "todo.updated") return e.payload.items;
 	}
 	return [];
 }

@@ -25,11 +25,8 @@ export interface ToolCard {
 	diff?: string;
 }
 
-export type TodoStatus = "pending" | "in_progress" | "completed" | "cancelled" | "blocked";
-export interface TodoItem {
-	content: string;
-	status: TodoStatus;
-}
+export type { TodoItem } from "../../kernel/evidence/event-types.js";
+import type { TodoItem } from "../../kernel/evidence/event-types.js";
 
 export type Entry =
 	| { id: number; kind: "user"; text: string }
