@@ -235,6 +235,28 @@ describe("warden (the interactive terminal)", () => {
 		expectValidTrace(await events(fixture, session));
 	});
 
+	it("warden run --on-ask prompt asks on the terminal for one task: keys before the ask are dropped, y allows", async () => {
+		const fixture = makeFixture({ "a.txt": "old\n" });
+		const plan = writePlan(fixture, WRITE);
+		const screen = new PtyScreen(["run", "change a.txt", "--on-ask", "prompt", "--model", `scripted:${plan}`, "--workspace", fixture.workspace, "--state-dir", fixture.stateDir, ...ASK_WRITES]);
+		open.push(screen);
+		screen.write("yyy");
+		await screen.waitFor("answer>");
+		expect(readFileSync(`${fixture.workspace}/a.txt`, "utf8")).toBe("old\n");
+		expect(screen.text()).toContain("Allow write_file on a.txt?");
+		screen.write("y");
+		expect(await screen.exited).toBe(0);
+		expect(screen.text()).toContain("allow_once");
+		expect(screen.text()).toMatch(/hash chain valid/);
+		expect(readFileSync(`${fixture.workspace}/a.txt`, "utf8")).toBe("new\n");
+	});
+
+	it("warden run --on-ask prompt without a terminal is refused in one line", async () => {
+		const result = await runCli(["run", "x", "--on-ask", "prompt", "--model", "scripted:/nonexistent.yaml"]);
+		expect(result.code).toBe(2);
+		expect(result.stderr).toBe("warden: --on-ask prompt needs a terminal on standard input; use deny or allow in automation\n");
+	});
+
 	it("without a terminal on stdin says in one line to use warden run", async () => {
 		const result = await runCli([]);
 		expect(result.code).toBe(2);
