@@ -14,7 +14,7 @@ afterEach(() => {
 });
 
 /** The idle prompt: a row holding only the prompt mark (the cursor block is trimmed). */
-const READY = (screen: PtyScreen) => () => screen.visible().some((row) => row.trimEnd() === "›");
+const READY = (screen: PtyScreen) => () => screen.visible().some((row) => row === "›");
 
 function chat(fixture: Fixture, steps: PlanStep[], extra: string[] = [], opts: { cols?: number; env?: NodeJS.ProcessEnv } = {}): PtyScreen {
 	const plan = writePlan(fixture, steps);

@@ -41,6 +41,12 @@ export interface BenchOptions {
 	concurrentProcesses?: number;
 	/** Governed calls per process in the concurrency benchmark. Default 50. */
 	concurrentCalls?: number;
+	/** Measured starts of `warden` and of `warden --version` in a pseudo-terminal. Default 5. */
+	tuiRuns?: number;
+	/** Lines of shell output under which keystroke echo is timed. Default 10 000. */
+	tuiLines?: number;
+	/** Keys typed at the idle prompt, and at most while the output goes through. Default 40. */
+	tuiKeystrokes?: number;
 	/** Measured runs of `true`, plain and in bubblewrap. Default 25. */
 	sandboxRuns?: number;
 	/** Measured cold JIT calls and `node -e` spawns. Default 25. */
@@ -318,6 +324,32 @@ export interface ConcurrencyReport {
 	lockWaitMaxUs: number;
 }
 
+/** Keystroke-to-echo latencies, in milliseconds. */
+export interface EchoTiming {
+	samples: number;
+	p50Ms: number;
+	p95Ms: number;
+	maxMs: number;
+}
+
+/** The interactive terminal (src/surfaces/bench/tui-bench.ts). */
+export interface TuiBenchReport {
+	runs: number;
+	warmupRuns: number;
+	/** `warden --version` in a pseudo-terminal, spawn to exit: the yardstick. */
+	version: CallTiming;
+	/** `warden` in a pseudo-terminal, spawn to the idle prompt drawn. */
+	readyPrompt: CallTiming;
+	/** readyPrompt / version medians (goal ≤ 2). */
+	readyRatio: number;
+	/** Lines the `!` command printed under load. */
+	lines: number;
+	idleEcho: EchoTiming;
+	loadedEcho: EchoTiming;
+	/** loadedEcho.p95 / idleEcho.p95. */
+	echoRatio: number;
+}
+
 export interface BenchReport {
 	schema: "warden.bench/2";
 	startedAt: string;
@@ -334,4 +366,6 @@ export interface BenchReport {
 	sandbox: SandboxSpawnReport;
 	jit: JitColdStartReport;
 	concurrency: ConcurrencyReport;
+	/** Absent where the pseudo-terminal dev dependencies are not installed. */
+	tui?: TuiBenchReport;
 }

@@ -28,6 +28,9 @@ const TINY = {
 	jitRuns: 2,
 	concurrentProcesses: 2,
 	concurrentCalls: 2,
+	tuiRuns: 1,
+	tuiLines: 200,
+	tuiKeystrokes: 2,
 };
 
 function expectTiming(timing: CallTiming | undefined, rounds: number): void {

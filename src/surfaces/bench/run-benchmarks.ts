@@ -13,6 +13,7 @@ import { benchEvidence } from "./evidence-bench.js";
 import { benchGovernedRead } from "./governed-read.js";
 import { benchRecovery } from "./recovery-bench.js";
 import { benchJitColdStart, benchSandboxSpawn } from "./sandbox-bench.js";
+import { benchTui } from "./tui-bench.js";
 
 /**
  * Sized so each benchmark but the recovery one stays well under a minute on a two-core machine. The
@@ -40,6 +41,9 @@ export const BENCH_DEFAULTS = {
 	jitRuns: 25,
 	concurrentProcesses: 4,
 	concurrentCalls: 50,
+	tuiRuns: 5,
+	tuiLines: 10_000,
+	tuiKeystrokes: 40,
 } as const;
 
 type CountOption = { [K in keyof typeof BENCH_DEFAULTS]: (typeof BENCH_DEFAULTS)[K] extends number ? K : never }[keyof typeof BENCH_DEFAULTS];
@@ -70,6 +74,9 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const jitRuns = count("jitRuns", options.jitRuns, 1);
 	const concurrentProcesses = count("concurrentProcesses", options.concurrentProcesses, 2);
 	const concurrentCalls = count("concurrentCalls", options.concurrentCalls, 1);
+	const tuiRuns = count("tuiRuns", options.tuiRuns, 1);
+	const tuiLines = count("tuiLines", options.tuiLines, 100);
+	const tuiKeystrokes = count("tuiKeystrokes", options.tuiKeystrokes, 1);
 	const tempDir = options.tempDir || tmpdir();
 	if (!existsSync(tempDir) || !statSync(tempDir).isDirectory()) throw new BenchError(`temp dir ${tempDir} is not an existing directory`);
 	const wardenBin = options.wardenBin ?? defaultWardenBin();
@@ -118,6 +125,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const sandbox = await benchSandboxSpawn({ runs: sandboxRuns, warmupRuns: warmupRounds, tempDir, onProgress });
 	const jit = await benchJitColdStart({ runs: jitRuns, warmupRuns: warmupRounds, onProgress });
 	const concurrency = await benchConcurrency({ wardenBin, tempDir, processes: concurrentProcesses, calls: concurrentCalls, onProgress });
+	const tui = await benchTui({ wardenBin, tempDir, runs: tuiRuns, warmupRuns: warmupRounds, lines: tuiLines, keystrokes: tuiKeystrokes, onProgress });
 
 	const cores = cpus();
 	return {
@@ -142,5 +150,6 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		sandbox,
 		jit,
 		concurrency,
+		...(tui ? { tui } : {}),
 	};
 }

@@ -23,6 +23,8 @@ export interface ToolCard {
 	hiddenLines?: number;
 	/** The write's diff as the ask showed it. */
 	diff?: string;
+	/** Nothing more will change on the card: its output is in, or its turn ended. */
+	closed?: boolean;
 }
 
 export type { TodoItem } from "../../kernel/evidence/event-types.js";

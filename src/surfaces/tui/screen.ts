@@ -35,8 +35,8 @@ function lineNode(line: Line, key: number | string): ReactNode {
 }
 
 function settled(entry: Entry): boolean {
-	if (entry.kind !== "tool") return true;
-	return !["proposed", "asking", "running"].includes(entry.card.status);
+	// A card stays live until its output is in (the next model request carries it) or its turn ends.
+	return entry.kind !== "tool" || entry.card.closed === true;
 }
 
 function entryNode(entry: Entry, now: number): ReactNode {
@@ -169,11 +169,16 @@ function App(props: { chat: ChatController; flags: ChatFlags; onExit: () => void
 		redraw();
 	});
 
+	// Declared after useInput, so this runs once its effect put the terminal in raw mode: the prompt
+	// is drawn only when keys reach it (a key before that would be read by the cooked terminal).
+	const [listening, setListening] = useState(false);
+	useEffect(() => setListening(true), []);
+
 	let firstLive = view.entries.findIndex((e) => !settled(e));
 	if (firstLive === -1) firstLive = view.entries.length;
 	const done = view.entries.slice(0, firstLive);
 	const live = view.entries.slice(firstLive);
-	const prompt = view.ask?.kind === "question" ? "answer› " : view.busy ? "… " : "› ";
+	const prompt = !listening || view.busy ? "… " : view.ask?.kind === "question" ? "answer› " : "› ";
 	return h(
 		Box,
 		{ flexDirection: "column" },
@@ -195,6 +200,10 @@ export async function runScreen(chat: ChatController, flags: ChatFlags): Promise
 		leave = resolve;
 	});
 	const instance = render(h(App, { chat, flags, onExit: () => leave() }), { exitOnCtrlC: false, patchConsole: false });
+	// Ctrl-D before the terminal went raw reads as the end of input: the person left all the same.
+	const onEnd = () => leave();
+	process.stdin.once("end", onEnd);
 	await Promise.race([left, instance.waitUntilExit()]);
+	process.stdin.off("end", onEnd);
 	instance.unmount();
 }

@@ -53,7 +53,7 @@ export class Transcript {
 	/** The output the model was given for a call: its last lines stay on the card. */
 	toolResult(callId: string, content: string): void {
 		const lines = content.replace(/\n+$/, "").split("\n");
-		this.update(callId, (c) => ({ ...c, tail: lines.slice(-TAIL_LINES), hiddenLines: Math.max(0, lines.length - TAIL_LINES) }));
+		this.update(callId, (c) => (c.status === "completed" || c.status === "failed" ? { ...c, tail: lines.slice(-TAIL_LINES), hiddenLines: Math.max(0, lines.length - TAIL_LINES), closed: true } : c));
 	}
 
 	attachDiff(callId: string, diff: string): void {
@@ -79,7 +79,7 @@ export class Transcript {
 			}
 			case "tool.invalid":
 				this.ensure(event.payload.call_id, event.payload.tool);
-				this.update(event.payload.call_id, (c) => ({ ...c, status: "invalid", error: event.payload.error }));
+				this.update(event.payload.call_id, (c) => ({ ...c, status: "invalid", error: event.payload.error, closed: true }));
 				return;
 			case "permission.decided": {
 				const p = event.payload;
@@ -115,6 +115,7 @@ export class Transcript {
 					status: status as CardStatus,
 					...(c.startedAt !== undefined ? { durationMs: Date.parse(event.time) - c.startedAt } : {}),
 					error: event.payload.reason,
+					closed: true,
 				}));
 				return;
 			case "budget.exhausted": {
@@ -131,6 +132,7 @@ export class Transcript {
 					this.add({ kind: "assistant", text: this.streaming.trim() });
 					this.streaming = "";
 				}
+				for (const [callId, card] of this.cards) if (!card.closed) this.update(callId, (c) => ({ ...c, closed: true }));
 				if (p.status !== "completed") this.notice(`turn ${event.turn} ${p.status}${p.error ? `: ${p.error}` : ""}`, "error");
 				return;
 			}
