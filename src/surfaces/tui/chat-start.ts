@@ -1,8 +1,6 @@
 /** What `warden` with no command does: checks for a terminal, opens the chat, draws it, and closes with the audit verdict. */
-import { Runtime } from "../../runtime/runtime.js";
 import { EXIT } from "../cli/cli-error.js";
 import type { ChatFlags } from "./chat-command.js";
-import { ChatController } from "./chat-controller.js";
 
 export const NO_TERMINAL = 'warden: no terminal on standard input; for one task without prompts use `warden run "<task>"`\n';
 
@@ -11,6 +9,10 @@ export async function startChat(flags: ChatFlags, out: (text: string) => void): 
 		process.stderr.write(NO_TERMINAL);
 		return EXIT.usage;
 	}
+	// Ink and React load here, not with the CLI; started now, their loading overlaps opening the state dir.
+	const screen = flags.plain ? undefined : import("./screen.js");
+	screen?.catch(() => undefined);
+	const [{ Runtime }, { ChatController }] = await Promise.all([import("../../runtime/runtime.js"), import("./chat-controller.js")]);
 	const runtime = await Runtime.open(flags.stateDir ? { stateDir: flags.stateDir } : {});
 	try {
 		const chat = await ChatController.open(runtime, flags);
@@ -19,8 +21,7 @@ export async function startChat(flags: ChatFlags, out: (text: string) => void): 
 				const { runPlain } = await import("./plain-surface.js");
 				await runPlain(chat, flags, out);
 			} else {
-				// Ink and React load here, not with the CLI.
-				const { runScreen } = await import("./screen.js");
+				const { runScreen } = await (screen as Promise<typeof import("./screen.js")>);
 				await runScreen(chat, flags);
 			}
 		} finally {
