@@ -144,7 +144,7 @@ async function measure(modules: PtyModules, options: TuiBenchOptions, base: stri
 			typed += key;
 		}
 		// The card's tail: the last lines of the output as the model got it (cut to its budget on a flood).
-		await screen.waitFor(/completed in[^]*│ /, 60_000).catch(() => {
+		await screen.waitFor(/completed in[\s\S]*│ /, 60_000).catch(() => {
 			throw new BenchError("terminal: the card never showed the tail of the command's output");
 		});
 		screen.write("\u0015");
