@@ -36,6 +36,8 @@ export function callSubject(tool: string, args: unknown): string {
 	if (typeof a.path === "string") return a.path;
 	if (typeof a.pattern === "string") return a.pattern;
 	if (typeof a.url === "string") return a.url;
+	if (typeof a.question === "string") return a.question;
+	if (Array.isArray(a.items)) return `${a.items.length} item${a.items.length === 1 ? "" : "s"}`;
 	return args === undefined ? tool : JSON.stringify(args);
 }
 
@@ -69,8 +71,11 @@ export function cardLines(card: ToolCard, now: number): Line[] {
 	lines.push({ text: `  ${s.word}${elapsed(card, now)}${card.error ? `: ${short(card.error)}` : ""}`, tone: s.tone });
 	if (card.diff && (card.status === "completed" || card.status === "running")) lines.push(...diffLines(card.diff).map((l) => ({ text: `  ${l.text}`, tone: l.tone })));
 	if (card.tail && card.tail.length > 0) {
-		if (card.hiddenLines) lines.push({ text: `  │ … ${card.hiddenLines} more lines above`, tone: "dim" });
-		for (const t of card.tail) lines.push({ text: `  │ ${t}`, tone: "dim" });
+		// A write's output repeats the diff shown above it: its first line (what was written) is enough.
+		const tail = card.diff ? card.tail.slice(0, 1) : card.tail;
+		const writes = card.tool === "write_file" || card.tool === "edit_file";
+		if (card.hiddenLines && !card.diff) lines.push({ text: `  │ … ${card.hiddenLines} more lines above`, tone: "dim" });
+		for (const t of tail) lines.push({ text: `  │ ${t}`, tone: writes ? (diffLines(t)[0]?.tone ?? "dim") : "dim" });
 	}
 	return lines;
 }
