@@ -158,6 +158,40 @@ describe("warden (the interactive terminal)", () => {
 		expect(verify.code).toBe(0);
 	});
 
+	it("Esc stops the running tool but not the turn: the model hears the call was cancelled and answers", async () => {
+		const fixture = makeFixture();
+		const screen = chat(fixture, [{ tool_calls: [{ name: "shell", arguments: { command: "sleep 30" } }] }, { text: "the sleep was stopped" }], ["--mode", "full-access"]);
+		await ready(screen);
+		screen.write("sleep\r");
+		await screen.waitFor("running for");
+		screen.write("\u001b");
+		await screen.waitFor(/⊘ shell sleep 30/);
+		await screen.waitFor("the sleep was stopped");
+		await ready(screen);
+		const { session } = await leave(screen);
+		const recorded = await events(fixture, session);
+		expect(recorded.find((e) => e.kind === "turn.completed")?.payload).toMatchObject({ status: "completed" });
+		expect(recorded.some((e) => e.kind === "tool.cancelled")).toBe(true);
+		expectValidTrace(recorded);
+	});
+
+	it("Shift+Tab cycles to plan; entering full-access asks first, and n stays", async () => {
+		const fixture = makeFixture();
+		const screen = chat(fixture, [{ text: "ok" }]);
+		await ready(screen);
+		screen.write("\u001b[Z");
+		await screen.waitFor(() => screen.visible().some((r) => r.startsWith("plan ·")));
+		await ready(screen);
+		screen.write("/mode full-access\r");
+		await screen.waitFor("Enter full-access?");
+		await screen.waitFor("[y] yes");
+		screen.write("n");
+		await screen.waitFor("staying in plan");
+		expect(screen.visible().some((r) => r.startsWith("plan ·"))).toBe(true);
+		await ready(screen);
+		await leave(screen);
+	});
+
 	it("/undo puts the file back and /explain shows the call's tree", async () => {
 		const fixture = makeFixture({ "a.txt": "old\n" });
 		const screen = chat(fixture, WRITE);
