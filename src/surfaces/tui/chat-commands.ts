@@ -26,8 +26,6 @@ const say = (chat: ChatController, text: string, tone: "info" | "error" | "ok" =
 	chat.changed();
 };
 
-/** The session's compaction, where the runtime offers one (issue 13); absent on older sessions. */
-type Compactable = { compact?: () => Promise<unknown> };
 
 export const CHAT_COMMANDS: readonly ChatCommand[] = [
 	{
@@ -134,10 +132,9 @@ export const CHAT_COMMANDS: readonly ChatCommand[] = [
 		usage: "/compact",
 		help: "summarize the conversation so far to free the context window",
 		async run(chat) {
-			const session = chat.currentSession as unknown as Compactable;
-			if (typeof session.compact !== "function") return say(chat, "compaction is not available for this model", "error");
-			await session.compact();
-			say(chat, "conversation compacted", "ok");
+			const outcome = await chat.currentSession.compact();
+			if (!outcome.ok) return say(chat, `compaction failed: ${outcome.error}`, "error");
+			say(chat, `conversation compacted: ${outcome.summarised} items summarised, ~${outcome.tokensBefore} → ~${outcome.tokensAfter} tokens`, "ok");
 		},
 	},
 	{
