@@ -356,6 +356,7 @@ export class Runtime {
 			parseShell: (command) => parses.parse(command),
 			...(options.files ? { files: options.files } : {}),
 			...(setup.keeper ? { keeper: setup.keeper } : {}),
+			...(options.askUser ? { askUser: options.askUser } : {}),
 			sessionBudget,
 			turnBudget: setup.turnLimits,
 			setTurnListener: (turnListener) => {

@@ -13,8 +13,9 @@ import {
 	type ApprovalResponseKind,
 	type ApprovedRule,
 	type LeaseCheck,
+	type PersistPreview,
 } from "../kernel/approval/approval-types.js";
-import { exactRulePatterns, toPermissionRule } from "../kernel/approval/approved-rules.js";
+import { approvedRuleText, exactRulePatterns, toPermissionRule } from "../kernel/approval/approved-rules.js";
 import { LeaseBook } from "../kernel/approval/lease-book.js";
 import { argumentsDigest, describeTarget, previewDiff, type TargetState } from "../kernel/approval/target-state.js";
 import type { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
@@ -101,6 +102,7 @@ export class SessionApprovals {
 		};
 		const diff = writePreview(call, target);
 		if (diff !== undefined) request.diff = diff;
+		request.always = { allow: persistPreview(call, target, "allow"), deny: persistPreview(call, target, "deny") };
 		return request;
 	}
 
@@ -225,6 +227,12 @@ export class SessionApprovals {
 		this.policy.hostRules = withApprovedRules(this.policy.hostRules, stored.map(toPermissionRule));
 		return { ids: stored.map((r) => r.id) };
 	}
+}
+
+/** What persist() would write for this answer, shown to the person before they give it. */
+function persistPreview(call: PendingCall, target: TargetState, outcome: "allow" | "deny"): PersistPreview {
+	const patterns = exactRulePatterns(target, call.decision, outcome);
+	return patterns.ok ? { rules: patterns.patterns.map((pattern) => approvedRuleText({ tool: call.tool.name, pattern })) } : { why: patterns.why };
 }
 
 /** The diff a write_file or edit_file call would make to its target as it is now. */

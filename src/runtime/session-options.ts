@@ -132,6 +132,8 @@ export interface SessionOptions {
 	context?: ContextOptions;
 	/** Where AGENTS.md files are read from, and whether the project is trusted; `false` reads none. Default: read, untrusted. */
 	instructions?: InstructionsOption;
+	/** Answers the model's ask_user questions (through the `human:user` primitive); absent, the tool says nobody is there. */
+	askUser?: (question: string, signal: AbortSignal) => Promise<string | undefined>;
 }
 
 export type { Decision };

@@ -51,6 +51,8 @@ export interface SessionParts {
 	mcp?: McpRouter;
 	/** Awaited when the session ends, before onEnd (the MCP servers it started are stopped). */
 	release?: () => Promise<void>;
+	/** Answers ask_user (SessionOptions.askUser). */
+	askUser?: (question: string, signal: AbortSignal) => Promise<string | undefined>;
 	/** Spawns child sessions for the `agent` tool; absent, the tool reports sub-agents unavailable. */
 	subagents?: SubagentLauncher;
 	/** An editor's buffers the file tools use instead of the disk (SessionOptions.files). */

@@ -19,7 +19,8 @@ import type { Authority } from "../kernel/authority/authority.js";
 import { CapabilityDeniedError } from "../kernel/authority/authority-errors.js";
 import { sandboxProfileFor } from "../kernel/admission/modes.js";
 import { createKernel } from "../kernel/kernel.js";
-import { createHumanPrimitives } from "../kernel/kernel-human.js";
+import { createHumanPrimitives, type HumanChannel } from "../kernel/kernel-human.js";
+import { planningContext } from "./planning-context.js";
 import { createLlmPrimitives, modelProfile } from "../kernel/kernel-llm.js";
 import { WorkspaceEscapeError } from "../kernel/primitives.js";
 import { ProtectedGuard, ProtectedPathDeniedError } from "../kernel/protected/protected-guard.js";
@@ -88,6 +89,8 @@ export interface TurnDeps {
 	mcp?: McpRouter;
 	/** Counts the context, compacts it before a request would pass the limit, and records each call's manifest. */
 	keeper?: ContextKeeper;
+	/** Answers ask_user's questions (the person at the terminal); absent, nobody is there to answer. */
+	askUser?: HumanChannel<string, string | undefined>;
 }
 
 export interface ModelContext {
@@ -498,7 +501,8 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 		try {
 			const subagents = deps.subagents?.forCall(id, call.budget, controller.signal, flow);
 			const jit = jitRegistrar(deps.tools, recorder, id);
-			const result = await call.tool.execute(call.args, { kernel, callId: id, signal: controller.signal, limits: deps.limits, jit, ...(subagents ? { subagents } : {}) });
+			const planning = planningContext(deps, authority);
+			const result = await call.tool.execute(call.args, { kernel, callId: id, signal: controller.signal, limits: deps.limits, jit, ...planning, ...(subagents ? { subagents } : {}) });
 			output = result.output;
 			if (result.isError) failure = firstLine(result.output);
 		} catch (err) {

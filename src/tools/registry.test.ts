@@ -3,9 +3,9 @@ import { builtinTools, ToolRegistry } from "./registry.js";
 import { readFileTool } from "./read-file.js";
 
 describe("ToolRegistry", () => {
-	it("holds the nine built-in tools by name, in order", () => {
+	it("holds the eleven built-in tools by name, in order", () => {
 		const registry = new ToolRegistry(builtinTools());
-		expect(registry.list().map((t) => t.name)).toEqual(["read_file", "write_file", "edit_file", "list_dir", "glob", "grep", "shell", "web_fetch", "agent"]);
+		expect(registry.list().map((t) => t.name)).toEqual(["read_file", "write_file", "edit_file", "list_dir", "glob", "grep", "shell", "web_fetch", "agent", "todo_write", "ask_user"]);
 		expect(registry.get("grep")?.readOnly).toBe(true);
 		expect(registry.get("nope")).toBeUndefined();
 	});
@@ -41,6 +41,10 @@ describe("ToolRegistry", () => {
 			["web_fetch", false, true],
 			// Its child's effects are decided in the child, each under an attenuated authority.
 			["agent", true, false],
+			// The todo list is evidence of the session, not an effect on the world.
+			["todo_write", true, false],
+			// Its question goes to the person through the human primitive, admitted as egress on human:user.
+			["ask_user", true, false],
 		]);
 	});
 });

@@ -1,11 +1,13 @@
 /** The tools a session offers the model, by name. */
 import { agentTool } from "./agent.js";
+import { askUserTool } from "./ask-user.js";
 import { editFileTool } from "./edit-file.js";
 import { globTool } from "./glob.js";
 import { grepTool } from "./grep.js";
 import { listDirTool } from "./list-dir.js";
 import { readFileTool } from "./read-file.js";
 import { shellTool } from "./shell.js";
+import { todoWriteTool } from "./todo-write.js";
 import type { ToolDefinition } from "./tool.js";
 import { webFetchTool } from "./web-fetch.js";
 import { writeFileTool } from "./write-file.js";
@@ -59,5 +61,5 @@ export class ToolRegistry {
 }
 
 export function builtinTools(): ToolDefinition[] {
-	return [readFileTool, writeFileTool, editFileTool, listDirTool, globTool, grepTool, shellTool, webFetchTool, agentTool];
+	return [readFileTool, writeFileTool, editFileTool, listDirTool, globTool, grepTool, shellTool, webFetchTool, agentTool, todoWriteTool, askUserTool];
 }

@@ -1,5 +1,7 @@
 /** What a model-visible tool is: a definition plus an executor that reaches the world only through kernel primitives. */
 import type { RuleSubject } from "../kernel/admission/types.js";
+import type { TodoItem } from "../kernel/evidence/event-types.js";
+import type { HumanPrimitives } from "../kernel/kernel-human.js";
 import type { KernelPrimitives } from "../kernel/primitives.js";
 import type { SubagentSpawner } from "./subagent-types.js";
 
@@ -13,6 +15,10 @@ export interface ToolContext {
 	subagents?: SubagentSpawner;
 	/** Adds JIT tools to this call's session; absent where the host offers no JIT tools. */
 	jit?: JitRegistrar;
+	/** The person the session works for (`human:user`): ask_user's question goes through it. */
+	human?: HumanPrimitives<string, string | undefined>;
+	/** Records the model's todo list as the session's `todo.updated` event. */
+	recordTodos?(items: TodoItem[]): Promise<void>;
 }
 
 /** A compiled JIT tool as register_tool hands it to the session. */

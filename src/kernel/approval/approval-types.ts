@@ -38,7 +38,12 @@ export interface ApprovalRequest {
 	decision: DecisionResult;
 	/** For write_file and edit_file: the unified diff of what would change. */
 	diff?: string;
+	/** The exact rules an "always allow" / "always deny" answer would persist, or why none could be. */
+	always?: { allow: PersistPreview; deny: PersistPreview };
 }
+
+/** Rules as `tool(pattern)` text, or the reason an exact rule cannot be written. */
+export type PersistPreview = { rules: string[] } | { why: string };
 
 /** What a lease is bound to, and what is presented when the call is dispatched. */
 export interface LeaseBinding {

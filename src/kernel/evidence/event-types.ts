@@ -8,6 +8,14 @@ import type { FlowDecisionRecord } from "../flow/flow-types.js";
 
 export const EVENT_SCHEMA_VERSION = "1.0";
 
+/** One item of the model's todo list; at most one is in_progress. */
+export type TodoStatus = "pending" | "in_progress" | "completed" | "cancelled" | "blocked";
+export const TODO_STATUSES: readonly TodoStatus[] = ["pending", "in_progress", "completed", "cancelled", "blocked"];
+export interface TodoItem {
+	content: string;
+	status: TodoStatus;
+}
+
 export interface EventPayloads {
 	"session.started": {
 		event_schema: string;
@@ -59,6 +67,8 @@ export interface EventPayloads {
 		rule_ids?: number[];
 	};
 	"tool.started": { call_id: string; tool: string };
+	/** The model's todo list as `todo_write` left it (the whole list each time). */
+	"todo.updated": { items: TodoItem[] };
 	"tool.completed": { call_id: string; tool: string; duration_ms: number; output_bytes: number; truncated: boolean };
 	"tool.failed": { call_id: string; tool: string; duration_ms: number; error: string };
 	"tool.cancelled": { call_id: string; tool: string; reason: string };
@@ -116,6 +126,7 @@ export const EVENT_KINDS = [
 	"permission.decided",
 	"permission.confirmed",
 	"tool.started",
+	"todo.updated",
 	"tool.completed",
 	"tool.failed",
 	"tool.cancelled",

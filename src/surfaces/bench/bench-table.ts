@@ -6,6 +6,8 @@ import type {
 	BenchReport,
 	CliStartReport,
 	CompactionBenchReport,
+	EchoTiming,
+	TuiBenchReport,
 	ConcurrencyReport,
 	GroupCommitReport,
 	DecisionReport,
@@ -119,6 +121,24 @@ function auditVerifySection(ver: AuditVerifyReport): string[] {
 			rateRow("verifyChain over records in memory", ver.inMemory, base),
 			rateRow("SqliteStore.verifyAudit (read, decode, canonicalize, hash)", ver.sqlite, base),
 		]),
+	];
+}
+
+function echoRow(label: string, e: EchoTiming): string[] {
+	return [label, `${e.p50Ms.toFixed(1)} ms`, `${e.p95Ms.toFixed(1)} ms`, `${e.maxMs.toFixed(1)} ms`, String(e.samples)];
+}
+
+export function tuiSection(t: TuiBenchReport): string[] {
+	const base = t.version.medianUs;
+	return [
+		`Interactive terminal in a pseudo-terminal (median of ${t.runs} starts, after ${t.warmupRuns} warm-up start(s))`,
+		...table([
+			["start", "median", "min", "max", "vs --version"],
+			timingRow("warden --version, spawn to exit (yardstick)", t.version, base),
+			timingRow("warden, spawn to the ready prompt (goal ≤ 2×)", t.readyPrompt, base),
+		]),
+		`Keystroke to echo on screen; under load, ${thousands(t.lines)} lines of shell output go through a ! command and its card (p95 ${t.echoRatio.toFixed(2)}× idle; goal p95 ≤ 50 ms)`,
+		...table([["prompt", "p50", "p95", "max", "keys"], echoRow("idle (yardstick)", t.idleEcho), echoRow(`under ${thousands(t.lines)} lines of output`, t.loadedEcho)]),
 	];
 }
 
@@ -279,6 +299,7 @@ export function formatBenchTable(report: BenchReport): string {
 		...(report.mcp ? ["", ...mcpSection(report.mcp)] : []),
 		...(report.session ? ["", ...sessionSection(report.session)] : []),
 		...(report.compaction ? ["", ...compactionSection(report.compaction)] : []),
+		...(report.tui ? ["", ...tuiSection(report.tui)] : []),
 	].join("\n");
 }
 

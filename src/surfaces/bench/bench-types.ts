@@ -47,6 +47,12 @@ export interface BenchOptions {
 	concurrentCalls?: number;
 	/** Sessions appending at once in the group-commit benchmark. Default 8. */
 	groupCommitSessions?: number;
+	/** Measured starts of `warden` and of `warden --version` in a pseudo-terminal. Default 5. */
+	tuiRuns?: number;
+	/** Lines of shell output under which keystroke echo is timed. Default 10 000. */
+	tuiLines?: number;
+	/** Keys typed at the idle prompt, and at most while the output goes through. Default 40. */
+	tuiKeystrokes?: number;
 	/** Measured runs of `true`, plain and in bubblewrap. Default 25. */
 	sandboxRuns?: number;
 	/** Measured cold JIT calls and `node -e` spawns. Default 25. */
@@ -462,6 +468,32 @@ export interface CompactionBenchReport {
 	ratio: number;
 }
 
+/** Keystroke-to-echo latencies, in milliseconds. */
+export interface EchoTiming {
+	samples: number;
+	p50Ms: number;
+	p95Ms: number;
+	maxMs: number;
+}
+
+/** The interactive terminal (src/surfaces/bench/tui-bench.ts). */
+export interface TuiBenchReport {
+	runs: number;
+	warmupRuns: number;
+	/** `warden --version` in a pseudo-terminal, spawn to exit: the yardstick. */
+	version: CallTiming;
+	/** `warden` in a pseudo-terminal, spawn to the idle prompt drawn. */
+	readyPrompt: CallTiming;
+	/** readyPrompt / version medians (goal ≤ 2). */
+	readyRatio: number;
+	/** Lines the `!` command printed under load. */
+	lines: number;
+	idleEcho: EchoTiming;
+	loadedEcho: EchoTiming;
+	/** loadedEcho.p95 / idleEcho.p95. */
+	echoRatio: number;
+}
+
 export interface BenchReport {
 	schema: "warden.bench/2";
 	startedAt: string;
@@ -489,6 +521,8 @@ export interface BenchReport {
 	session?: SessionBenchReport;
 	/** Absent in a report from before this benchmark existed. */
 	compaction?: CompactionBenchReport;
+	/** The interactive terminal in a pseudo-terminal (src/surfaces/bench/tui-bench.ts); absent in older reports. */
+	tui?: TuiBenchReport;
 }
 
 /** One MCP tools/call echo round trip, per call: through a governed session vs the bare SDK client. */

@@ -37,6 +37,9 @@ const TINY = {
 	sessionCallsPerTurn: 2,
 	compactionRounds: 2,
 	compactionSteps: 2,
+	tuiRuns: 1,
+	tuiLines: 200,
+	tuiKeystrokes: 2,
 };
 
 // The llama benchmark runs on the test runtime, never skipping for want of the user's cache.

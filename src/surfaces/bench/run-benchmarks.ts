@@ -19,6 +19,7 @@ import { benchModelTransport, transportDir } from "./model-transport-bench.js";
 import { benchJitColdStart, benchSandboxSpawn } from "./sandbox-bench.js";
 import { benchMcpRoundTrip } from "./mcp-bench.js";
 import { benchSession } from "./session-bench.js";
+import { benchTui } from "./tui-bench.js";
 
 /**
  * Sized so each benchmark but the recovery one stays well under a minute on a two-core machine. The
@@ -55,6 +56,9 @@ export const BENCH_DEFAULTS = {
 	sessionCallsPerTurn: 100,
 	compactionRounds: 9,
 	compactionSteps: 8,
+	tuiRuns: 5,
+	tuiLines: 10_000,
+	tuiKeystrokes: 40,
 } as const;
 
 /** The llama benchmark's synthetic model: small enough for a CPU core, big enough that a token is real work. */
@@ -95,6 +99,9 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const sessionCalls = count("sessionCalls", options.sessionCalls, 2 * sessionCallsPerTurn);
 	const compactionRounds = count("compactionRounds", options.compactionRounds, 1);
 	const compactionSteps = count("compactionSteps", options.compactionSteps, 1);
+	const tuiRuns = count("tuiRuns", options.tuiRuns, 1);
+	const tuiLines = count("tuiLines", options.tuiLines, 100);
+	const tuiKeystrokes = count("tuiKeystrokes", options.tuiKeystrokes, 1);
 	const tempDir = options.tempDir || tmpdir();
 	if (!existsSync(tempDir) || !statSync(tempDir).isDirectory()) throw new BenchError(`temp dir ${tempDir} is not an existing directory`);
 	const wardenBin = options.wardenBin ?? defaultWardenBin();
@@ -169,6 +176,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		onProgress,
 	});
 	const compaction = await benchCompaction({ rounds: compactionRounds, warmupRounds, stepsPerRound: compactionSteps, fileBytes, tempDir, onProgress });
+	const tui = await benchTui({ wardenBin, tempDir, runs: tuiRuns, warmupRuns: warmupRounds, lines: tuiLines, keystrokes: tuiKeystrokes, onProgress });
 
 	const cores = cpus();
 	return {
@@ -199,5 +207,6 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		mcp,
 		session,
 		compaction,
+		...(tui ? { tui } : {}),
 	};
 }

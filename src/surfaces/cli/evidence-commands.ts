@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import type { Runtime } from "../../runtime/runtime.js";
 import { EXIT, UsageError } from "./cli-error.js";
 import { renderEvent } from "./render-event.js";
+import { renderPlan, sessionPlan } from "./session-plan.js";
 
 interface CommonFlags {
 	stateDir?: string;
@@ -96,6 +97,8 @@ export function registerEvidenceCommands(program: Command, out: (text: string) =
 				for (const child of (await rt.listSessions()).filter((s) => s.parent_session === row.id).reverse()) {
 					out(`  child ${child.id} (call ${child.parent_call ?? "?"}) · ${child.status} · ${child.mode}\n`);
 				}
+				const plan = sessionPlan(events);
+				if (plan !== undefined) out(renderPlan(plan));
 				for (const event of events) {
 					const line = renderEvent(event);
 					if (line !== undefined && event.kind !== "session.started") out(`${line}\n`);

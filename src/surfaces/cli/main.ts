@@ -2,6 +2,7 @@
 import { Command, CommanderError } from "commander";
 import { registerAcpCommand } from "../acp/acp-command.js";
 import { registerBenchCommand } from "../bench/bench-command.js";
+import { registerChatCommand } from "../tui/chat-command.js";
 import { registerEvalCommands } from "../eval/eval-command.js";
 import { EXIT, reportError } from "./cli-error.js";
 import { registerEvidenceCommands } from "./evidence-commands.js";
@@ -34,6 +35,7 @@ export function buildProgram(out: (text: string) => void): Command {
 	registerUndoCommand(program, out);
 	registerAcpCommand(program);
 	registerBenchCommand(registerEvalCommands(program, out), out);
+	registerChatCommand(program, out);
 	return program;
 }
 

@@ -5,6 +5,7 @@
  * record as invalid (unknown tool, arguments the tool's schema refuses).
  */
 import type { Command } from "commander";
+import type { ResolvedConfig } from "../../config/config-types.js";
 import { PERMISSION_MODES } from "../../kernel/admission/types.js";
 import { INTEGRITIES, type Integrity, SENSITIVITIES, type Sensitivity } from "../../kernel/flow/label.js";
 import type { FlowLabelInput } from "../../runtime/policy-check-flow.js";
@@ -51,6 +52,25 @@ async function checkWithState(request: PolicyCheckRequest, stateDir: string | un
 	}
 }
 
+/** The check for one call under a resolved config: the flow settings and model as `warden run` would pass them to its session. */
+export function policyCheckRequest(config: ResolvedConfig, tool: string, args: unknown, label?: FlowLabelInput): PolicyCheckRequest {
+	const request: PolicyCheckRequest = {
+		workspace: config.workspace,
+		mode: config.mode.value,
+		rules: config.rules,
+		runDeny: config.runDeny,
+		flow: config.flow,
+		protectedPaths: config.protectedPaths,
+		tool,
+		arguments: args,
+	};
+	if (label) request.label = label;
+	if (config.model) request.model = config.model.value;
+	if (config.grants) request.grants = config.grants.value;
+	if (config.ceiling) request.ceiling = config.ceiling.value;
+	return request;
+}
+
 const collect = (value: string, previous: string[]) => [...previous, value];
 
 export function registerPolicyCommand(program: Command, out: (text: string) => void): void {
@@ -84,21 +104,7 @@ export function registerPolicyCommand(program: Command, out: (text: string) => v
 			// Loaded only when this command runs, so the CLI starts without the runtime.
 			const [{ resolveCliConfig }, { policyReport, renderPolicyReport }] = await Promise.all([import("./cli-config.js"), import("./policy-report.js")]);
 			const config = await resolveCliConfig(flags, process.env);
-			// The flow settings and model as `warden run` would pass them to its session.
-			const request: PolicyCheckRequest = {
-				workspace: config.workspace,
-				mode: config.mode.value,
-				rules: config.rules,
-				runDeny: config.runDeny,
-				flow: config.flow,
-				protectedPaths: config.protectedPaths,
-				tool,
-				arguments: args,
-			};
-			if (label) request.label = label;
-			if (config.model) request.model = config.model.value;
-			if (config.grants) request.grants = config.grants.value;
-			if (config.ceiling) request.ceiling = config.ceiling.value;
+			const request = policyCheckRequest(config, tool, args, label);
 			const result = await checkWithState(request, flags.stateDir);
 			if (!result.valid) throw new UsageError(`${result.error} (warden run would record this call as tool.invalid)`);
 			const report = policyReport(result, config);

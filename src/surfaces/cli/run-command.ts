@@ -27,7 +27,7 @@ export function sessionFlags(command: Command): Command {
 		.option("--model <spec>", "scripted:<plan.yaml> | openai:<model> | anthropic:<model> | ollama:<model> | lmstudio:<model> | llama:<model.gguf> | llama:hf:<owner>/<repo>/<file> | a profile from the config's models: (default $WARDEN_MODEL, then the config's model:; with none, a terminal is offered the default model)")
 		.option("--mode <mode>", `permission mode: ${PERMISSION_MODES.join(" | ")} (default from the config, else workspace-write)`)
 		.option("--workspace <dir>", "directory the agent works in", ".")
-		.option("--on-ask <answer>", "answer to calls that need confirmation: deny | allow (default from the config, else deny)")
+		.option("--on-ask <answer>", "answer to calls that need confirmation: deny | allow | prompt (warden run: ask on the terminal) (default from the config, else deny)")
 		.option("--max-steps <n>", "model calls allowed in the turn (default from the config, else 50)")
 		.option("--model-timeout <seconds>", "how long one model call may take", "600")
 		.option("--sandbox <policy>", "mode (the mode chooses: none in full-access) | required (shell commands always run in the workspace-write sandbox)", "mode")

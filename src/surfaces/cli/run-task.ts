@@ -4,7 +4,8 @@ import type { PermissionMode } from "../../kernel/admission/types.js";
 import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
 import { Runtime } from "../../runtime/runtime.js";
 import { shellSandbox } from "../../runtime/session-policy.js";
-import { EXIT } from "./cli-error.js";
+import type { SessionOptions } from "../../runtime/session-options.js";
+import { EXIT, UsageError } from "./cli-error.js";
 import { renderEvent } from "./render-event.js";
 import type { RunFlags } from "./run-command.js";
 import { resumeFromFlags, sessionOptionsFromFlags, withoutConfig } from "./session-options.js";
@@ -18,6 +19,9 @@ export async function runTask(task: string, flags: RunFlags, out: (text: string)
 			if (line !== undefined) out(`${line}\n`);
 		}
 	};
+	// --on-ask prompt: asks are put to the person at the terminal (src/surfaces/tui/terminal-asker.ts).
+	const host = await promptingHost(flags);
+	if (host) flags = { ...flags, onAsk: undefined };
 	// A new session's flags are checked before the state dir is opened; a resumed one needs its row first.
 	const fresh = flags.resume === undefined ? await sessionOptionsFromFlags(flags, print) : undefined;
 	const runtime = await Runtime.open(flags.stateDir ? { stateDir: flags.stateDir } : {});
@@ -28,7 +32,7 @@ export async function runTask(task: string, flags: RunFlags, out: (text: string)
 	// Whoever read the events went away: the run stops as if interrupted, its evidence settled.
 	const offReaderGone = onReaderGone(() => controller.abort(new Error("the reader of standard output went away")));
 	try {
-		const session = fresh ? await runtime.openSession(withoutConfig(fresh)) : await resumeFromFlags(runtime, flags, print, flags.resume as string);
+		const session = fresh ? await runtime.openSession({ ...withoutConfig(fresh), ...host }) : await resumeFromFlags(runtime, flags, print, flags.resume as string, host);
 		await warnWithoutSandbox(session.mode, flags.sandbox === "required");
 		const result = await session.send(task, { signal: controller.signal });
 		await session.end(result.status === "completed" ? "ok" : "error");
@@ -49,6 +53,14 @@ export async function runTask(task: string, flags: RunFlags, out: (text: string)
 		offReaderGone();
 		await runtime.close();
 	}
+}
+
+/** The terminal's answering callbacks for --on-ask prompt; refused without a terminal to ask on. */
+async function promptingHost(flags: RunFlags): Promise<Pick<SessionOptions, "confirm" | "release" | "askUser"> | undefined> {
+	if (flags.onAsk !== "prompt") return undefined;
+	if (!process.stdin.isTTY) throw new UsageError("--on-ask prompt needs a terminal on standard input; use deny or allow in automation");
+	const { terminalAsker } = await import("../tui/terminal-asker.js");
+	return terminalAsker();
 }
 
 /** Said once per run, before anything is asked: without a sandbox, every shell command is asked about. */

@@ -51,10 +51,16 @@ export async function sessionOptionsFromFlags(
 }
 
 /** Resumes `sessionId` with the flags' options (refused in one line when it cannot be). */
-export async function resumeFromFlags(runtime: Runtime, flags: SessionCliFlags, onEvent: (event: AnyWardenEvent) => void, sessionId: string): Promise<Session> {
+export async function resumeFromFlags(
+	runtime: Runtime,
+	flags: SessionCliFlags,
+	onEvent: (event: AnyWardenEvent) => void,
+	sessionId: string,
+	host?: Pick<OpenSessionOptions, "confirm" | "release" | "askUser">,
+): Promise<Session> {
 	const row = await runtime.getSession(sessionId);
 	if (!row) throw new UsageError(`unknown session ${sessionId}`);
-	return runtime.resumeSession(sessionId, await resumeOptionsFromFlags(flags, onEvent, row));
+	return runtime.resumeSession(sessionId, { ...(await resumeOptionsFromFlags(flags, onEvent, row)), ...host });
 }
 
 /** Options for resuming the session in `row`: its workspace; its mode and model unless a flag or config layer names them. */

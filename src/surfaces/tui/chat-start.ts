@@ -1,0 +1,40 @@
+/** What `warden` with no command does: checks for a terminal, opens the chat, draws it, and closes with the audit verdict. */
+import { EXIT } from "../cli/cli-error.js";
+import type { ChatFlags } from "./chat-command.js";
+
+export const NO_TERMINAL = 'warden: no terminal on standard input; for one task without prompts use `warden run "<task>"`\n';
+
+export async function startChat(flags: ChatFlags, out: (text: string) => void): Promise<number> {
+	if (!process.stdin.isTTY) {
+		process.stderr.write(NO_TERMINAL);
+		return EXIT.usage;
+	}
+	// Ink and React load here, not with the CLI; started now, their loading overlaps opening the state dir.
+	const screen = flags.plain ? undefined : import("./screen.js");
+	screen?.catch(() => undefined);
+	const [{ Runtime }, { ChatController }] = await Promise.all([import("../../runtime/runtime.js"), import("./chat-controller.js")]);
+	const runtime = await Runtime.open(flags.stateDir ? { stateDir: flags.stateDir } : {});
+	try {
+		const chat = await ChatController.open(runtime, flags);
+		try {
+			if (flags.plain) {
+				const { runPlain } = await import("./plain-surface.js");
+				await runPlain(chat, flags, out);
+			} else {
+				const { runScreen } = await (screen as Promise<typeof import("./screen.js")>);
+				await runScreen(chat, flags);
+			}
+		} finally {
+			await chat.close();
+		}
+		const verdict = await runtime.verifyAudit();
+		out(
+			verdict.ok
+				? `session ${chat.sessionId} · audit: ${verdict.checked} records, hash chain valid\n`
+				: `audit: CHAIN BROKEN at record ${verdict.firstBad.seq}: ${verdict.firstBad.reason}\n`,
+		);
+		return verdict.ok ? EXIT.ok : EXIT.failed;
+	} finally {
+		await runtime.close();
+	}
+}

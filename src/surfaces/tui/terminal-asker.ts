@@ -1,0 +1,115 @@
+/**
+ * `warden run --on-ask prompt`: a single task that asks on the terminal. Each ask is written to
+ * standard error (standard output stays the run's, --json included) and answered by one key read
+ * raw from standard input, armed only after the ask is written: keys typed earlier are dropped.
+ */
+import type { ReleaseRequest } from "../../kernel/flow/flow-types.js";
+import type { ConfirmationRequest, SessionOptions } from "../../runtime/session-options.js";
+import { APPROVAL_KEYS, keyName, YES_NO_KEYS } from "./ask-keys.js";
+import { ARM_AFTER_MS } from "./arm-delay.js";
+import { ASK_KEYS, askLines } from "./card-lines.js";
+import type { PendingAsk } from "./chat-state.js";
+
+export interface TerminalIo {
+	input: NodeJS.ReadStream;
+	output: NodeJS.WriteStream;
+}
+
+/** Reads keys until `accept` takes one; keys that arrive before the ask is armed are dropped. */
+function readKey<T>(io: TerminalIo, accept: (key: string) => T | undefined, signal: AbortSignal): Promise<T | undefined> {
+	return new Promise((resolve) => {
+		let armed = false;
+		const wasRaw = io.input.isRaw;
+		io.input.setRawMode?.(true);
+		io.input.resume();
+		const finish = (value: T | undefined) => {
+			clearTimeout(timer);
+			io.input.off("data", onData);
+			signal.removeEventListener("abort", onAbort);
+			io.input.setRawMode?.(wasRaw);
+			io.input.pause();
+			resolve(value);
+		};
+		const onData = (data: Buffer) => {
+			if (!armed) return;
+			const text = data.toString("utf8");
+			// Ctrl-C at an ask refuses it; the run's own SIGINT handling is not reachable in raw mode.
+			if (text === "\u0003") {
+				finish(undefined);
+				process.kill(process.pid, "SIGINT");
+				return;
+			}
+			const value = accept(keyName(text, text === "\u001b"));
+			if (value !== undefined) finish(value);
+		};
+		const onAbort = () => finish(undefined);
+		const timer = setTimeout(() => {
+			armed = true;
+			io.output.write(`${ASK_PROMPT} `);
+		}, ARM_AFTER_MS);
+		signal.addEventListener("abort", onAbort, { once: true });
+		io.input.on("data", onData);
+	});
+}
+
+const ASK_PROMPT = "answer>";
+
+function show(io: TerminalIo, ask: PendingAsk): void {
+	io.output.write(`\n${askLines(ask).map((l) => l.text).join("\n")}\n  ${ASK_KEYS[ask.kind]}\n`);
+}
+
+/** Reads a line (cooked) for ask_user. */
+function readLine(io: TerminalIo, signal: AbortSignal): Promise<string | undefined> {
+	return new Promise((resolve) => {
+		let text = "";
+		io.input.setEncoding("utf8");
+		io.input.resume();
+		const finish = (value: string | undefined) => {
+			io.input.off("data", onData);
+			signal.removeEventListener("abort", onAbort);
+			io.input.pause();
+			resolve(value);
+		};
+		const onData = (chunk: string) => {
+			text += chunk;
+			const end = text.indexOf("\n");
+			if (end !== -1) finish(text.slice(0, end).replace(/\r$/, ""));
+		};
+		const onAbort = () => finish(undefined);
+		signal.addEventListener("abort", onAbort, { once: true });
+		io.input.on("data", onData);
+		io.output.write(`${ASK_PROMPT} `);
+	});
+}
+
+/** The session's confirm, release and askUser callbacks, answered at the terminal. */
+export function terminalAsker(io: TerminalIo = { input: process.stdin, output: process.stderr }): Pick<SessionOptions, "confirm" | "release" | "askUser"> {
+	// One ask at a time on one terminal: concurrent calls wait their turn.
+	let queue: Promise<unknown> = Promise.resolve();
+	const serial = <T>(run: () => Promise<T>): Promise<T> => {
+		const next = queue.then(run, run);
+		queue = next.catch(() => undefined);
+		return next;
+	};
+	return {
+		confirm: (request: ConfirmationRequest, signal: AbortSignal) =>
+			serial(async () => {
+				show(io, { kind: "approval", request });
+				const kind = await readKey(io, (k) => APPROVAL_KEYS[k], signal);
+				io.output.write(`${kind ?? "deny"}\n`);
+				return { kind: kind ?? "deny", by: "terminal" };
+			}),
+		release: (request: ReleaseRequest, signal: AbortSignal) =>
+			serial(async () => {
+				show(io, { kind: "release", request });
+				const yes = (await readKey(io, (k) => YES_NO_KEYS[k], signal)) === true;
+				io.output.write(`${yes ? "released" : "kept"}\n`);
+				return yes;
+			}),
+		askUser: (question: string, signal: AbortSignal) =>
+			serial(async () => {
+				show(io, { kind: "question", question });
+				return (await readLine(io, signal)) ?? "";
+			}),
+	};
+}

@@ -1,0 +1,144 @@
+import { describe, expect, it } from "vitest";
+import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
+import { BUDGET_COUNTERS, type BudgetUsage } from "../../kernel/budget/budget-types.js";
+import { APPROVAL_KEYS, keyName, YES_NO_KEYS } from "./ask-keys.js";
+import { budgetLine, compactNumber } from "./budget-line.js";
+import { cardLines, diffLines, STATUS_MARK } from "./card-lines.js";
+import type { ToolCard } from "./chat-state.js";
+import { InputBuffer } from "./input-buffer.js";
+import { statusText } from "./status-text.js";
+import { Transcript } from "./transcript.js";
+
+describe("the ask keys", () => {
+	it.each([
+		["y", "allow_once"],
+		["a", "always_allow"],
+		["d", "always_deny"],
+		["n", "deny"],
+		["escape", "deny"],
+	])("%s answers an approval with %s", (key, kind) => {
+		expect(APPROVAL_KEYS[key]).toBe(kind);
+	});
+
+	it.each([
+		["y", true],
+		["n", false],
+		["escape", false],
+	])("%s answers a yes/no with %s", (key, yes) => {
+		expect(YES_NO_KEYS[key]).toBe(yes);
+	});
+
+	it("reads upper case as lower case, and anything else as no answer", () => {
+		expect(keyName("Y", false)).toBe("y");
+		expect(keyName("", true)).toBe("escape");
+		expect(APPROVAL_KEYS[keyName("x", false)]).toBeUndefined();
+		expect(APPROVAL_KEYS[keyName("\r", false)]).toBeUndefined();
+	});
+});
+
+describe("InputBuffer", () => {
+	it("takes a line on Enter and walks the history with up and down, keeping the draft", () => {
+		const b = new InputBuffer();
+		b.insert("first");
+		expect(b.submit()).toBe("first");
+		b.insert("second");
+		expect(b.submit()).toBe("second");
+		b.insert("draft");
+		b.up();
+		expect(b.text).toBe("second");
+		b.up();
+		expect(b.text).toBe("first");
+		b.up();
+		expect(b.text).toBe("first");
+		b.down();
+		b.down();
+		expect(b.text).toBe("draft");
+	});
+
+	it("continues a line ending in a backslash, and keeps a newline entered with Alt+Enter", () => {
+		const b = new InputBuffer();
+		b.insert("one\\");
+		expect(b.submit()).toBeUndefined();
+		b.insert("two");
+		b.newline();
+		b.insert("three");
+		expect(b.submit()).toBe("one\ntwo\nthree");
+	});
+
+	it("drops control characters from typed text and edits by characters", () => {
+		const b = new InputBuffer();
+		b.insert("a\u0007b\u001bc→");
+		expect(b.text).toBe("abc→");
+		b.backspace();
+		expect(b.text).toBe("abc");
+	});
+});
+
+const event = (kind: string, payload: Record<string, unknown>, extra: Partial<AnyWardenEvent> = {}) =>
+	({ kind, session: "s", turn: 1, time: "2026-01-01T00:00:00.000Z", payload, ...extra }) as AnyWardenEvent;
+
+describe("Transcript", () => {
+	it("folds one call's events into one card, in order", () => {
+		const t = new Transcript();
+		t.apply(event("tool.proposed", { call_id: "c1", tool: "shell", arguments: { command: "ls" } }));
+		t.apply(event("permission.decided", { call_id: "c1", tool: "shell", decision: "ask", layer: "host-rule", reason: "asked" }));
+		expect(t.card("c1")?.status).toBe("asking");
+		t.apply(event("permission.confirmed", { call_id: "c1", tool: "shell", approved: true, by: "host", response: "allow_once" }));
+		t.apply(event("tool.started", { call_id: "c1", tool: "shell" }));
+		expect(t.running()).toEqual(["c1"]);
+		t.apply(event("tool.completed", { call_id: "c1", tool: "shell", duration_ms: 12, output_bytes: 3, truncated: false }));
+		expect(t.card("c1")).toMatchObject({ status: "completed", durationMs: 12, confirmed: "allow once (host)" });
+		// Still live: its output reaches the card with the next model request.
+		expect(t.card("c1")?.closed).toBeUndefined();
+		t.toolResult("c1", Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join("\n"));
+		expect(t.card("c1")).toMatchObject({ tail: ["line 5", "line 6", "line 7", "line 8", "line 9", "line 10"], hiddenLines: 4, closed: true });
+		expect(t.entries).toHaveLength(1);
+	});
+
+	it("moves the streamed text into the transcript when the response is recorded", () => {
+		const t = new Transcript();
+		t.streaming = "Hel";
+		t.streaming += "lo";
+		t.apply(event("model.responded", { step: 1, tool_calls: 0 }));
+		expect(t.streaming).toBe("");
+		expect(t.entries).toMatchObject([{ kind: "assistant", text: "Hello" }]);
+	});
+
+	it("closes every card when the turn ends and says how a turn that did not complete ended", () => {
+		const t = new Transcript();
+		t.apply(event("tool.proposed", { call_id: "c1", tool: "shell", arguments: {} }));
+		t.apply(event("turn.completed", { status: "cancelled", steps: 1, error: "cancelled at the terminal" }));
+		expect(t.card("c1")?.closed).toBe(true);
+		expect(t.entries[1]).toMatchObject({ kind: "notice", text: "turn 1 cancelled: cancelled at the terminal", tone: "error" });
+	});
+
+	it("leaves a sub-agent's own events to its session", () => {
+		const t = new Transcript();
+		t.apply(event("tool.proposed", { call_id: "c9", tool: "shell", arguments: {} }, { lineage: { parent_session: "p", parent_call: "c1", depth: 1 } }));
+		expect(t.entries).toHaveLength(0);
+	});
+});
+
+describe("the card and the status line", () => {
+	it.each(Object.keys(STATUS_MARK))("a %s card names its status on its own line", (status) => {
+		const card: ToolCard = { callId: "c1", tool: "write_file", arguments: { path: "a.txt" }, status: status as ToolCard["status"] };
+		const lines = cardLines(card, 0);
+		expect(lines[0]?.text).toBe(`${STATUS_MARK[card.status].mark} write_file a.txt  [c1]`);
+		expect(lines.some((l) => l.text.includes(STATUS_MARK[card.status].word))).toBe(true);
+	});
+
+	it("colours a diff by line: added, removed, hunk, file names", () => {
+		expect(diffLines("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+new\n").map((l) => l.tone)).toEqual(["dim", "dim", "accent", "removed", "added"]);
+	});
+
+	it("shows mode, model, context against the window, budget and sandbox", () => {
+		const usage = Object.fromEntries(BUDGET_COUNTERS.map((c) => [c, { used: 0 }])) as BudgetUsage;
+		usage.tool_calls = { used: 3, limit: 20 };
+		usage.model_calls = { used: 2 };
+		expect(budgetLine(usage)).toBe("tools 3/20 · model 2");
+		expect(compactNumber(12_345)).toBe("12k");
+		expect(
+			statusText({ session: "s", mode: "plan", model: "ollama:q", sandbox: "read-only", contextTokens: 1500, contextEstimated: true, contextWindow: 32_768, budget: "tools 3/20" }),
+		).toBe("plan · ollama:q · ctx ~1.5k/33k · tools 3/20 · sandbox read-only");
+	});
+});

@@ -1,0 +1,300 @@
+/**
+ * The interactive terminal, driven through a real pseudo-terminal on the scripted model, its
+ * screen read back through a headless terminal emulator. Every wait is on screen content.
+ */
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import type { AnyWardenEvent } from "../../src/kernel/evidence/event-types.js";
+import { expectValidTrace, type Fixture, makeFixture, type PlanStep, runCli, writePlan } from "./cli-harness.js";
+import { PtyScreen } from "./pty-harness.js";
+
+const open: PtyScreen[] = [];
+afterEach(() => {
+	for (const s of open.splice(0)) s.kill();
+});
+
+/** The idle prompt: a row holding only the prompt mark (the cursor block is trimmed). */
+const READY = (screen: PtyScreen) => () => screen.visible().some((row) => row === "›");
+
+function chat(fixture: Fixture, steps: PlanStep[], extra: string[] = [], opts: { cols?: number; env?: NodeJS.ProcessEnv } = {}): PtyScreen {
+	const plan = writePlan(fixture, steps);
+	const screen = new PtyScreen(["--model", `scripted:${plan}`, "--workspace", fixture.workspace, "--state-dir", fixture.stateDir, ...extra], opts);
+	open.push(screen);
+	return screen;
+}
+
+async function ready(screen: PtyScreen): Promise<void> {
+	await screen.waitFor(READY(screen));
+}
+
+/** Leaves with Ctrl-D and returns what the chat printed last: the session id and the audit verdict. */
+async function leave(screen: PtyScreen): Promise<{ code: number; session: string }> {
+	screen.write("\u0004");
+	const code = await screen.exited;
+	// Joined, as a narrow terminal wraps the line.
+	const m = /session ([0-9a-f-]{36}) · audit: \d+ records, hash chain valid/.exec(screen.text().replace(/\n/g, ""));
+	if (!m) throw new Error(`no audit verdict at exit:\n${screen.text()}`);
+	return { code, session: m[1] as string };
+}
+
+async function events(fixture: Fixture, session: string): Promise<AnyWardenEvent[]> {
+	const shown = await runCli(["sessions", "show", session, "--json", "--state-dir", fixture.stateDir]);
+	return (JSON.parse(shown.stdout) as { events: AnyWardenEvent[] }).events;
+}
+
+async function auditKinds(fixture: Fixture): Promise<string[]> {
+	const listed = await runCli(["audit", "list", "--json", "--state-dir", fixture.stateDir]);
+	return listed.stdout
+		.split("\n")
+		.filter((l) => l !== "")
+		.map((l) => (JSON.parse(l) as { kind: string }).kind);
+}
+
+const WRITE: PlanStep[] = [{ text: "Changing a.txt.", tool_calls: [{ name: "write_file", arguments: { path: "a.txt", content: "new\n" } }] }, { text: "Done." }];
+const ASK_WRITES = ["--ask", "write_file(a.txt)"];
+
+describe("warden (the interactive terminal)", () => {
+	it("asks before a write; y allows it once: the file changes and the lease is consumed", async () => {
+		const fixture = makeFixture({ "a.txt": "old\n" });
+		const screen = chat(fixture, WRITE, ASK_WRITES);
+		await ready(screen);
+		screen.write("change a.txt\r");
+		const asked = await screen.waitFor("[y] allow once");
+		expect(asked).toContain("Allow write_file on a.txt?");
+		expect(asked).toContain("+new");
+		expect(asked).toContain("-old");
+		expect(asked).toContain("a persists allow write_file(a.txt)");
+		expect(asked).toMatch(/asked by host-rule rule write_file\(a\.txt\)/);
+		screen.write("y");
+		await screen.waitFor("completed in");
+		await screen.waitFor("Done.");
+		await ready(screen);
+		expect(readFileSync(`${fixture.workspace}/a.txt`, "utf8")).toBe("new\n");
+		const { code, session } = await leave(screen);
+		expect(code).toBe(0);
+		const kinds = await auditKinds(fixture);
+		expect(kinds).toContain("approval.granted");
+		expect(kinds).toContain("approval.consumed");
+		const recorded = await events(fixture, session);
+		expect(recorded.find((e) => e.kind === "permission.confirmed")?.payload).toMatchObject({ approved: true, response: "allow_once" });
+		expectValidTrace(recorded);
+	});
+
+	it("n denies the write: the file stays as it was", async () => {
+		const fixture = makeFixture({ "a.txt": "old\n" });
+		const screen = chat(fixture, WRITE, ASK_WRITES);
+		await ready(screen);
+		screen.write("change a.txt\r");
+		await screen.waitFor("[y] allow once");
+		screen.write("n");
+		await screen.waitFor(/⊘ write_file a\.txt/);
+		await ready(screen);
+		expect(readFileSync(`${fixture.workspace}/a.txt`, "utf8")).toBe("old\n");
+		const { session } = await leave(screen);
+		const recorded = await events(fixture, session);
+		expect(recorded.find((e) => e.kind === "permission.confirmed")?.payload).toMatchObject({ approved: false, response: "deny" });
+		expectValidTrace(recorded);
+	});
+
+	it("a always allows: the exact rule is persisted and the next session matches it without asking", async () => {
+		const fixture = makeFixture({ "a.txt": "old\n" });
+		const screen = chat(fixture, WRITE, ASK_WRITES);
+		await ready(screen);
+		screen.write("change a.txt\r");
+		await screen.waitFor("[y] allow once");
+		screen.write("a");
+		await screen.waitFor("completed in");
+		await ready(screen);
+		await leave(screen);
+		const rules = await runCli(["policy", "list", "--state-dir", fixture.stateDir, "--workspace", fixture.workspace]);
+		expect(rules.stdout).toContain("write_file(a.txt)");
+		// The next session: the same call, the same ask rule, decided by the persisted rule.
+		const plan = writePlan(fixture, [{ tool_calls: [{ name: "write_file", arguments: { path: "a.txt", content: "again\n" } }] }, { text: "ok" }], "again.yaml");
+		const next = await runCli(["run", "again", "--json", "--model", `scripted:${plan}`, "--workspace", fixture.workspace, "--state-dir", fixture.stateDir, ...ASK_WRITES]);
+		const decided = next.stdout
+			.split("\n")
+			.filter((l) => l !== "")
+			.map((l) => JSON.parse(l) as AnyWardenEvent)
+			.find((e) => e.kind === "permission.decided");
+		expect(decided?.payload).toMatchObject({ decision: "allow", rule: "write_file(a.txt)" });
+		expect(readFileSync(`${fixture.workspace}/a.txt`, "utf8")).toBe("again\n");
+	});
+
+	it("keys typed before the ask was drawn never answer it", async () => {
+		const fixture = makeFixture({ "a.txt": "old\n" });
+		const screen = chat(fixture, WRITE, ASK_WRITES);
+		await ready(screen);
+		// A run of y's and a's right behind Enter: they reach the terminal before any ask can be drawn.
+		screen.write("change a.txt\r");
+		screen.write("yyyyaaaa");
+		await screen.waitFor("[y] allow once");
+		screen.write("n");
+		await screen.waitFor(/⊘ write_file a\.txt/);
+		expect(readFileSync(`${fixture.workspace}/a.txt`, "utf8")).toBe("old\n");
+		// What landed in the prompt instead (typed while the turn started) is cleared with Ctrl-U.
+		screen.write("\u0015");
+		await ready(screen);
+		const { session } = await leave(screen);
+		const confirmed = (await events(fixture, session)).filter((e) => e.kind === "permission.confirmed");
+		expect(confirmed.map((e) => e.payload)).toMatchObject([{ approved: false, response: "deny" }]);
+	});
+
+	it("Ctrl-C during sleep 30 cancels the turn; the next prompt works and the evidence is whole", async () => {
+		const fixture = makeFixture();
+		const screen = chat(fixture, [{ tool_calls: [{ name: "shell", arguments: { command: "sleep 30" } }] }, { text: "slept" }], ["--mode", "full-access"]);
+		await ready(screen);
+		screen.write("sleep\r");
+		await screen.waitFor("running for");
+		screen.write("\u0003");
+		await screen.waitFor(/⊘ shell sleep 30/);
+		await screen.waitFor("turn 1 cancelled");
+		await ready(screen);
+		screen.write("/budget\r");
+		await screen.waitFor(/tool_calls\s+1/);
+		const { code, session } = await leave(screen);
+		expect(code).toBe(0);
+		expectValidTrace(await events(fixture, session));
+		const verify = await runCli(["audit", "verify", "--state-dir", fixture.stateDir]);
+		expect(verify.code).toBe(0);
+	});
+
+	it("Esc stops the running tool but not the turn: the model hears the call was cancelled and answers", async () => {
+		const fixture = makeFixture();
+		const screen = chat(fixture, [{ tool_calls: [{ name: "shell", arguments: { command: "sleep 30" } }] }, { text: "the sleep was stopped" }], ["--mode", "full-access"]);
+		await ready(screen);
+		screen.write("sleep\r");
+		await screen.waitFor("running for");
+		screen.write("\u001b");
+		await screen.waitFor(/⊘ shell sleep 30/);
+		await screen.waitFor("the sleep was stopped");
+		await ready(screen);
+		const { session } = await leave(screen);
+		const recorded = await events(fixture, session);
+		expect(recorded.find((e) => e.kind === "turn.completed")?.payload).toMatchObject({ status: "completed" });
+		expect(recorded.some((e) => e.kind === "tool.cancelled")).toBe(true);
+		expectValidTrace(recorded);
+	});
+
+	it("Shift+Tab cycles to plan; entering full-access asks first, and n stays", async () => {
+		const fixture = makeFixture();
+		const screen = chat(fixture, [{ text: "ok" }]);
+		await ready(screen);
+		screen.write("\u001b[Z");
+		await screen.waitFor(() => screen.visible().some((r) => r.startsWith("plan ·")));
+		await ready(screen);
+		screen.write("/mode full-access\r");
+		await screen.waitFor("Enter full-access?");
+		await screen.waitFor("[y] yes");
+		screen.write("n");
+		await screen.waitFor("staying in plan");
+		expect(screen.visible().some((r) => r.startsWith("plan ·"))).toBe(true);
+		await ready(screen);
+		await leave(screen);
+	});
+
+	it("/undo puts the file back and /explain shows the call's tree", async () => {
+		const fixture = makeFixture({ "a.txt": "old\n" });
+		const screen = chat(fixture, WRITE);
+		await ready(screen);
+		screen.write("change a.txt\r");
+		await screen.waitFor("Done.");
+		await ready(screen);
+		expect(readFileSync(`${fixture.workspace}/a.txt`, "utf8")).toBe("new\n");
+		screen.write("/explain call_1_1_1\r");
+		const explained = await screen.waitFor("decision allow by layer");
+		expect(explained).toContain("call call_1_1_1 write_file");
+		expect(explained).toMatch(/proposed by model call scripted:/);
+		screen.write("/undo\r");
+		await screen.waitFor("restored 1 file(s)");
+		expect(readFileSync(`${fixture.workspace}/a.txt`, "utf8")).toBe("old\n");
+		await leave(screen);
+	});
+
+	it("stays usable at 40 columns: the ask, its keys and the status line fit and answer", async () => {
+		const fixture = makeFixture({ "a.txt": "old\n" });
+		const screen = chat(fixture, WRITE, ASK_WRITES, { cols: 100 });
+		await ready(screen);
+		screen.resize(40, 40);
+		screen.write("change a.txt\r");
+		await screen.waitFor("allow once");
+		const rows = screen.visible();
+		expect(rows.every((r) => r.length <= 40)).toBe(true);
+		expect(rows.some((r) => r.includes("sandbox"))).toBe(true);
+		screen.write("y");
+		await screen.waitFor("Done.");
+		expect(readFileSync(`${fixture.workspace}/a.txt`, "utf8")).toBe("new\n");
+		await leave(screen);
+	});
+
+	it("--plain prints plain lines: no cursor movement, asks as lines answered by a line", async () => {
+		const fixture = makeFixture({ "a.txt": "old\n" });
+		const screen = chat(fixture, WRITE, [...ASK_WRITES, "--plain"], { env: { NO_COLOR: "1" } });
+		await screen.waitFor(/^> /m);
+		screen.write("change a.txt\r");
+		await screen.waitFor("answer> ");
+		screen.write("y\r");
+		await screen.waitFor("turn 1 completed");
+		screen.write("/exit\r");
+		expect(await screen.exited).toBe(0);
+		// Line-oriented: no cursor-up, no line erase, no colour.
+		expect(screen.raw).not.toMatch(/\u001b\[\d*[AK]/);
+		expect(screen.raw).not.toMatch(/\u001b\[\d+m/);
+		expect(screen.text()).toContain("Allow write_file on a.txt?");
+		expect(readFileSync(`${fixture.workspace}/a.txt`, "utf8")).toBe("new\n");
+	});
+
+	it("plan mode: the todo list shows live, the plan is kept with the session, and y carries it out in workspace-write", async () => {
+		const fixture = makeFixture({ "a.txt": "old\n" });
+		const todo = { items: [{ content: "read a.txt", status: "completed" }, { content: "plan the change", status: "in_progress" }] };
+		const screen = chat(
+			fixture,
+			[{ tool_calls: [{ name: "todo_write", arguments: todo }] }, { text: "Plan: 1. write new into a.txt" }, ...WRITE],
+			["--mode", "plan"],
+		);
+		await ready(screen);
+		screen.write("plan the change\r");
+		const shown = await screen.waitFor("Switch to workspace-write and carry out the plan?");
+		expect(shown).toContain("[x] read a.txt");
+		expect(shown).toContain("[>] plan the change");
+		expect(shown).toContain("plan kept with the session");
+		await screen.waitFor("[y] yes");
+		screen.write("y");
+		await screen.waitFor("Done.");
+		await ready(screen);
+		expect(readFileSync(`${fixture.workspace}/a.txt`, "utf8")).toBe("new\n");
+		expect(screen.visible().some((r) => r.startsWith("workspace-write ·"))).toBe(true);
+		const { session } = await leave(screen);
+		const show = await runCli(["sessions", "show", session, "--state-dir", fixture.stateDir]);
+		expect(show.stdout).toContain("plan (the last answer in plan mode):\n    Plan: 1. write new into a.txt");
+		expectValidTrace(await events(fixture, session));
+	});
+
+	it("warden run --on-ask prompt asks on the terminal for one task: keys before the ask are dropped, y allows", async () => {
+		const fixture = makeFixture({ "a.txt": "old\n" });
+		const plan = writePlan(fixture, WRITE);
+		const screen = new PtyScreen(["run", "change a.txt", "--on-ask", "prompt", "--model", `scripted:${plan}`, "--workspace", fixture.workspace, "--state-dir", fixture.stateDir, ...ASK_WRITES]);
+		open.push(screen);
+		screen.write("yyy");
+		await screen.waitFor("answer>");
+		expect(readFileSync(`${fixture.workspace}/a.txt`, "utf8")).toBe("old\n");
+		expect(screen.text()).toContain("Allow write_file on a.txt?");
+		screen.write("y");
+		expect(await screen.exited).toBe(0);
+		expect(screen.text()).toContain("allow_once");
+		expect(screen.text()).toMatch(/hash chain valid/);
+		expect(readFileSync(`${fixture.workspace}/a.txt`, "utf8")).toBe("new\n");
+	});
+
+	it("warden run --on-ask prompt without a terminal is refused in one line", async () => {
+		const result = await runCli(["run", "x", "--on-ask", "prompt", "--model", "scripted:/nonexistent.yaml"]);
+		expect(result.code).toBe(2);
+		expect(result.stderr).toBe("warden: --on-ask prompt needs a terminal on standard input; use deny or allow in automation\n");
+	});
+
+	it("without a terminal on stdin says in one line to use warden run", async () => {
+		const result = await runCli([]);
+		expect(result.code).toBe(2);
+		expect(result.stderr.trim().split("\n")).toHaveLength(1);
+		expect(result.stderr).toContain("warden run");
+	});
+});
