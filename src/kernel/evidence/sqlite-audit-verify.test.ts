@@ -1,35 +1,11 @@
-
-import { join } from "node:path";
-import Database from "better-sqlite3";
+/** Audit verification over the SQLite store's stored canonical bytes: what each tampered column or row is named as. */
 import { describe, expect, it } from "vitest";
-import type { SqliteStore } from "../../store/sqlite-store.js";
-import { tempStores } from "../../store/test-support/temp-stores.js";
+import { tamperFixture } from "../test-support/audit-tamper.js";
+import { openSqliteStore } from "./store-rows.js";
 import { GENESIS_HASH, auditHash, canonicalJson } from "./audit-chain.js";
 import type { AuditRecord } from "./audit-types.js";
-import { openSqliteStore } from "./store-rows.js";
 
-const { tempDir, track } = tempStores("warden-audit-verify-");
-
-
-function openStore(dir: string): SqliteStore {
-	const store = openSqliteStore(dir);
-	return track(store);
-}
-
-/** A second, raw connection to the same file: what someone tampering with the database would use. */
-function raw(dir: string): Database.Database {
-	return new Database(join(dir, "warden.db"));
-}
-
-function dropTriggers(db: Database.Database): void {
-	db.exec("DROP TRIGGER audit_no_update; DROP TRIGGER audit_no_delete;");
-}
-
-async function fill(store: SqliteStore, n: number): Promise<void> {
-	for (let i = 1; i <= n; i++) {
-		await store.appendAudit({ session: "s1", turn: i, kind: "effect", call_id: `c${i}`, data: { resource: `fs:file-${i}.txt`, bytes: i * 10 } });
-	}
-}
+const { tempDir, openStore, raw, dropTriggers, fill } = tamperFixture("warden-audit-verify-");
 
 const EDITED = (seq: number, checked: number) => ({
 	ok: false,

@@ -3,33 +3,10 @@
  * truncated or reordered record is named by verifyAudit (the store walks its rows with the walker
  * the kernel's rules give it).
  */
-import { join } from "node:path";
-import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import type { SqliteStore } from "../../store/sqlite-store.js";
-import { tempStores } from "../../store/test-support/temp-stores.js";
-import { openSqliteStore } from "./store-rows.js";
+import { tamperFixture } from "../test-support/audit-tamper.js";
 
-const { tempDir, track } = tempStores("warden-chain-tamper-");
-
-function openStore(dir: string): SqliteStore {
-	return track(openSqliteStore(dir));
-}
-
-/** A second, raw connection to the same file: what someone tampering with the database would use. */
-function raw(dir: string): Database.Database {
-	return new Database(join(dir, "warden.db"));
-}
-
-function dropTriggers(db: Database.Database): void {
-	db.exec("DROP TRIGGER audit_no_update; DROP TRIGGER audit_no_delete;");
-}
-
-async function fill(store: SqliteStore, n: number): Promise<void> {
-	for (let i = 1; i <= n; i++) {
-		await store.appendAudit({ session: "s1", turn: i, kind: "effect", call_id: `c${i}`, data: { resource: `fs:file-${i}.txt`, bytes: i * 10 } });
-	}
-}
+const { tempDir, openStore, raw, dropTriggers, fill } = tamperFixture("warden-chain-tamper-");
 
 describe("SqliteStore audit tampering, through the real file", () => {
 	it("names an edited record", async () => {
