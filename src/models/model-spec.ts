@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { ANTHROPIC_DEFAULT_BASE_URL, AnthropicModel } from "./anthropic.js";
 import { isLoopbackUrl, ollamaBaseUrl } from "./endpoint-url.js";
 import type { ModelProfile, ModelProfiles } from "./model-profile.js";
+import { ollamaContextWindow } from "./ollama-context.js";
 import { OpenAICompatibleModel } from "./openai-compatible.js";
 import { ModelError, type ModelProvider } from "./provider.js";
 import { ScriptedModel } from "./scripted.js";
@@ -63,8 +64,12 @@ export async function createModel(spec: string | undefined, env: NodeJS.ProcessE
 			const { LlamaModel } = await import("./llama/llama-model.js");
 			return LlamaModel.load(resolved.path, { env, spec: resolved.spec });
 		}
-		case "openai-compatible":
-			return new OpenAICompatibleModel({ spec: resolved.spec, baseUrl: resolved.baseUrl, model: resolved.model, ...(resolved.apiKey ? { apiKey: resolved.apiKey } : {}), ...shared });
+		case "openai-compatible": {
+			// Ollama says its model's window (api/show); a stated window (a profile's) is not asked about.
+			const discovered = resolved.contextWindow === undefined && resolved.spec.startsWith("ollama:") ? await ollamaContextWindow(resolved.baseUrl, resolved.model) : undefined;
+			const window = discovered === undefined ? {} : { contextWindow: discovered };
+			return new OpenAICompatibleModel({ spec: resolved.spec, baseUrl: resolved.baseUrl, model: resolved.model, ...(resolved.apiKey ? { apiKey: resolved.apiKey } : {}), ...shared, ...window });
+		}
 	}
 }
 
