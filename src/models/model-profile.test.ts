@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AnthropicModel } from "./anthropic.js";
-import type { ModelProfile, ModelProfiles } from "./model-profile.js";
+import { type ModelProfile, type ModelProfiles, profileForSpec } from "./model-profile.js";
 import { createModel, hfReference, resolveModelSpec } from "./model-spec.js";
 import { OpenAICompatibleModel } from "./openai-compatible.js";
 import { ModelError } from "./provider.js";
@@ -102,5 +102,21 @@ describe("model profiles", () => {
 		expect(hfReference("llama:hf:org/repo/file.gguf", undefined)).toBe("org/repo/file.gguf");
 		expect(hfReference("tiny", named)).toBe("Qwen/Qwen2.5-1.5B-Instruct-GGUF/qwen2.5-1.5b-instruct-q4_k_m.gguf");
 		expect(hfReference("llama:/models/x.gguf", named)).toBeUndefined();
+	});
+});
+
+describe("profileForSpec (a resume without --model)", () => {
+	const set = profiles({
+		work: { provider: "anthropic", model: "claude-sonnet-4-5", api_key_env: "WORK_KEY" },
+		box: { provider: "openai", model: "qwen", base_url: "http://127.0.0.1:8080/v1" },
+		tunnel: { provider: "openai", model: "qwen", base_url: "http://127.0.0.1:9090/v1" },
+	});
+	it("names the one profile whose canonical spec the session recorded", () => {
+		expect(profileForSpec("anthropic:claude-sonnet-4-5", set)).toEqual({ name: "work" });
+	});
+	it("guesses nothing when several profiles share the spec, or none does", () => {
+		expect(profileForSpec("openai:qwen", set)).toEqual({ ambiguous: ["box", "tunnel"] });
+		expect(profileForSpec("ollama:llama3", set)).toEqual({});
+		expect(profileForSpec("ollama:llama3", undefined)).toEqual({});
 	});
 });

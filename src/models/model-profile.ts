@@ -23,3 +23,17 @@ export interface ModelProfile {
 
 /** Profiles by name, each with the config layer that defined it. */
 export type ModelProfiles = Readonly<Record<string, { profile: ModelProfile; source: string }>>;
+
+/**
+ * The profile a resumed session's recorded spec came from, so a resume without `--model` reaches
+ * the same endpoint with the same key variable. The store keeps the canonical spec
+ * (`<provider>:<model>`); when several profiles share it the choice is ambiguous and nothing is
+ * guessed.
+ */
+export function profileForSpec(spec: string, profiles: ModelProfiles | undefined): { name?: string; ambiguous?: string[] } {
+	const names = Object.entries(profiles ?? {})
+		.filter(([, { profile }]) => `${profile.provider}:${profile.model}` === spec)
+		.map(([name]) => name);
+	if (names.length === 1) return { name: names[0] as string };
+	return names.length > 1 ? { ambiguous: names } : {};
+}

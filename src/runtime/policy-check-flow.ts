@@ -25,6 +25,7 @@ import { checkSinkRules, createSinkRegistry, defaultSinkRules } from "../kernel/
 import { modelProfile } from "../kernel/kernel-llm.js";
 import { resolveWorkspacePath } from "../kernel/workspace-paths.js";
 import { isLoopbackUrl } from "../models/endpoint-url.js";
+import type { ModelProfiles } from "../models/model-profile.js";
 import { resolveModelSpec } from "../models/model-spec.js";
 import { ModelError, type ModelLocality, type ModelProvider } from "../models/provider.js";
 import { readFile } from "../providers/fs-provider.js";
@@ -94,6 +95,8 @@ export interface FlowCheckInput {
 	label?: FlowLabelInput;
 	/** The session's model spec, when one is configured. */
 	model?: string;
+	/** Named profiles the spec may name (the config's `models:`). */
+	modelProfiles?: ModelProfiles;
 	env: NodeJS.ProcessEnv;
 	parseShell: (command: string) => ParsedShell;
 }
@@ -125,10 +128,12 @@ export function checkedLabel(input: FlowLabelInput | undefined): Label {
 }
 
 /** Where a model spec sends the context, read from the spec alone (nothing is loaded or contacted). */
-function modelLocality(spec: string, env: NodeJS.ProcessEnv): { spec: string; locality: ModelLocality; note?: string } {
+function modelLocality(spec: string, env: NodeJS.ProcessEnv, profiles?: ModelProfiles): { spec: string; locality: ModelLocality; note?: string } {
 	try {
-		const resolved = resolveModelSpec(spec, env);
+		const resolved = resolveModelSpec(spec, env, profiles);
 		if (resolved.kind === "scripted" || resolved.kind === "llama") return { spec: resolved.spec, locality: "in-process" };
+		// A profile may mark a loopback URL as leaving the host (a tunnel), never the reverse.
+		if (resolved.locality === "remote") return { spec: resolved.spec, locality: "remote" };
 		return { spec: resolved.spec, locality: isLoopbackUrl(resolved.baseUrl) ? "loopback" : "remote" };
 	} catch (err) {
 		if (!(err instanceof ModelError)) throw err;
@@ -303,7 +308,7 @@ function modelCheck(input: FlowCheckInput, registry: SinkRegistry, model: { spec
 /** Undefined when the call sends nothing out and no model is configured: there is no flow to explain. */
 export async function explainFlow(input: FlowCheckInput): Promise<FlowExplanation | undefined> {
 	const given = checkedLabel(input.label);
-	const model = input.model !== undefined && input.model.trim() !== "" ? modelLocality(input.model, input.env) : undefined;
+	const model = input.model !== undefined && input.model.trim() !== "" ? modelLocality(input.model, input.env, input.modelProfiles) : undefined;
 	const registry = registryFor(input.settings, model && describedModel(model.spec, model.locality));
 	const modelSink = model && modelCheck(input, registry, model);
 	const egress = await callEgress(input);

@@ -223,6 +223,18 @@ describe("checkPolicy: flow", () => {
 		expect(remote.flow?.model?.note).toContain("OPENAI_API_KEY");
 	});
 
+	it("a model named by a config profile is explained as the profile resolves: its canonical sink, and a loopback URL the profile marks remote stays remote", async () => {
+		const modelProfiles = {
+			box: { profile: { provider: "ollama" as const, model: "qwen2.5-coder" }, source: "test config" },
+			tunnel: { profile: { provider: "openai" as const, model: "gpt-4o-mini", base_url: "http://127.0.0.1:8080/v1", locality: "remote" as const }, source: "test config" },
+		};
+		const box = decided(await checkPolicy({ workspace, tool: "read_file", arguments: { path: "secret/key.txt" }, model: "box", modelProfiles }, { env }));
+		expect(box.flow?.model).toMatchObject({ sink: "llm:ollama/qwen2.5-coder", locality: "loopback", secret_results: "sent" });
+		expect(box.flow?.model?.note).toBeUndefined();
+		const tunnel = decided(await checkPolicy({ workspace, tool: "read_file", arguments: { path: "secret/key.txt" }, model: "tunnel", modelProfiles }, { env }));
+		expect(tunnel.flow?.model).toMatchObject({ sink: "llm:openai/gpt-4o-mini", locality: "remote", redacts: true, secret_results: "withheld" });
+	});
+
 	it("Runtime.checkPolicy explains flow the same way", async () => {
 		const request = { workspace, tool: "web_fetch", arguments: post, label: { sensitivity: "secret" as const } };
 		expect((decided(await runtime.checkPolicy(request)).flow)).toEqual(decided(await checkPolicy(request)).flow);

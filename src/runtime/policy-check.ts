@@ -29,6 +29,7 @@ import { type RunVerdict, runVerdict } from "./policy-verdict.js";
 import { explainFlow, type FlowExplanation, type FlowLabelInput } from "./policy-check-flow.js";
 import { withApprovedRules } from "./session-approvals.js";
 import { sessionAuthority, sessionCeiling } from "./session-authority.js";
+import type { ModelProfiles } from "../models/model-profile.js";
 import type { SessionOptions } from "./session-options.js";
 import { type PolicyOptions, sessionPolicy } from "./session-policy.js";
 
@@ -46,6 +47,8 @@ export interface PolicyCheckRequest extends PolicyOptions, Pick<SessionOptions, 
 	label?: FlowLabelInput;
 	/** The session's model spec: its sink (`llm:<profile>`) is explained when given. */
 	model?: string;
+	/** The config's named model profiles, so `model` may name one as a run's would. */
+	modelProfiles?: ModelProfiles;
 }
 
 /** A rule with the layer or file it came from. */
@@ -173,6 +176,7 @@ export async function explainToolCall(
 		settings: request.flow ?? {},
 		...(request.label ? { label: request.label } : {}),
 		...(request.model !== undefined ? { model: request.model } : {}),
+		...(request.modelProfiles ? { modelProfiles: request.modelProfiles } : {}),
 		env,
 		parseShell: (command) => parses.parse(command),
 	});

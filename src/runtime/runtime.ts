@@ -20,6 +20,7 @@ import { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
 import { createRedactor } from "../kernel/flow/redaction.js";
 import type { Redactor } from "../kernel/flow/redaction-types.js";
 import { FlowConfigError } from "../kernel/flow/flow-errors.js";
+import { type ModelProfiles, profileForSpec } from "../models/model-profile.js";
 import { createModel } from "../models/model-spec.js";
 import type { Message, ModelProvider } from "../models/provider.js";
 import { join, type Label } from "../kernel/flow/label.js";
@@ -201,7 +202,7 @@ export class Runtime {
 		if (!row) throw new RuntimeConfigError(`unknown session ${sessionId}`);
 		if (row.parent_session) throw new RuntimeConfigError(`session ${sessionId} is a sub-agent of session ${row.parent_session}: resume that session instead`);
 		const resumed = resumedContext(sessionId, await this.store.listMessages(sessionId));
-		const opened: OpenSessionOptions = { ...options, workspace: row.workspace, model: options.model ?? row.model, mode: options.mode ?? (row.mode as OpenSessionOptions["mode"]) };
+		const opened: OpenSessionOptions = { ...options, workspace: row.workspace, model: options.model ?? resumedModel(row.model, options.modelProfiles), mode: options.mode ?? (row.mode as OpenSessionOptions["mode"]) };
 		const setup = await this.prepareSession(opened, sessionId, resumed.context);
 		const { recorder, policy, model } = setup;
 		const spent = await resumedBudget(this.store, sessionId);
@@ -480,4 +481,11 @@ export class Runtime {
 			await this.store.close();
 		}
 	}
+}
+
+/** The model a resume without one uses: the profile the recorded spec came from, else the spec itself. */
+function resumedModel(spec: string, profiles: ModelProfiles | undefined): string {
+	const { name, ambiguous } = profileForSpec(spec, profiles);
+	if (ambiguous) throw new RuntimeConfigError(`the session's model ${spec} is named by profiles ${ambiguous.join(", ")}: pass --model to choose one`);
+	return name ?? spec;
 }

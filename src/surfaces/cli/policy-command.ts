@@ -66,6 +66,7 @@ export function policyCheckRequest(config: ResolvedConfig, tool: string, args: u
 	};
 	if (label) request.label = label;
 	if (config.model) request.model = config.model.value;
+	if (config.modelProfiles) request.modelProfiles = config.modelProfiles;
 	if (config.grants) request.grants = config.grants.value;
 	if (config.ceiling) request.ceiling = config.ceiling.value;
 	return request;
