@@ -6,7 +6,7 @@ import { TEST_LLAMA_ENV } from "../../src/models/test-support/llama-test-runtime
 import { decisionsOf, expectValidTrace, makeFixture, parseEvents, runCli, terminalOf } from "./cli-harness.js";
 
 // A real GGUF run in the CLI's own process: the prompt (system, protocol and ten tools, one token
-// per byte) is ~6.4k tokens, so the model's window is 8k.
+// per byte) is ~7.5k tokens, so the model's window is 16k (compaction keeps room for the answer).
 const TIMEOUT = 180_000;
 
 describe("warden run --model llama:<file.gguf> (end to end, real CLI, real inference)", () => {
@@ -17,7 +17,7 @@ describe("warden run --model llama:<file.gguf> (end to end, real CLI, real infer
 			mkdirSync(join(fx.workspace, "é"));
 			writeFileSync(join(fx.workspace, "é", "inside.txt"), "x\n");
 			const model = join(fx.dir, "call-then-answer.gguf");
-			await writeSyntheticGguf(model, { design: "call-then-answer", contextLength: 8192 });
+			await writeSyntheticGguf(model, { design: "call-then-answer", contextLength: 16_384 });
 
 			const run = await runCli(["run", "--json", "--model", `llama:${model}`, "--workspace", fx.workspace, "--state-dir", fx.stateDir, "--max-steps", "3", "hi"], {
 				env: TEST_LLAMA_ENV,

@@ -21,6 +21,7 @@ import {
 	ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { prepareSandbox, type PreparedSandbox, type SandboxProgram } from "../sandbox/prepare-sandbox.js";
+import { serverCodeRoots } from "./server-code-roots.js";
 import type { SandboxProfile } from "../sandbox/sandbox-profile.js";
 import {
 	type McpCallResult,
@@ -111,7 +112,7 @@ export class McpConnection {
 			let args = [...spec.args];
 			let env: Record<string, string> = { ...spec.env };
 			if (opts.sandbox) {
-				const profile = { ...opts.sandbox.profile, cwd: spec.cwd };
+				const profile = { ...opts.sandbox.profile, cwd: spec.cwd, readable: serverCodeRoots(spec.command, spec.args, spec.cwd) };
 				prepared = await prepareSandbox(opts.sandbox.program, profile, `exec ${[spec.command, ...spec.args].map(quote).join(" ")}`, spec.env);
 				command = prepared.program;
 				args = prepared.args;

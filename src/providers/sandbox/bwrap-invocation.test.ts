@@ -84,6 +84,14 @@ describe("bwrapInvocation", () => {
 		expect(tmpfs).toEqual(["/tmp", join(home, ".ssh"), join(home, ".config/gcloud")]);
 	});
 
+	it("shows readable host folders read-only over the private /tmp, before the workspace's own bind; absent ones are skipped", () => {
+		const { args } = bwrapInvocation({ name: "workspace-write", workspace: ws, network: false, readable: [base, "/nonexistent/code"] }, "true", {});
+		const at = args.findIndex((a, i) => a === "--ro-bind" && args[i + 1] === base);
+		expect(at).toBeGreaterThan(args.indexOf("--tmpfs"));
+		expect(at).toBeLessThan(args.indexOf("--bind"));
+		expect(pairs(args, "--ro-bind")).not.toContain("/nonexistent/code");
+	});
+
 	it("binds nothing inside a read-only workspace: all of it is read-only already", () => {
 		const { args } = bwrapInvocation({ name: "read-only", workspace: ws, network: false, protectedRoots: [{ path: ".git/hooks", directory: true }] }, "true", {});
 		expect(pairs(args, "--ro-bind")).not.toContain(join(ws, ".git/hooks"));

@@ -40,6 +40,7 @@ export function bwrapInvocation(profile: SandboxProfile, command: string, env: N
 	// /tmp comes before the workspace: bwrap then makes the workspace's mount point inside the private /tmp when it lives there.
 	if (profile.tmp !== undefined) args.push("--bind", profile.tmp, "/tmp");
 	else args.push("--tmpfs", "/tmp");
+	for (const path of profile.readable ?? []) if (existsSync(path)) args.push("--ro-bind", path, path);
 	args.push(profile.name === "workspace-write" ? "--bind" : "--ro-bind", ws, ws);
 	if (profile.name === "workspace-write") for (const path of readOnlyInside(profile, layout)) args.push("--ro-bind", path, path);
 	if (profile.home !== undefined) {

@@ -25,6 +25,11 @@ export interface SandboxProfile {
 	cwd?: string | undefined;
 	/** A host directory to show as /tmp instead of a fresh empty one (the eval baselines keep /tmp across steps). */
 	tmp?: string | undefined;
+	/**
+	 * Host folders shown read-only even where the private /tmp would hide them (a sandboxed MCP
+	 * server's own code); never writable, and the workspace's own bind still comes after them.
+	 */
+	readable?: readonly string[] | undefined;
 }
 
 export interface SandboxInvocation {

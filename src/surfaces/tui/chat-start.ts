@@ -10,7 +10,7 @@ export async function startChat(flags: ChatFlags, out: (text: string) => void): 
 		return EXIT.usage;
 	}
 	// Ink and React load here, not with the CLI; started now, their loading overlaps opening the state dir.
-	const screen = flags.plain ? undefined : import("./screen.js");
+	const screen = flags.plain ? undefined : loadScreen();
 	screen?.catch(() => undefined);
 	const [{ Runtime }, { ChatController }] = await Promise.all([import("../../runtime/runtime.js"), import("./chat-controller.js")]);
 	const runtime = await Runtime.open(flags.stateDir ? { stateDir: flags.stateDir } : {});
@@ -36,5 +36,22 @@ export async function startChat(flags: ChatFlags, out: (text: string) => void): 
 		return verdict.ok ? EXIT.ok : EXIT.failed;
 	} finally {
 		await runtime.close();
+	}
+}
+
+/**
+ * Ink decides once, when it loads, whether it runs under CI (`CI` or `CONTINUOUS_INTEGRATION` set)
+ * and then draws only the last frame at exit. The chat only opens with a terminal on stdin, where a
+ * person answers asks by key, so Ink is loaded as for a terminal; the variables are put back as
+ * they were before any command runs.
+ */
+async function loadScreen(): Promise<typeof import("./screen.js")> {
+	const names = ["CI", "CONTINUOUS_INTEGRATION"] as const;
+	const saved = names.map((name) => [name, process.env[name]] as const);
+	for (const name of names) if (process.env[name] !== undefined) process.env[name] = "false";
+	try {
+		return await import("./screen.js");
+	} finally {
+		for (const [name, value] of saved) if (value !== undefined) process.env[name] = value;
 	}
 }

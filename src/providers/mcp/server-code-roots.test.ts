@@ -1,0 +1,34 @@
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { serverCodeRoots } from "./server-code-roots.js";
+
+describe("serverCodeRoots", () => {
+	const base = realpathSync(mkdtempSync(join(tmpdir(), "warden-code-roots-")));
+	const pkg = join(base, "pkg");
+	mkdirSync(join(pkg, "dist", "bin"), { recursive: true });
+	writeFileSync(join(pkg, "package.json"), "{}");
+	writeFileSync(join(pkg, "dist", "bin", "server.mjs"), "");
+	const loose = join(base, "loose");
+	mkdirSync(loose);
+	writeFileSync(join(loose, "server.mjs"), "");
+
+	it("shows a script's whole package (its node_modules come along), found from an absolute or a cwd-relative path", () => {
+		expect(serverCodeRoots("node", [join(pkg, "dist", "bin", "server.mjs"), "--stdio"], undefined)).toEqual([pkg]);
+		expect(serverCodeRoots("node", ["dist/bin/server.mjs"], pkg)).toEqual([pkg]);
+	});
+
+	it("a file outside any package gives its own folder; words that name no file give nothing", () => {
+		const roots = serverCodeRoots("node", [join(loose, "server.mjs"), "stdio", "/no/such/file.js"], undefined);
+		// The temp dir may itself sit below a package.json on some machines; then that package is shown.
+		expect(roots).toHaveLength(1);
+		expect(join(loose, "server.mjs").startsWith(roots[0] as string)).toBe(true);
+		expect(serverCodeRoots("npx", ["-y", "@modelcontextprotocol/server-everything", "stdio"], undefined)).toEqual([]);
+	});
+
+	it("never a folder that holds /tmp, which would show the host's /tmp over the private one", () => {
+		expect(serverCodeRoots("/bin/sh", [], undefined).every((root) => !"/tmp/".startsWith(`${root}/`))).toBe(true);
+		expect(serverCodeRoots("/bin/sh", [], undefined)).toEqual(["/bin"]);
+	});
+});

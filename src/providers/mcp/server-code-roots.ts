@@ -1,0 +1,39 @@
+/**
+ * The folders holding a sandboxed stdio server's own code: for the program and each argument that
+ * names an existing file, the package it belongs to (the nearest folder with a package.json, so its
+ * node_modules come along), else the file's folder. The sandbox shows them read-only; it already
+ * lets a command read the machine, but its private /tmp would hide code installed under /tmp.
+ */
+import { existsSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+
+export function serverCodeRoots(command: string, args: readonly string[], cwd: string | undefined): string[] {
+	const roots = new Set<string>();
+	for (const word of [command, ...args]) {
+		const path = isAbsolute(word) ? word : cwd !== undefined && word.includes("/") ? resolve(cwd, word) : undefined;
+		if (path === undefined || !isFile(path)) continue;
+		const root = packageRoot(dirname(path)) ?? dirname(path);
+		// A root holding /tmp would show the host's /tmp again over the private one.
+		if (!holdsTmp(root)) roots.add(root);
+	}
+	return [...roots];
+}
+
+function holdsTmp(root: string): boolean {
+	return root === "/" || root === "/tmp" || "/tmp/".startsWith(`${root}/`);
+}
+
+function isFile(path: string): boolean {
+	try {
+		return statSync(path).isFile();
+	} catch {
+		return false;
+	}
+}
+
+function packageRoot(from: string): string | undefined {
+	for (let dir = from; ; dir = dirname(dir)) {
+		if (existsSync(join(dir, "package.json"))) return dir;
+		if (dirname(dir) === dir) return undefined;
+	}
+}
