@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { serverCodeRoots } from "./server-code-roots.js";
 
@@ -29,6 +29,20 @@ describe("serverCodeRoots", () => {
 
 	it("never a folder that holds /tmp, which would show the host's /tmp over the private one", () => {
 		expect(serverCodeRoots("/bin/sh", [], undefined).every((root) => !"/tmp/".startsWith(`${root}/`))).toBe(true);
-		expect(serverCodeRoots("/bin/sh", [], undefined)).toEqual(["/bin"]);
+		expect(serverCodeRoots("/bin/sh", [], undefined)).toEqual([dirname(realpathSync("/bin/sh"))]);
+	});
+});
+
+describe("serverCodeRoots with a linked node_modules", () => {
+	it("shows where the linked modules really are, since node loads them by their real paths", () => {
+		const base = realpathSync(mkdtempSync(join(tmpdir(), "warden-code-roots-link-")));
+		const store = join(base, "store", "node_modules");
+		mkdirSync(store, { recursive: true });
+		const pkg = join(base, "pkg");
+		mkdirSync(pkg);
+		writeFileSync(join(pkg, "package.json"), "{}");
+		writeFileSync(join(pkg, "server.mjs"), "");
+		symlinkSync(store, join(pkg, "node_modules"));
+		expect(serverCodeRoots("node", [join(pkg, "server.mjs")], undefined)).toEqual([pkg, store]);
 	});
 });

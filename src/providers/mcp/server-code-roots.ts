@@ -4,7 +4,7 @@
  * node_modules come along), else the file's folder. The sandbox shows them read-only; it already
  * lets a command read the machine, but its private /tmp would hide code installed under /tmp.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 
 export function serverCodeRoots(command: string, args: readonly string[], cwd: string | undefined): string[] {
@@ -12,9 +12,14 @@ export function serverCodeRoots(command: string, args: readonly string[], cwd: s
 	for (const word of [command, ...args]) {
 		const path = isAbsolute(word) ? word : cwd !== undefined && word.includes("/") ? resolve(cwd, word) : undefined;
 		if (path === undefined || !isFile(path)) continue;
-		const root = packageRoot(dirname(path)) ?? dirname(path);
-		// A root holding /tmp would show the host's /tmp again over the private one.
-		if (!holdsTmp(root)) roots.add(root);
+		const real = realpathSync(path);
+		const root = packageRoot(dirname(real)) ?? dirname(real);
+		// Node loads modules by their real paths: a linked node_modules (a workspace, pnpm) is shown where it really is.
+		const modules = join(root, "node_modules");
+		for (const dir of [root, existsSync(modules) ? realpathSync(modules) : undefined]) {
+			// A root holding /tmp would show the host's /tmp again over the private one.
+			if (dir !== undefined && !holdsTmp(dir) && !dir.startsWith(`${root}/`)) roots.add(dir);
+		}
 	}
 	return [...roots];
 }
