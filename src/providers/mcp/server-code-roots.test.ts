@@ -46,3 +46,14 @@ describe("serverCodeRoots with a linked node_modules", () => {
 		expect(serverCodeRoots("node", [join(pkg, "server.mjs")], undefined)).toEqual([pkg, store]);
 	});
 });
+
+describe("serverCodeRoots for an installed server", () => {
+	it("shows the outermost node_modules, where an installed package's hoisted dependencies are", () => {
+		const base = realpathSync(mkdtempSync(join(tmpdir(), "warden-code-roots-installed-")));
+		const entry = join(base, "node_modules", "@scope", "server", "dist", "index.js");
+		mkdirSync(dirname(entry), { recursive: true });
+		writeFileSync(join(base, "node_modules", "@scope", "server", "package.json"), "{}");
+		writeFileSync(entry, "");
+		expect(serverCodeRoots("node", [entry, "/workspace"], undefined)).toEqual([join(base, "node_modules")]);
+	});
+});

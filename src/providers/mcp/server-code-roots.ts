@@ -1,7 +1,8 @@
 /**
  * The folders holding a sandboxed stdio server's own code: for the program and each argument that
- * names an existing file, the package it belongs to (the nearest folder with a package.json, so its
- * node_modules come along), else the file's folder. The sandbox shows them read-only; it already
+ * names an existing file, by its real path, the outermost node_modules it is installed in, else the
+ * package it belongs to (the nearest folder with a package.json, so its node_modules come along),
+ * else the file's folder. The sandbox shows them read-only; it already
  * lets a command read the machine, but its private /tmp would hide code installed under /tmp.
  */
 import { existsSync, realpathSync, statSync } from "node:fs";
@@ -13,7 +14,9 @@ export function serverCodeRoots(command: string, args: readonly string[], cwd: s
 		const path = isAbsolute(word) ? word : cwd !== undefined && word.includes("/") ? resolve(cwd, word) : undefined;
 		if (path === undefined || !isFile(path)) continue;
 		const real = realpathSync(path);
-		const root = packageRoot(dirname(real)) ?? dirname(real);
+		// Inside an installed package its dependencies may be hoisted anywhere up the tree: the outermost node_modules holds them all.
+		const installed = real.indexOf("/node_modules/");
+		const root = installed !== -1 ? real.slice(0, installed + "/node_modules".length) : (packageRoot(dirname(real)) ?? dirname(real));
 		// Node loads modules by their real paths: a linked node_modules (a workspace, pnpm) is shown where it really is.
 		const modules = join(root, "node_modules");
 		for (const dir of [root, existsSync(modules) ? realpathSync(modules) : undefined]) {
