@@ -29,7 +29,7 @@ describe("serverCodeRoots", () => {
 
 	it("never a folder that holds /tmp, which would show the host's /tmp over the private one", () => {
 		expect(serverCodeRoots("/bin/sh", [], undefined).every((root) => !"/tmp/".startsWith(`${root}/`))).toBe(true);
-		expect(serverCodeRoots("/bin/sh", [], undefined)).toEqual([dirname(realpathSync("/bin/sh"))]);
+		expect(serverCodeRoots("/bin/sh", [], undefined)).toContain(dirname(realpathSync("/bin/sh")));
 	});
 });
 

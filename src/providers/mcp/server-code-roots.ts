@@ -13,18 +13,25 @@ export function serverCodeRoots(command: string, args: readonly string[], cwd: s
 	for (const word of [command, ...args]) {
 		const path = isAbsolute(word) ? word : cwd !== undefined && word.includes("/") ? resolve(cwd, word) : undefined;
 		if (path === undefined || !isFile(path)) continue;
-		const real = realpathSync(path);
-		// Inside an installed package its dependencies may be hoisted anywhere up the tree: the outermost node_modules holds them all.
-		const installed = real.indexOf("/node_modules/");
-		const root = installed !== -1 ? real.slice(0, installed + "/node_modules".length) : (packageRoot(dirname(real)) ?? dirname(real));
-		// Node loads modules by their real paths: a linked node_modules (a workspace, pnpm) is shown where it really is.
-		const modules = join(root, "node_modules");
-		for (const dir of [root, existsSync(modules) ? realpathSync(modules) : undefined]) {
-			// A root holding /tmp would show the host's /tmp again over the private one.
-			if (dir !== undefined && !holdsTmp(dir) && !dir.startsWith(`${root}/`)) roots.add(dir);
+		// As named and as it really is: the program is started by the first, node loads modules by the second.
+		for (const file of new Set([path, realpathSync(path)])) {
+			const root = codeRoot(file);
+			// Node loads modules by their real paths: a linked node_modules (a workspace, pnpm) is shown where it really is.
+			const modules = join(root, "node_modules");
+			for (const dir of [root, existsSync(modules) ? realpathSync(modules) : undefined]) {
+				// A root holding /tmp would show the host's /tmp again over the private one.
+				if (dir !== undefined && !holdsTmp(dir) && !dir.startsWith(`${root}/`)) roots.add(dir);
+			}
 		}
 	}
 	return [...roots];
+}
+
+function codeRoot(file: string): string {
+	// Inside an installed package its dependencies may be hoisted anywhere up the tree: the outermost node_modules holds them all.
+	const installed = file.indexOf("/node_modules/");
+	if (installed !== -1) return file.slice(0, installed + "/node_modules".length);
+	return packageRoot(dirname(file)) ?? dirname(file);
 }
 
 function holdsTmp(root: string): boolean {
