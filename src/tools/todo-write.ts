@@ -8,7 +8,8 @@ import { type ToolDefinition, ToolError } from "./tool.js";
 
 export type TodoWriteArgs = { items: TodoItem[] };
 
-const MARK: Readonly<Record<TodoItem["status"], string>> = { pending: "[ ]", in_progress: "[>]", completed: "[x]", cancelled: "[-]", blocked: "[!]" };
+/** How an item's status is written in plain text (the tool's result, the terminal). */
+export const TODO_MARKS: Readonly<Record<TodoItem["status"], string>> = { pending: "[ ]", in_progress: "[>]", completed: "[x]", cancelled: "[-]", blocked: "[!]" };
 
 export const todoWriteTool: ToolDefinition<TodoWriteArgs> = {
 	name: "todo_write",
@@ -45,6 +46,6 @@ export const todoWriteTool: ToolDefinition<TodoWriteArgs> = {
 		if (!ctx.recordTodos) throw new ToolError("this session keeps no todo list");
 		await ctx.recordTodos(items);
 		const done = items.filter((i) => i.status === "completed").length;
-		return { output: [`todo list saved (${done}/${items.length} completed):`, ...items.map((i) => `${MARK[i.status]} ${i.content}`)].join("\n") };
+		return { output: [`todo list saved (${done}/${items.length} completed):`, ...items.map((i) => `${TODO_MARKS[i.status]} ${i.content}`)].join("\n") };
 	},
 };

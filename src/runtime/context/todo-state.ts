@@ -1,14 +1,13 @@
 /** The session's todo list as its latest `todo.updated` event left it: compaction keeps it whatever the summary says. */
-
-export type TodoStatus = "pending" | "in_progress" | "completed" | "cancelled" | "blocked";
+import { TODO_STATUSES, type TodoItem } from "../../kernel/evidence/event-types.js";
 
 export interface TodoState {
-	items: { content: string; status: TodoStatus }[];
+	items: TodoItem[];
 	/** 1-based position of the event in the session's stream. */
 	event: number;
 }
 
-const STATUSES: ReadonlySet<string> = new Set(["pending", "in_progress", "completed", "cancelled", "blocked"]);
+const STATUSES: ReadonlySet<string> = new Set(TODO_STATUSES);
 
 /** The latest well-formed `todo.updated` event's items; undefined when the session has none. */
 export function latestTodo(events: readonly { kind: string; payload: unknown }[]): TodoState | undefined {

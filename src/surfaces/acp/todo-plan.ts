@@ -3,13 +3,9 @@
  * knows three statuses; a blocked or cancelled item keeps its status in its text.
  */
 import type { PlanEntry, PlanEntryStatus } from "@agentclientprotocol/sdk";
+import type { TodoItem, TodoStatus } from "../../kernel/evidence/event-types.js";
 
-export type TodoStatus = "pending" | "in_progress" | "completed" | "cancelled" | "blocked";
-
-export interface TodoItem {
-	content: string;
-	status: TodoStatus;
-}
+export type { TodoItem, TodoStatus };
 
 export const TODO_STATUS: Readonly<Record<TodoStatus, { status: PlanEntryStatus; note?: string }>> = {
 	pending: { status: "pending" },

@@ -8,6 +8,7 @@ import { createElement as h, type ReactNode, useEffect, useReducer, useRef, useS
 import type { ChatFlags } from "./chat-command.js";
 import { runLine } from "./chat-commands.js";
 import type { ChatController } from "./chat-controller.js";
+import { TODO_MARKS } from "../../tools/todo-write.js";
 import type { Entry, PendingAsk, TodoItem } from "./chat-state.js";
 import { ASK_KEYS, askLines, cardLines, type Line, type Tone } from "./card-lines.js";
 import { statusText } from "./status-text.js";
@@ -52,7 +53,6 @@ function entryNode(entry: Entry, now: number): ReactNode {
 	}
 }
 
-const TODO_MARK: Readonly<Record<TodoItem["status"], string>> = { pending: "[ ]", in_progress: "[>]", completed: "[x]", cancelled: "[-]", blocked: "[!]" };
 
 function todoNode(todos: readonly TodoItem[]): ReactNode {
 	if (todos.length === 0) return null;
@@ -60,7 +60,7 @@ function todoNode(todos: readonly TodoItem[]): ReactNode {
 		Box,
 		{ flexDirection: "column", marginTop: 1 },
 		lineNode({ text: "todo", tone: "accent" }, "head"),
-		...todos.map((t, i) => lineNode({ text: `${TODO_MARK[t.status]} ${t.content}`, tone: t.status === "in_progress" ? "warn" : t.status === "completed" ? "dim" : "plain" }, i)),
+		...todos.map((t, i) => lineNode({ text: `${TODO_MARKS[t.status]} ${t.content}`, tone: t.status === "in_progress" ? "warn" : t.status === "completed" ? "dim" : "plain" }, i)),
 	);
 }
 
