@@ -128,7 +128,8 @@ describe("many Warden processes on one state dir (end to end, real CLI)", () => 
 		const count = join(fx.dir, "victim-ran");
 		const victim = startRun(fx, [write("v/a.txt", "v\n"), shell(`echo once >> ${count} && sleep 15`), { text: "never" }], "victim.yaml");
 		for (let i = 0; i < WORKERS; i++) await until(`worker ${i} is mid-call`, () => existsSync(join(fx.dir, `ready-${i}`)));
-		await until("the victim is mid-call", () => leaseOf(fx, "victim-ran") !== undefined);
+		// Mid-call means its effect has begun: the operation is dispatched and the command has run its first step.
+		await until("the victim is mid-call", () => leaseOf(fx, "victim-ran") !== undefined && existsSync(count));
 		const holder = leaseOf(fx, "victim-ran")!;
 		process.kill(holder.pid, "SIGKILL");
 		expect((await victim).code).not.toBe(0);
