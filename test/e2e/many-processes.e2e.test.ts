@@ -8,8 +8,10 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { type CliResult, type Fixture, makeFixture, type PlanStep, runCli, writePlan } from "./cli-harness.js";
 
-/** How many processes run at once; WARDEN_E2E_PROCESSES raises it (8 in the heavier run). */
-const WORKERS = Number(process.env.WARDEN_E2E_PROCESSES ?? 4) - 1;
+/** How many processes run at once (WARDEN_E2E_PROCESSES changes it), and how many of them are SIGKILLed mid-run. */
+const PROCESSES = Number(process.env.WARDEN_E2E_PROCESSES ?? 8);
+const VICTIMS = PROCESSES >= 8 ? 2 : 1;
+const WORKERS = PROCESSES - VICTIMS;
 
 function startRun(fx: Fixture, steps: PlanStep[], name: string, workspace = fx.workspace, extra: string[] = []): Promise<CliResult> {
 	const plan = writePlan(fx, steps, name);
@@ -97,7 +99,7 @@ async function auditRecords(fx: Fixture): Promise<{ seq: number; kind: string; s
 }
 
 describe("many Warden processes on one state dir (end to end, real CLI)", () => {
-	it(`${WORKERS + 1} runs at once, one SIGKILLed mid-run: the others finish, recovery settles only the killed one's work, once`, async () => {
+	it(`${PROCESSES} runs at once, ${VICTIMS} SIGKILLed mid-run: the others finish, recovery settles only the killed ones' work, once`, async () => {
 		const fx = makeFixture();
 		const gate = join(fx.dir, "go");
 		const workers = Array.from({ length: WORKERS }, (_, i) => {
@@ -125,37 +127,42 @@ describe("many Warden processes on one state dir (end to end, real CLI)", () => 
 				await new Promise((resolve) => setTimeout(resolve, 20));
 			}
 		})();
-		const count = join(fx.dir, "victim-ran");
-		const victim = startRun(fx, [write("v/a.txt", "v\n"), shell(`echo once >> ${count} && sleep 15`), { text: "never" }], "victim.yaml");
+		const counts = Array.from({ length: VICTIMS }, (_, j) => join(fx.dir, `victim-ran-${j}`));
+		const victims = counts.map((count, j) => startRun(fx, [write(`v${j}/a.txt`, "v\n"), shell(`echo once >> ${count} && sleep 15`), { text: "never" }], `victim-${j}.yaml`));
 		for (let i = 0; i < WORKERS; i++) await until(`worker ${i} is mid-call`, () => existsSync(join(fx.dir, `ready-${i}`)));
-		// Mid-call means its effect has begun: the operation is dispatched and the command has run its first step.
-		await until("the victim is mid-call", () => leaseOf(fx, "victim-ran") !== undefined && existsSync(count));
-		const holder = leaseOf(fx, "victim-ran")!;
-		process.kill(holder.pid, "SIGKILL");
-		expect((await victim).code).not.toBe(0);
+		const holders: { pid: number; started_at: string }[] = [];
+		for (const [j, count] of counts.entries()) {
+			// Mid-call means its effect has begun: the operation is dispatched and the command has run its first step.
+			await until(`victim ${j} is mid-call`, () => leaseOf(fx, `victim-ran-${j}`) !== undefined && existsSync(count));
+			holders.push(leaseOf(fx, `victim-ran-${j}`)!);
+		}
+		for (const holder of holders) process.kill(holder.pid, "SIGKILL");
+		for (const victim of victims) expect((await victim).code).not.toBe(0);
 
-		// A process opening now, while the workers still hold dispatched calls, settles the victim's only.
+		// A process opening now, while the workers still hold dispatched calls, settles the victims' only.
 		const recovered = await runCli(["recover", "--state-dir", fx.stateDir, "--json"]);
 		expect(recovered.code, recovered.stderr).toBe(0);
 		const report = JSON.parse(recovered.stdout) as { operations: { resource: string; state: string }[]; interrupted: string[] };
-		expect(report.operations).toHaveLength(1);
-		expect(report.operations[0]).toMatchObject({ state: "unknown" });
-		expect(report.operations[0]?.resource).toContain("victim-ran");
-		expect(report.interrupted).toHaveLength(1);
+		expect(report.operations).toHaveLength(VICTIMS);
+		for (const operation of report.operations) {
+			expect(operation).toMatchObject({ state: "unknown" });
+			expect(operation.resource).toContain("victim-ran-");
+		}
+		expect(report.interrupted).toHaveLength(VICTIMS);
 
 		writeFileSync(gate, "");
 		const results = await Promise.all(workers);
 		writing = false;
 		await follower;
 		expect(snapshots).toBeGreaterThan(1);
-		expect(followerSnapshot(fx)).toBe(WORKERS * 4 + 1);
+		expect(followerSnapshot(fx)).toBe(WORKERS * 4 + VICTIMS);
 		for (const r of results) expect(r.code, r.stderr).toBe(0);
 		for (let i = 0; i < WORKERS; i++) {
 			expect(readFileSync(join(fx.workspace, `w${i}/b.txt`), "utf8")).toBe(`b${i}\n`);
 			expect(readFileSync(join(fx.workspace, `w${i}/s.txt`), "utf8")).toBe(`shell-${i}\n`);
 		}
-		// Dispatched at most once: the killed call is unknown, never run again.
-		expect(readFileSync(count, "utf8")).toBe("once\n");
+		// Dispatched at most once: each killed call is unknown, never run again.
+		for (const count of counts) expect(readFileSync(count, "utf8")).toBe("once\n");
 
 		// A second recovery finds nothing: the victim's work was taken over once.
 		const again = await runCli(["recover", "--state-dir", fx.stateDir, "--json"]);
@@ -165,13 +172,15 @@ describe("many Warden processes on one state dir (end to end, real CLI)", () => 
 		expect(verify.code, verify.stderr).toBe(0);
 		const records = await auditRecords(fx);
 		const recoveredLeases = records.filter((r) => r.kind === "store.lease_recovered");
-		expect(recoveredLeases).toHaveLength(1);
-		expect(recoveredLeases[0]).toMatchObject({ session: "host", data: { previous_pid: holder.pid, previous_started_at: holder.started_at, why: "the process is gone" } });
+		expect(recoveredLeases).toHaveLength(VICTIMS);
+		for (const holder of holders) {
+			expect(recoveredLeases.find((r) => r.data.previous_pid === holder.pid)).toMatchObject({ session: "host", data: { previous_started_at: holder.started_at, why: "the process is gone" } });
+		}
 
 		// Every effect has its record: no operation is pending, and each committed one names its effect record.
 		const ops = query<{ state: string; audit_seq: number | null; call_id: string }>(fx, "SELECT state, audit_seq, call_id FROM operations");
 		expect(ops.filter((o) => o.state === "prepared" || o.state === "dispatched")).toEqual([]);
-		expect(ops.filter((o) => o.state === "committed")).toHaveLength(WORKERS * 4 + 1);
+		expect(ops.filter((o) => o.state === "committed")).toHaveLength(WORKERS * 4 + VICTIMS);
 		for (const op of ops.filter((o) => o.state === "committed")) {
 			const record = records.find((r) => r.seq === op.audit_seq);
 			expect(record, `operation for call ${op.call_id}`).toMatchObject({ kind: "effect", call_id: op.call_id });
@@ -182,7 +191,7 @@ describe("many Warden processes on one state dir (end to end, real CLI)", () => 
 			.split("\n")
 			.map((line) => (JSON.parse(line) as { status: string }).status)
 			.sort();
-		expect(statuses).toEqual([...Array(WORKERS).fill("ok"), "interrupted"].sort());
+		expect(statuses).toEqual([...Array(WORKERS).fill("ok"), ...Array(VICTIMS).fill("interrupted")].sort());
 		expect(query(fx, "SELECT * FROM process_leases")).toEqual([]);
 	}, 180_000);
 
