@@ -402,13 +402,17 @@ export class Runtime {
 	 * Throws ExplainError for an unknown id or a call id that several sessions hold.
 	 */
 	async explain(id: string, options: { session?: string } = {}): Promise<CallExplanation> {
-		const audit = toAuditRecords(await this.store.listAudit());
-		let sessions = explainSessions(audit, id, options.session);
-		// A call with no audit record at all is still found by its events.
-		if (sessions.length === 0 && !/^#?\d+$/.test(id.trim())) sessions = (await this.store.listSessions()).map((s) => s.id);
-		const events: AnyWardenEvent[] = [];
-		for (const session of sessions) events.push(...toWardenEvents(await this.store.listEvents(session)));
-		return explainCall({ events, audit }, id, options.session);
+		// Audit and events from one snapshot: a call another process is settling is seen whole or not at all.
+		const evidence = await this.store.snapshot((view) => {
+			const audit = toAuditRecords(view.listAudit());
+			let sessions = explainSessions(audit, id, options.session);
+			// A call with no audit record at all is still found by its events.
+			if (sessions.length === 0 && !/^#?\d+$/.test(id.trim())) sessions = view.listSessions().map((s) => s.id);
+			const events: AnyWardenEvent[] = [];
+			for (const session of sessions) events.push(...toWardenEvents(view.listEvents(session)));
+			return { events, audit };
+		});
+		return explainCall(evidence, id, options.session);
 	}
 
 	/**

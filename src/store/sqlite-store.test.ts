@@ -510,3 +510,23 @@ describe("SqliteStore bad state dirs", () => {
 		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 0 });
 	});
 });
+
+describe("SqliteStore snapshots", () => {
+	it("see one commit's state throughout: a row another connection commits mid-read is not in it, and is there after", async () => {
+		const dir = tempDir();
+		const store = openStore(dir);
+		await store.createSession({ id: "s1", workspace: "/w", mode: "plan", model: "scripted:x", created_at: "2025-03-01T10:00:00.000Z" });
+		await store.appendEvent({ kind: "turn.started", session: "s1", turn: 1, time: "2025-03-01T10:00:01.000Z", payload: { input: "a" } });
+		const writer = raw(dir);
+		const inside = await store.snapshot((view) => {
+			const before = view.listEvents("s1").length;
+			writer
+				.prepare("INSERT INTO events (session, seq, turn, kind, time, json) VALUES ('s1', 2, 1, 'turn.started', 't', ?)")
+				.run(JSON.stringify({ kind: "turn.started", session: "s1", turn: 1, time: "t", payload: { input: "b" } }));
+			return { before, after: view.listEvents("s1").length };
+		});
+		writer.close();
+		expect(inside).toEqual({ before: 1, after: 1 });
+		expect(await store.listEvents("s1")).toHaveLength(2);
+	});
+});

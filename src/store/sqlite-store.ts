@@ -31,6 +31,7 @@ import {
 	type OperationSettlement,
 	type RunCommandRow,
 	type SessionRow,
+	type SnapshotView,
 	type Store,
 	type StoredMessage,
 	StoreError,
@@ -363,6 +364,10 @@ export class SqliteStore implements Store {
 	}
 
 	async listSessions(limit?: number): Promise<SessionRow[]> {
+		return this.sessionRows(limit);
+	}
+
+	private sessionRows(limit?: number): SessionRow[] {
 		const rows = this.sql("SELECT * FROM sessions ORDER BY created_at DESC, rowid DESC LIMIT ?").all(
 			limitOrAll(limit),
 		) as SessionDbRow[];
@@ -391,6 +396,10 @@ export class SqliteStore implements Store {
 	}
 
 	async listEvents(session: string): Promise<EventRow[]> {
+		return this.eventRows(session);
+	}
+
+	private eventRows(session: string): EventRow[] {
 		const rows = this.sql("SELECT seq, json FROM events WHERE session = ? ORDER BY seq").all(session) as {
 			seq: number;
 			json: string;
@@ -472,6 +481,21 @@ export class SqliteStore implements Store {
 	 * still oldest first: a log view wants the tail, not the beginning.
 	 */
 	async listAudit(filter: { session?: string; limit?: number } = {}): Promise<AuditRow[]> {
+		return this.auditRows(filter);
+	}
+
+	async snapshot<T>(read: (view: SnapshotView) => T): Promise<T> {
+		const db = this.live();
+		const view: SnapshotView = {
+			listSessions: (limit) => this.sessionRows(limit),
+			listEvents: (session) => this.eventRows(session),
+			listAudit: (filter) => this.auditRows(filter),
+		};
+		// One deferred read transaction: in WAL mode it sees one commit's state throughout and blocks no writer.
+		return db.transaction(() => read(view)).deferred();
+	}
+
+	private auditRows(filter: { session?: string; limit?: number } = {}): AuditRow[] {
 		const where = filter.session === undefined ? "" : "WHERE session = @session";
 		const rows = this.sql(
 			`SELECT * FROM (SELECT * FROM audit ${where} ORDER BY seq DESC LIMIT @limit) ORDER BY seq`,

@@ -193,6 +193,15 @@ export interface AdoptedWork {
 	operations: StoredOperation[];
 }
 
+/** The reads a snapshot offers, synchronous because they all run inside one read transaction. */
+export interface SnapshotView {
+	/** Newest first. */
+	listSessions(limit?: number): SessionRow[];
+	listEvents(session: string): EventRow[];
+	/** In chain order. */
+	listAudit(filter?: { session?: string; limit?: number }): AuditRow[];
+}
+
 /**
  * Every write resolves only once it is durable. A backend may commit writes that arrive together
  * in one transaction (group commit), but never resolves one before its transaction committed.
@@ -218,6 +227,11 @@ export interface Store {
 	listAudit(filter?: { session?: string; limit?: number }): Promise<AuditRow[]>;
 	/** Walks the whole chain and names the first bad record. */
 	verifyAudit(): Promise<ChainCheck>;
+	/**
+	 * Reads that must agree with each other (explain's audit and events, a listing and its details):
+	 * all of them see the state of one commit, never part of a call another writer is settling.
+	 */
+	snapshot<T>(read: (view: SnapshotView) => T): Promise<T>;
 
 	/** Persists an "always" answer; an identical active rule (tool, pattern, outcome, workspace) is returned instead of a second one. */
 	addApprovedRule(rule: NewApprovedRuleRow): Promise<ApprovedRuleRow>;

@@ -273,6 +273,20 @@ export function runStoreContractTests(name: string, rules: StoreRules, makeStore
 				expect(await store.verifyAudit()).toEqual({ ok: true, checked: 1 });
 			});
 
+			it("reads in a snapshot what the listings read, and passes the read's result through", async () => {
+				await store.createSession(session("s1", "2025-03-01T10:00:00.000Z"));
+				for (const event of sampleEvents("s1")) await store.appendEvent(event);
+				await store.appendAudit({ session: "s1", turn: 1, kind: "effect", data: { n: 1 } });
+				const seen = await store.snapshot((view) => ({
+					sessions: view.listSessions(),
+					events: view.listEvents("s1"),
+					audit: view.listAudit({ session: "s1" }),
+				}));
+				expect(seen).toEqual({ sessions: await store.listSessions(), events: await store.listEvents("s1"), audit: await store.listAudit({ session: "s1" }) });
+				expect(seen.events).toHaveLength(sampleEvents("s1").length);
+				await expect(store.snapshot(() => 7)).resolves.toBe(7);
+			});
+
 			it("verifies an intact chain, and an empty one", async () => {
 				expect(await store.verifyAudit()).toEqual({ ok: true, checked: 0 });
 				for (let i = 0; i < 20; i++) {

@@ -28,6 +28,7 @@ import {
 	type OperationSettlement,
 	type RunCommandRow,
 	type SessionRow,
+	type SnapshotView,
 	type Store,
 	type StoredMessage,
 	StoreError,
@@ -98,6 +99,10 @@ export class MemoryStore implements Store {
 
 	async listSessions(limit?: number): Promise<SessionRow[]> {
 		this.live();
+		return this.sessionRows(limit);
+	}
+
+	private sessionRows(limit?: number): SessionRow[] {
 		const count = checkedLimit(limit);
 		// Newest first; among equal times, the later insertion first, as SQLite's rowid order gives.
 		const rows = [...this.sessions.values()].reverse();
@@ -112,6 +117,10 @@ export class MemoryStore implements Store {
 
 	async listEvents(session: string): Promise<EventRow[]> {
 		this.live();
+		return this.eventRows(session);
+	}
+
+	private eventRows(session: string): EventRow[] {
 		return (this.events.get(session) ?? []).map((json) => JSON.parse(json) as EventRow);
 	}
 
@@ -160,11 +169,26 @@ export class MemoryStore implements Store {
 
 	async listAudit(filter: { session?: string; limit?: number } = {}): Promise<AuditRow[]> {
 		this.live();
+		return this.auditRows(filter);
+	}
+
+	private auditRows(filter: { session?: string; limit?: number } = {}): AuditRow[] {
 		const count = checkedLimit(filter.limit);
 		const matching = filter.session === undefined ? this.audit : this.audit.filter((a) => a.record.session === filter.session);
 		// With a limit, the most recent records, still oldest first.
 		const tail = count === Number.POSITIVE_INFINITY ? matching : matching.slice(Math.max(0, matching.length - count));
 		return tail.map(readBack);
+	}
+
+	async snapshot<T>(read: (view: SnapshotView) => T): Promise<T> {
+		this.live();
+		// Nothing interleaves with a synchronous read of maps in one process: the view is already one state.
+		const view: SnapshotView = {
+			listSessions: (limit) => this.sessionRows(limit),
+			listEvents: (session) => this.eventRows(session),
+			listAudit: (filter) => this.auditRows(filter),
+		};
+		return read(view);
 	}
 
 	async verifyAudit(): Promise<ChainCheck> {
