@@ -45,7 +45,7 @@ export const BENCH_DEFAULTS = {
 	recoveryRounds: 3,
 	sandboxRuns: 25,
 	jitRuns: 25,
-	concurrentProcesses: 4,
+	concurrentProcesses: 8,
 	concurrentCalls: 50,
 	transportCalls: 50,
 	downloadBytes: 64 * 1_048_576,
