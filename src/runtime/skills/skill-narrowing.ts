@@ -20,8 +20,9 @@ export function entryNames(rule: PermissionRule, tool: ToolFacts, ctx: PolicyCon
 	if (rule.pattern === undefined || subject === undefined) return ruleMatches(rule, tool.name, undefined, scope, "exact");
 	if (subject.kind === "command") {
 		const parsed = ctx.parseShell?.(subject.value);
-		// What cannot be read cannot be shown to be inside the entry: not named.
-		if (!parsed || parsed.malformed || parsed.commands.length === 0 || parsed.commands.some((c) => c.opaque)) return false;
+		// What does not parse cannot be shown to be inside the entry: not named. An opaque command
+		// (a script the entry names) is named as written; what it does is the policy's and the sandbox's to judge.
+		if (!parsed || parsed.malformed || parsed.commands.length === 0) return false;
 		return parsed.commands.every((command) => ruleMatches(rule, tool.name, { kind: "command", command }, scope, breadthFor("allow")));
 	}
 	const target: RuleTarget = subject.kind === "path" ? { kind: "path", path: canonicalPath(subject.value, ctx.workspace, ctx.home) } : { kind: "pattern", value: subject.value };
