@@ -32,6 +32,12 @@ async function setup(files: Record<string, string> = {}, user: Record<string, st
 	return { ...t, userDir };
 }
 
+function toolsOffered(events: readonly { kind: string; payload: unknown }[]): number {
+	const requested = events.find((e) => e.kind === "model.requested");
+	if (!requested) throw new Error("no model.requested event");
+	return (requested.payload as { tools: number }).tools;
+}
+
 const toolResults = (messages: Message[]) => messages.filter((m) => m.role === "tool").map((m) => m.content);
 
 describe("skills in a session", () => {
@@ -163,13 +169,17 @@ describe("skills in a session", () => {
 		const session = await t.runtime.openSession({ workspace: t.workspace, model, instructions: false, skills: { userDir: join(t.root, "none") } });
 		await session.send("hello");
 		expect(model.requests[0]!.some((m) => m.content.startsWith(CATALOGUE_HEADER))).toBe(false);
-		const started = (await t.runtime.sessionEvents(session.id)).find((e) => e.kind === "model.requested");
-		const tools = (started?.payload as { tools: number }).tools;
+		const tools = toolsOffered(await t.runtime.sessionEvents(session.id));
 		await session.end();
 		const t2 = await setup();
 		const off = await t2.runtime.openSession({ workspace: t2.workspace, model: new RecordingModel([{ text: "hi", toolCalls: [] }]), instructions: false, skills: false });
 		await off.send("hello");
-		expect(((await t2.runtime.sessionEvents(off.id)).find((e) => e.kind === "model.requested")?.payload as { tools: number }).tools).toBe(tools);
+		expect(toolsOffered(await t2.runtime.sessionEvents(off.id))).toBe(tools);
+		const on = await t2.runtime.openSession({ workspace: t2.workspace, model: new RecordingModel([{ text: "hi", toolCalls: [] }]), instructions: false, skills: { userDir: t2.userDir } });
+		await on.send("hello");
+		// With a skill to offer, activate_skill is the one tool more.
+		expect(toolsOffered(await t2.runtime.sessionEvents(on.id))).toBe(tools + 1);
+		await on.end();
 		await off.end();
 	});
 });
