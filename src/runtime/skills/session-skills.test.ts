@@ -162,6 +162,25 @@ describe("skills in a session", () => {
 		await session.end();
 	});
 
+	it("a resumed session keeps the skills its earlier run activated: a compaction after the resume still carries the body", async () => {
+		const t = await setup({ ".agents/skills/deploy/reference/steps.md": `${"step: build and verify the service. ".repeat(200)}\n` });
+		const first = await t.runtime.openSession({
+			workspace: t.workspace,
+			model: new RecordingModel([callsStep({ name: "activate_skill", arguments: { name: "deploy" } }), callsStep({ name: "read_file", arguments: { path: ".agents/skills/deploy/reference/steps.md" } }), { text: "read", toolCalls: [] }]),
+			instructions: false,
+			skills: { userDir: t.userDir },
+		});
+		await first.send("deploy");
+		await first.end();
+		const model = new RecordingModel([{ text: "Deploy was started; the reference was read.", toolCalls: [] }, { text: "next", toolCalls: [] }]);
+		const resumed = await t.runtime.resumeSession(first.id, { model, instructions: false, skills: { userDir: t.userDir } });
+		expect(await resumed.compact()).toMatchObject({ ok: true });
+		await resumed.send("go on");
+		const summary = model.requests.at(-1)!.find((m) => m.role === "user" && m.content.startsWith("[Context summary"))!;
+		expect(summary.content).toContain(DEPLOY_BODY);
+		await resumed.end();
+	});
+
 	it("offers no activate_skill tool and no catalogue where there is no skill, or when the host turns skills off", async () => {
 		const t = await openTestRuntime("warden-session-noskills-");
 		open.push(t);
