@@ -116,6 +116,22 @@ describe("skills in a session", () => {
 		await session.end();
 	});
 
+	it("a call proposed in the same step as the activation is narrowed too: it runs after the skill is active", async () => {
+		const t = await setup({ ".agents/skills/reader/SKILL.md": skillText("reader", "Read only.", "Only read.", "allowed-tools: read_file\n") });
+		const model = new RecordingModel([
+			callsStep({ name: "activate_skill", arguments: { name: "reader" } }, { name: "write_file", arguments: { path: "x.txt", content: "x" } }),
+			{ text: "done", toolCalls: [] },
+		]);
+		const session = await t.runtime.openSession({ workspace: t.workspace, model, mode: "workspace-write", instructions: false, skills: { userDir: t.userDir } });
+		await session.send("work");
+		const decided = (await t.runtime.sessionEvents(session.id)).filter((e) => e.kind === "permission.decided").map((e) => e.payload as { tool: string; decision: string; layer: string });
+		expect(decided.map((d) => [d.tool, d.decision, d.layer])).toEqual([
+			["activate_skill", "allow", "tool-default"],
+			["write_file", "deny", "run-deny"],
+		]);
+		await session.end();
+	});
+
 	it("allowed-tools never widens: a tool it names that the mode refuses stays refused", async () => {
 		const t = await setup({ ".agents/skills/writer/SKILL.md": skillText("writer", "Writes.", "Write files.", "allowed-tools: write_file shell\n") });
 		const model = new RecordingModel([

@@ -33,6 +33,8 @@ export interface SkillActivatedRecord {
 
 export class SessionSkills {
 	private readonly active = new Map<string, SkillActivation>();
+	/** Skills whose activation was admitted but has not run yet: the calls decided after it in the same step are narrowed too. */
+	private readonly admitted = new Set<string>();
 
 	constructor(
 		readonly catalogue: SkillCatalogue,
@@ -49,6 +51,17 @@ export class SessionSkills {
 		return [...this.active.values()];
 	}
 
+	/** An activate_skill call for `name` was admitted: until it runs, its allowed-tools already narrows. */
+	noteAdmitted(name: string): void {
+		if (this.catalogue.skills.some((s) => s.name === name) && !this.active.has(name)) this.admitted.add(name);
+	}
+
+	/** The skills whose allowed-tools applies now: the active ones, and those whose activation is admitted. */
+	narrowing(): Skill[] {
+		const admitted = [...this.admitted].map((name) => this.catalogue.skills.find((s) => s.name === name)!);
+		return [...this.activeSkills().map((a) => a.skill), ...admitted];
+	}
+
 	/** The activator one call of activate_skill gets: what it loads joins that call's result label. */
 	forCall(callId: string, flow: CallFlow): SkillActivator {
 		return { activate: (name) => this.activate(name, callId, flow) };
@@ -62,6 +75,7 @@ export class SessionSkills {
 			flow.observe(known.label);
 			return `${known.text}\n\n(already active since ${known.callId})`;
 		}
+		this.admitted.delete(name);
 		const files = await skillFiles(skill.dir);
 		const text = activationText(skill, files, this.workspace);
 		// A workspace SKILL.md also carries whatever this session's writes recorded on its content.

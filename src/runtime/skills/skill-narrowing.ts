@@ -32,7 +32,7 @@ export function entryNames(rule: PermissionRule, tool: ToolFacts, ctx: PolicyCon
 /** The first active skill whose allowed-tools does not name the call; undefined when every one does (or none narrows). */
 export function narrowedOut(skills: SessionSkills, tool: ToolFacts, ctx: PolicyContext): string | undefined {
 	if (ALWAYS_CALLABLE.has(tool.name)) return undefined;
-	for (const { skill } of skills.activeSkills()) {
+	for (const skill of skills.narrowing()) {
 		const allowed = skill.allowedTools;
 		if (!allowed) continue;
 		if (!allowed.rules.some((rule) => entryNames(rule, tool, ctx))) return skill.name;
@@ -46,9 +46,11 @@ export function narrowedDecider(inner: Decider, skills: SessionSkills): Decider 
 		decide(tool, args, ctx): DecisionResult {
 			const found = inner.decide(tool, args, ctx);
 			if (!tool || found.decision === "deny") return found;
+			// Calls of the same step are decided before any of them runs: a later one must not slip past the activation.
+			if (tool.name === "activate_skill" && tool.subject?.kind === "pattern") skills.noteAdmitted(tool.subject.value);
 			const skill = narrowedOut(skills, tool, ctx);
 			if (skill === undefined) return found;
-			const entries = skills.activeSkills().find((a) => a.skill.name === skill)!.skill.allowedTools!.rules.map((r) => r.text);
+			const entries = skills.narrowing().find((s) => s.name === skill)!.allowedTools!.rules.map((r) => r.text);
 			// A per-run narrowing, like a run deny rule: nothing later in the chain can lift it.
 			return { decision: "deny", layer: "run-deny", reason: `active skill ${skill} allows only ${entries.join(", ")}: ${tool.name} is not among them`, rule: `skill:${skill} allowed-tools` };
 		},
