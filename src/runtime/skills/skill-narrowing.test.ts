@@ -8,7 +8,7 @@ let ctx: PolicyContext;
 
 beforeAll(async () => {
 	const parser = await ShellParser.create();
-	ctx = { mode: "workspace-write", workspace: "/ws", home: "/home/u", runDenyRules: [], hostRules: [], source: "test", clears: [], parseShell: (c) => parser.parse(c) } as unknown as PolicyContext;
+	ctx = { mode: "workspace-write", workspace: "/ws", home: "/home/u", runDenyRules: [], hostRules: [], source: "test", clears: [], parseShell: (c: string) => parser.parse(c) } as unknown as PolicyContext;
 });
 
 const call = (name: string, subject?: ToolFacts["subject"]): ToolFacts => ({ name, readOnly: false, requiresConfirmation: false, ...(subject ? { subject } : {}) });
