@@ -56,6 +56,10 @@ import { sandboxProfileFor } from "../kernel/admission/modes.js";
 import { SubagentLauncher } from "./subagents.js";
 import { undoChanges, type UndoOptions, type UndoResult, type UndoTarget } from "./undo.js";
 import { defaultSystemPrompt } from "./system-prompt.js";
+import { activateSkillTool } from "../tools/activate-skill.js";
+import type { SessionSkills } from "./skills/session-skills.js";
+import { catalogueMessage, loadSessionSkills, skillsAudit, storedCatalogueAt } from "./skills/session-skill-setup.js";
+import { narrowedDecider } from "./skills/skill-narrowing.js";
 
 export { RuntimeConfigError };
 
@@ -115,6 +119,8 @@ interface PreparedSession {
 	spentLeases?: string[];
 	/** The context's counter, compaction and manifests, once the first messages are noted. */
 	keeper?: ContextKeeper;
+	/** The skills discovered for the session (src/runtime/skills); absent when the host offers none. */
+	skills?: SessionSkills;
 }
 
 export class Runtime {
@@ -180,8 +186,16 @@ export class Runtime {
 		}
 		// The model's context holds them from the start: an untrusted project's lowers its integrity.
 		if (instructions?.text) setup.initialContext = join(INITIAL_CONTEXT, instructions.label);
+		// Agent Skills: only the catalogue (names and descriptions) up front; a body enters when activated.
+		const catalogue = catalogueMessage(setup.skills);
+		if (catalogue) {
+			history.push(catalogue.message);
+			labels.push(catalogue.label);
+			await recorder.message(catalogue.message, catalogue.label);
+			setup.initialContext = join(setup.initialContext ?? INITIAL_CONTEXT, catalogue.label);
+		}
 		setup.keeper = this.keeperFor(setup, options, instructions);
-		noteHistory(setup.keeper, history, labels, instructions?.text ? 1 : undefined);
+		noteHistory(setup.keeper, history, labels, instructions?.text ? 1 : undefined, catalogue ? history.length - 1 : undefined);
 		await recorder.emit("session.started", { event_schema: EVENT_SCHEMA_VERSION, workspace, mode, model: model.spec, resumed: false }, 0);
 		await recorder.audit("session.started", setup.startedAudit, undefined, 0);
 		const mcp = await openSessionMcp({ ...options, elicit: setup.ceiling.manifest.approval === "deny" ? undefined : options.elicit }, { store: this.store, recorder, policy, authority: setup.authority });
@@ -231,7 +245,8 @@ export class Runtime {
 		const mcp = await openSessionMcp({ ...opened, elicit: setup.ceiling.manifest.approval === "deny" ? undefined : opened.elicit }, { store: this.store, recorder, policy, authority: setup.authority });
 		const compactionsBefore = (await this.store.listAudit({ session: sessionId })).filter((r) => r.kind === "compaction.started").length;
 		setup.keeper = this.keeperFor(setup, opened, undefined, compactionsBefore);
-		noteHistory(setup.keeper, resumed.history, resumed.labels, storedInstructionsAt(resumed.history));
+		noteHistory(setup.keeper, resumed.history, resumed.labels, storedInstructionsAt(resumed.history), storedCatalogueAt(resumed.history));
+		setup.skills?.restore(await this.store.listEvents(sessionId));
 		// None of the history was sent to a model by this process: all of it is checked against the model's sink again.
 		return this.assembleSession(setup, opened, resumed.history, { labels: resumed.labels, sent: 0 }, mcp);
 	}
@@ -285,7 +300,7 @@ export class Runtime {
 				// The event is already committed; a failing host callback must not cut the turn's evidence short.
 			}
 		});
-		const startedAudit = {
+		const startedAudit: Record<string, unknown> = {
 			workspace,
 			mode,
 			model: model.spec,
@@ -301,20 +316,22 @@ export class Runtime {
 			// The registry beyond the built-in defaults, as it was in force for this session.
 			...(options.protectedPaths?.length ? { protected_paths: policy.protectedPaths?.rules().filter((r) => r.source !== "default") } : {}),
 		};
-		return { id, policy, model, maxSteps, modelTimeoutMs, ceiling, sessionLimits, turnLimits, registry, authority, parses, recorder, listener, startedAudit, initialContext };
+		const skills = await loadSessionSkills(options.skills, workspace, this.env, recorder);
+		if (skills && (skills.offered || skills.catalogue.warnings.length > 0)) startedAudit.skills = skillsAudit(skills);
+		return { id, policy, model, maxSteps, modelTimeoutMs, ceiling, sessionLimits, turnLimits, registry, authority, parses, recorder, listener, startedAudit, initialContext, ...(skills?.offered ? { skills } : {}) };
 	}
 
 	/** The session's context keeper: its counter, compactions and manifests. */
 	private keeperFor(setup: PreparedSession, options: OpenSessionOptions, instructions?: Parameters<typeof sessionKeeper>[3], compactionsBefore = 0): ContextKeeper {
 		// The settings were checked in prepareSession, before anything was recorded.
-		return sessionKeeper(setup.model, options.context, () => this.store.listEvents(setup.id), instructions, compactionsBefore);
+		return sessionKeeper(setup.model, options.context, () => this.store.listEvents(setup.id), instructions, compactionsBefore, setup.skills);
 	}
 
 	/** The Session over a prepared setup and its conversation so far. */
 	private assembleSession(setup: PreparedSession, options: OpenSessionOptions, history: Message[], context: { labels: Label[]; sent: number }, mcp?: McpSessionTools): Session {
 		const { policy, model, maxSteps, modelTimeoutMs, ceiling, registry, authority, parses, recorder, listener } = setup;
 		// register_tool adds the session's JIT tools to this registry (src/runtime/jit-registrar.ts).
-		const tools = new ToolRegistry([...builtinTools(), registerToolTool]);
+		const tools = new ToolRegistry([...builtinTools(), registerToolTool, ...(setup.skills ? [activateSkillTool] : [])]);
 		mcp?.attach(tools);
 		// A ceiling whose approval policy is deny approves no ask, whatever the host would answer.
 		const confirm = ceiling.manifest.approval === "deny" ? undefined : options.confirm;
@@ -341,7 +358,8 @@ export class Runtime {
 			store: this.store,
 			model,
 			tools,
-			decider: this.engine,
+			// An active skill's allowed-tools narrows what the policy allows, never more.
+			decider: setup.skills ? narrowedDecider(this.engine, setup.skills) : this.engine,
 			policy,
 			confirm,
 			approvals: new SessionApprovals(recorder, this.store, this.engine, policy, setup.spentLeases),
@@ -357,6 +375,7 @@ export class Runtime {
 			parseShell: (command) => parses.parse(command),
 			...(options.files ? { files: options.files } : {}),
 			...(setup.keeper ? { keeper: setup.keeper } : {}),
+			...(setup.skills ? { skills: setup.skills } : {}),
 			...(options.askUser ? { askUser: options.askUser } : {}),
 			sessionBudget,
 			turnBudget: setup.turnLimits,

@@ -13,6 +13,7 @@ import type { ModelProvider } from "../models/provider.js";
 import type { EditorFiles } from "../providers/editor-fs-provider.js";
 import type { ContextOptions } from "./context/context-settings.js";
 import type { InstructionsOption } from "./context/session-context.js";
+import type { SkillsOption } from "./skills/session-skill-setup.js";
 import type { ToolLimits } from "../tools/tool.js";
 
 /**
@@ -134,6 +135,8 @@ export interface SessionOptions {
 	instructions?: InstructionsOption;
 	/** Answers the model's ask_user questions (through the `human:user` primitive); absent, the tool says nobody is there. */
 	askUser?: (question: string, signal: AbortSignal) => Promise<string | undefined>;
+	/** Where Agent Skills are discovered, and whether the project's are trusted; `false` offers none. Default: the user's skills dir and the workspace's, untrusted. */
+	skills?: SkillsOption;
 }
 
 export type { Decision };

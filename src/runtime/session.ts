@@ -19,6 +19,7 @@ import { EventChannel } from "./event-channel.js";
 import type { SessionApprovals } from "./session-approvals.js";
 import type { ConfirmCallback } from "./session-options.js";
 import type { SubagentLauncher } from "./subagents.js";
+import type { SessionSkills } from "./skills/session-skills.js";
 import { type Decider, type ModelContext, runTurn, type TurnResult } from "./turn-loop.js";
 
 export interface SessionParts {
@@ -59,6 +60,8 @@ export interface SessionParts {
 	files?: EditorFiles;
 	/** The context's counter, compaction and manifests; absent (a sub-agent's session), nothing is compacted. */
 	keeper?: ContextKeeper;
+	/** The skills the session offers (its catalogue and what is active); absent, none. */
+	skills?: SessionSkills;
 	/** Receives each event after it is persisted; the session routes it to the running turn too. */
 	setTurnListener(listener: ((event: AnyWardenEvent) => void) | undefined): void;
 	onEnd(): void;

@@ -39,6 +39,7 @@ import type { SessionApprovals } from "./session-approvals.js";
 import type { ContextKeeper } from "./context/context-keeper.js";
 import type { ConfirmCallback } from "./session-options.js";
 import type { TurnSubagents } from "./subagents.js";
+import type { SessionSkills } from "./skills/session-skills.js";
 import { historyCall, normalizeToolCalls, type ToolProposal } from "./tool-call-normalizer.js";
 import {
 	budgetExhaustedMessage,
@@ -91,6 +92,8 @@ export interface TurnDeps {
 	keeper?: ContextKeeper;
 	/** Answers ask_user's questions (the person at the terminal); absent, nobody is there to answer. */
 	askUser?: HumanChannel<string, string | undefined>;
+	/** The session's skills: activate_skill loads one into the call's result, with its label. */
+	skills?: SessionSkills;
 }
 
 export interface ModelContext {
@@ -502,7 +505,7 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 			const subagents = deps.subagents?.forCall(id, call.budget, controller.signal, flow);
 			const jit = jitRegistrar(deps.tools, recorder, id);
 			const planning = planningContext(deps, authority);
-			const result = await call.tool.execute(call.args, { kernel, callId: id, signal: controller.signal, limits: deps.limits, jit, ...planning, ...(subagents ? { subagents } : {}) });
+			const result = await call.tool.execute(call.args, { kernel, callId: id, signal: controller.signal, limits: deps.limits, jit, ...planning, ...(subagents ? { subagents } : {}), ...(deps.skills ? { skills: deps.skills.forCall(id, flow) } : {}) });
 			output = result.output;
 			if (result.isError) failure = firstLine(result.output);
 		} catch (err) {

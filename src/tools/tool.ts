@@ -19,6 +19,13 @@ export interface ToolContext {
 	human?: HumanPrimitives<string, string | undefined>;
 	/** Records the model's todo list as the session's `todo.updated` event. */
 	recordTodos?(items: TodoItem[]): Promise<void>;
+	/** The session's skills, for activate_skill; absent where the session offers none. */
+	skills?: SkillActivator;
+}
+
+/** Loads one skill of the session's catalogue: its instructions and the list of its files, as the model is to see them. */
+export interface SkillActivator {
+	activate(name: string): Promise<string>;
 }
 
 /** A compiled JIT tool as register_tool hands it to the session. */

@@ -27,6 +27,9 @@ const CASES: [path: string, row: number][] = [
 	["/etc/profile.d/x.sh", 19],
 	["/etc/crontab", 20],
 	["/var/spool/cron/crontabs/user", 21],
+	[`${HOME}/.agents/skills/deploy/SKILL.md`, 22],
+	// Warden's user skills dir sits beside its user config: the same row.
+	[`${HOME}/.config/warden/skills/deploy/SKILL.md`, 15],
 ];
 
 describe("persistence paths", () => {

@@ -42,6 +42,7 @@ export const PERSISTENCE_PATHS: readonly PersistencePath[] = [
 	{ pattern: "/etc/{profile.d,cron.d,cron.daily,cron.hourly,cron.weekly,cron.monthly,systemd,init.d,sudoers.d}/**", reason: "system startup or scheduling config: run later by the system" },
 	{ pattern: "/etc/{crontab,sudoers,gitconfig}", reason: "system config that names programs run later" },
 	{ pattern: "/var/spool/cron/**", reason: "a crontab: cron runs its jobs later" },
+	{ pattern: "home:.agents/skills/**", reason: "the user's Agent Skills for other agents: a later session offers their instructions to the model and runs their scripts" },
 ];
 
 interface Compiled {

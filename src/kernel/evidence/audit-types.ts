@@ -35,6 +35,8 @@ export type AuditKind =
 	| "store.lease_recovered"
 	| "undo.completed"
 	| "jit.registered"
+	/** A skill loaded into the model's context by activate_skill (src/runtime/skills/session-skills.ts). */
+	| "skill.activated"
 	| "jit.syscall"
 	| "jit.limit"
 	/** MCP servers a session started, the tools offered and those withheld (src/runtime/mcp/mcp-session-tools.ts). */

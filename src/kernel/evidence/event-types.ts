@@ -69,6 +69,8 @@ export interface EventPayloads {
 	"tool.started": { call_id: string; tool: string };
 	/** The model's todo list as `todo_write` left it (the whole list each time). */
 	"todo.updated": { items: TodoItem[] };
+	/** activate_skill loaded a skill of the catalogue (src/runtime/skills/session-skills.ts); it grants nothing. */
+	"skill.activated": { call_id: string; name: string; source: "user" | "workspace"; file: string; sha256: string; trusted: boolean; files: number; allowed_tools?: string[] };
 	"tool.completed": { call_id: string; tool: string; duration_ms: number; output_bytes: number; truncated: boolean };
 	"tool.failed": { call_id: string; tool: string; duration_ms: number; error: string };
 	"tool.cancelled": { call_id: string; tool: string; reason: string };
@@ -127,6 +129,7 @@ export const EVENT_KINDS = [
 	"permission.confirmed",
 	"tool.started",
 	"todo.updated",
+	"skill.activated",
 	"tool.completed",
 	"tool.failed",
 	"tool.cancelled",

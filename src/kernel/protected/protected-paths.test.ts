@@ -8,6 +8,8 @@ describe("the default protected paths", () => {
 	const rows: [pattern: string, path: string][] = [
 		["**/.warden", ".warden"],
 		["**/.warden/**", ".warden/config.yaml"],
+		["**/.agents/skills", ".agents/skills"],
+		["**/.agents/skills/**", ".agents/skills/deploy/SKILL.md"],
 		["**/.git", ".git"],
 		["**/.git/hooks", ".git/hooks"],
 		["**/.git/hooks/**", ".git/hooks/pre-commit"],
@@ -44,6 +46,9 @@ describe("the default protected paths", () => {
 		expect(registry.covers("vendor/lib/.git/hooks/pre-push")).toBe(true);
 		expect(registry.covers("vendor/lib/.git/config")).toBe(true);
 		expect(registry.covers("sub/.warden/config.yaml")).toBe(true);
+		// Warden's own project skills live under .warden/: the same row covers them.
+		expect(registry.covers(".warden/skills/deploy/scripts/run.sh")).toBe(true);
+		expect(registry.covers(".agents/notes.md")).toBe(false);
 	});
 	it("covers a directory that holds protected paths", () => {
 		expect(registry.match(".husky")?.rule.pattern).toBe(".husky/**");

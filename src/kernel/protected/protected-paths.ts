@@ -37,10 +37,14 @@ export interface ProtectedPathHit {
 const GIT_CONFIG_REASON =
 	"changes git's config: it can name programs git runs on its own (core.hooksPath, core.fsmonitor, core.sshCommand, filters, aliases, include.path)";
 
+const SKILL_REASON = "writes an Agent Skill: a later session (Warden's or another agent's) offers its instructions to the model and runs its scripts";
+
 /** The defaults. Each names what later runs it; one test per row. */
 export const DEFAULT_PROTECTED_PATHS: readonly ProtectedPathSpec[] = [
 	{ pattern: "**/.warden", reason: "writes Warden's project config: a trusted project's next session obeys it (mode, rules, grants)" },
 	{ pattern: "**/.warden/**", reason: "writes Warden's project config: a trusted project's next session obeys it (mode, rules, grants)" },
+	{ pattern: "**/.agents/skills", reason: SKILL_REASON },
+	{ pattern: "**/.agents/skills/**", reason: SKILL_REASON },
 	{ pattern: "**/.git", reason: "writes the repository's git directory pointer: git would then take its hooks and config from elsewhere" },
 	{ pattern: "**/.git/hooks", reason: "writes a git hook: runs outside the sandbox on the next commit" },
 	{ pattern: "**/.git/hooks/**", reason: "writes a git hook: runs outside the sandbox on the next commit" },
@@ -71,6 +75,7 @@ export const DEFAULT_PROTECTED_PATHS: readonly ProtectedPathSpec[] = [
  */
 export const SANDBOX_PROTECTED_ROOTS: readonly string[] = [
 	".warden",
+	".agents/skills",
 	".git/hooks",
 	".git/config",
 	".git/config.worktree",

@@ -75,6 +75,8 @@ export interface KeeperOptions {
 	instructionsLabel?: Label;
 	/** Compactions the session's earlier runs started: a resumed session numbers its own after them. */
 	compactionsBefore?: number;
+	/** The active skills whose activation calls a summary covers: carried into it verbatim (src/runtime/skills). */
+	carrySkills?: (callIds: readonly string[]) => { text: string; label: Label } | undefined;
 }
 
 /** The runtime's own words in a request (the compaction instruction): trusted, naming no data. */
@@ -325,9 +327,11 @@ export class ContextKeeper {
 		const todo = await this.opts.todo();
 		const refs = covered.map((c) => c.entry.ref);
 		const numbers = covered.flatMap((c) => (c.entry.kind === "summary" ? c.entry.covers : [Number(c.entry.ref.slice(1))]));
-		const content = summaryMessage(summary, { compaction: k, first: refs[0]!, last: refs[refs.length - 1]!, count: refs.length, callIds, ...(todo ? { todo: renderTodo(todo) } : {}) });
+		const skills = this.opts.carrySkills?.(callIds);
+		const framed = summaryMessage(summary, { compaction: k, first: refs[0]!, last: refs[refs.length - 1]!, count: refs.length, callIds, ...(todo ? { todo: renderTodo(todo) } : {}) });
+		const content = skills ? `${framed}\n\n${skills.text}` : framed;
 		const summaryMsg: Message = { role: "user", content };
-		const summaryLabel = join(...covered.map((c) => c.entry.label));
+		const summaryLabel = join(...covered.map((c) => c.entry.label), ...(skills ? [skills.label] : []));
 		const taskKept = plan.task >= plan.start && plan.task < plan.cut ? [plan.task] : [];
 		const next = [...history.slice(0, plan.start), summaryMsg, ...taskKept.map((i) => history[i]!), ...history.slice(plan.cut)];
 		const tokensAfter = this.counter.corrected(this.rawRequest(next, call.tools));

@@ -5,6 +5,8 @@ import { ContextKeeper } from "./context-keeper.js";
 import { type ContextOptions, contextSettings } from "./context-settings.js";
 import { type ProjectInstructions, readProjectInstructions, wardenConfigHome } from "./project-instructions.js";
 import { latestTodo } from "./todo-state.js";
+import type { SessionSkills } from "../skills/session-skills.js";
+import { SKILLS_PIN } from "../skills/session-skill-setup.js";
 
 export const SYSTEM_PROMPT_PIN = "the system prompt: never summarised";
 export const INSTRUCTIONS_PIN = "project instructions: never summarised";
@@ -24,8 +26,9 @@ export async function sessionInstructions(option: InstructionsOption | undefined
 	return readProjectInstructions({ workspace, trusted: option?.trusted ?? false, configHome: option?.configHome ?? wardenConfigHome(env) });
 }
 
-export function sessionKeeper(model: ModelProvider, options: ContextOptions | undefined, events: () => Promise<readonly { kind: string; payload: unknown }[]>, instructions?: ProjectInstructions, compactionsBefore = 0): ContextKeeper {
+export function sessionKeeper(model: ModelProvider, options: ContextOptions | undefined, events: () => Promise<readonly { kind: string; payload: unknown }[]>, instructions?: ProjectInstructions, compactionsBefore = 0, skills?: Pick<SessionSkills, "carried">): ContextKeeper {
 	return new ContextKeeper({
+		...(skills ? { carrySkills: (callIds: readonly string[]) => skills.carried(callIds) } : {}),
 		compactionsBefore,
 		settings: contextSettings(model, options),
 		model,
@@ -35,8 +38,8 @@ export function sessionKeeper(model: ModelProvider, options: ContextOptions | un
 }
 
 /** Notes a conversation already stored (a resumed one, or a new one's first messages) in the order the store holds it. */
-export function noteHistory(keeper: ContextKeeper, history: readonly Message[], labels: readonly Label[], instructionsAt?: number): void {
-	for (const [i, message] of history.entries()) keeper.note(message, labels[i]!, i === 0 ? SYSTEM_PROMPT_PIN : i === instructionsAt ? INSTRUCTIONS_PIN : undefined);
+export function noteHistory(keeper: ContextKeeper, history: readonly Message[], labels: readonly Label[], instructionsAt?: number, skillsAt?: number): void {
+	for (const [i, message] of history.entries()) keeper.note(message, labels[i]!, i === 0 ? SYSTEM_PROMPT_PIN : i === instructionsAt ? INSTRUCTIONS_PIN : i === skillsAt ? SKILLS_PIN : undefined);
 }
 
 /** A resumed session's project instructions message: the system message the opening run put second. */

@@ -6,6 +6,7 @@ import type {
 	BenchReport,
 	CliStartReport,
 	CompactionBenchReport,
+	SkillProjectionReport,
 	EchoTiming,
 	TuiBenchReport,
 	ConcurrencyReport,
@@ -255,6 +256,20 @@ export function sessionSection(s: SessionBenchReport): string[] {
 	];
 }
 
+export function skillProjectionSection(s: SkillProjectionReport): string[] {
+	const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
+	return [
+		`Skill projection: the first model request of a session with ${s.skills} skills (${s.bodyBytes}-byte bodies), as JSON of its messages and tool schemas`,
+		...table([
+			["variant", "bytes", "vs inlined"],
+			["all skills inlined in the system prompt (yardstick)", kib(s.inlinedBytes), "1.00×"],
+			["projected: catalogue + activate_skill", kib(s.projectedBytes), `${s.ratio.toFixed(2)}×`],
+			["projected, the request after one skill is activated", kib(s.activatedOneBytes), `${(s.activatedOneBytes / s.inlinedBytes).toFixed(2)}×`],
+		]),
+		`  ${(s.reduction * 100).toFixed(1)}% fewer bytes projected; goal ≥ 60% fewer: ${s.goalMet ? "met" : "NOT met"}`,
+	];
+}
+
 export function compactionSection(c: CompactionBenchReport): string[] {
 	const base = c.modelCall.medianUs;
 	return [
@@ -300,6 +315,7 @@ export function formatBenchTable(report: BenchReport): string {
 		...(report.session ? ["", ...sessionSection(report.session)] : []),
 		...(report.compaction ? ["", ...compactionSection(report.compaction)] : []),
 		...(report.tui ? ["", ...tuiSection(report.tui)] : []),
+		...(report.skillProjection ? ["", ...skillProjectionSection(report.skillProjection)] : []),
 	].join("\n");
 }
 

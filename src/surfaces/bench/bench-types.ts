@@ -71,6 +71,10 @@ export interface BenchOptions {
 	compactionRounds?: number;
 	/** read_file steps of the turn before each measured compaction. Default 8. */
 	compactionSteps?: number;
+	/** Skills in the skill projection benchmark. Default 30. */
+	skillCount?: number;
+	/** Bytes of each skill's SKILL.md body there. Default 4096. */
+	skillBodyBytes?: number;
 	/** Where the temporary workspace and state directories are made. Default: the OS temp dir. */
 	tempDir?: string;
 	/** Receives a line as each phase starts, for a caller that shows progress. */
@@ -523,6 +527,26 @@ export interface BenchReport {
 	compaction?: CompactionBenchReport;
 	/** The interactive terminal in a pseudo-terminal (src/surfaces/bench/tui-bench.ts); absent in older reports. */
 	tui?: TuiBenchReport;
+	/** The first request's bytes with skills projected vs inlined (src/surfaces/bench/skill-projection-bench.ts); absent in older reports. */
+	skillProjection?: SkillProjectionReport;
+}
+
+/** The first model request of a session with `skills` skills projected (catalogue + activate_skill) against the same skills inlined. */
+export interface SkillProjectionReport {
+	skills: number;
+	bodyBytes: number;
+	/** Bytes (JSON of messages and tool schemas) of the first request, skills projected. */
+	projectedBytes: number;
+	/** The same request with every body inlined in the system prompt (the yardstick). */
+	inlinedBytes: number;
+	/** The projected session's next request, after it activated one skill. */
+	activatedOneBytes: number;
+	/** projectedBytes / inlinedBytes. */
+	ratio: number;
+	/** 1 - ratio. */
+	reduction: number;
+	/** reduction ≥ 60%. */
+	goalMet: boolean;
 }
 
 /** One MCP tools/call echo round trip, per call: through a governed session vs the bare SDK client. */

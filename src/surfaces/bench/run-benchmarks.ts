@@ -8,6 +8,7 @@ import { benchAuthority, benchLeases } from "./authority-bench.js";
 import { BenchError } from "./bench-error.js";
 import { benchCliStart, defaultWardenBin } from "./cli-start.js";
 import { benchCompaction } from "./compaction-bench.js";
+import { benchSkillProjection } from "./skill-projection-bench.js";
 import { benchConcurrency } from "./concurrency-bench.js";
 import { benchGroupCommit } from "./group-commit.js";
 import { benchDecisions } from "./decisions.js";
@@ -56,6 +57,8 @@ export const BENCH_DEFAULTS = {
 	sessionCallsPerTurn: 100,
 	compactionRounds: 9,
 	compactionSteps: 8,
+	skillCount: 30,
+	skillBodyBytes: 4096,
 	tuiRuns: 5,
 	tuiLines: 10_000,
 	tuiKeystrokes: 40,
@@ -176,6 +179,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		onProgress,
 	});
 	const compaction = await benchCompaction({ rounds: compactionRounds, warmupRounds, stepsPerRound: compactionSteps, fileBytes, tempDir, onProgress });
+	const skillProjection = await benchSkillProjection({ skills: count("skillCount", options.skillCount, 1), bodyBytes: count("skillBodyBytes", options.skillBodyBytes, 1), tempDir, onProgress });
 	const tui = await benchTui({ wardenBin, tempDir, runs: tuiRuns, warmupRuns: warmupRounds, lines: tuiLines, keystrokes: tuiKeystrokes, onProgress });
 
 	const cores = cpus();
@@ -207,6 +211,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		mcp,
 		session,
 		compaction,
+		skillProjection,
 		...(tui ? { tui } : {}),
 	};
 }

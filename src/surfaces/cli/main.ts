@@ -13,6 +13,7 @@ import { registerReplayCommand } from "./replay-command.js";
 import { registerRecoverCommand } from "./recover-command.js";
 import { registerRunCommand } from "./run-command.js";
 import { registerRunsCommand } from "./runs-command.js";
+import { registerSkillsCommand } from "./skills-command.js";
 import { registerUndoCommand } from "./undo-command.js";
 
 /** The whole command tree, with every command registered; `main` parses with it. */
@@ -33,6 +34,7 @@ export function buildProgram(out: (text: string) => void): Command {
 	registerReplayCommand(program, out);
 	registerRecoverCommand(program, out);
 	registerUndoCommand(program, out);
+	registerSkillsCommand(program, out);
 	registerAcpCommand(program);
 	registerBenchCommand(registerEvalCommands(program, out), out);
 	registerChatCommand(program, out);

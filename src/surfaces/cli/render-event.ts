@@ -72,6 +72,10 @@ function renderOwnEvent(event: AnyWardenEvent): string | undefined {
 			const p = event.payload;
 			return `    ⇠ ${p.call_id} sub-agent ${p.child_session} ${p.status} (result ${p.result_used})`;
 		}
+		case "skill.activated": {
+			const p = event.payload;
+			return `    ✦ ${p.call_id} skill ${p.name} active (${p.source}, ${p.trusted ? "trusted" : "untrusted"}${p.allowed_tools ? `, allowed-tools ${p.allowed_tools.join(" ")}` : ""})`;
+		}
 		case "compaction.started": {
 			const p = event.payload;
 			const why = p.reason === "requested" ? "asked by the host" : `${p.tokens} tokens would pass the limit of ${p.limit} (window ${p.window})`;

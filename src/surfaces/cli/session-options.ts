@@ -46,6 +46,8 @@ export async function sessionOptionsFromFlags(
 		...(config.context ? { context: config.context } : {}),
 		// AGENTS.md from a project the user does not trust is labelled untrusted data; it never changes authority either way.
 		instructions: { trusted: config.trustedProject },
+		// A project's skills are untrusted data likewise; a skill never changes authority either way.
+		skills: { trusted: config.trustedProject },
 		onEvent,
 	};
 }

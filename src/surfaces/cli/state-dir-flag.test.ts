@@ -11,6 +11,7 @@ import { buildProgram } from "./main.js";
 const NO_STATE: Record<string, string> = {
 	"eval safety": "every task runs in a fresh temporary state dir, so a run cannot touch the user's",
 	"eval bench": "every measurement makes its own temporary workspace and state dir (--dir chooses where)",
+	"skills list": "reads only skill folders and the user config; it never opens Warden's state",
 };
 
 /** Commands that run: leaves, and groups that take arguments of their own (`replay <file>`). */
