@@ -54,6 +54,8 @@ import { openSessionFlow, sinkRegistry, type FlowSetup } from "./session-flow-se
 import { sessionPolicy } from "./session-policy.js";
 import { sandboxProfileFor } from "../kernel/admission/modes.js";
 import { SubagentLauncher } from "./subagents.js";
+import type { SessionHooks } from "./hooks/session-hooks.js";
+import { sessionHooks, startSession } from "./hooks/session-hook-setup.js";
 import { undoChanges, type UndoOptions, type UndoResult, type UndoTarget } from "./undo.js";
 import { defaultSystemPrompt } from "./system-prompt.js";
 
@@ -115,6 +117,7 @@ interface PreparedSession {
 	spentLeases?: string[];
 	/** The context's counter, compaction and manifests, once the first messages are noted. */
 	keeper?: ContextKeeper;
+	hooks?: SessionHooks;
 }
 
 export class Runtime {
@@ -185,6 +188,7 @@ export class Runtime {
 		await recorder.emit("session.started", { event_schema: EVENT_SCHEMA_VERSION, workspace, mode, model: model.spec, resumed: false }, 0);
 		await recorder.audit("session.started", setup.startedAudit, undefined, 0);
 		const mcp = await openSessionMcp({ ...options, elicit: setup.ceiling.manifest.approval === "deny" ? undefined : options.elicit }, { store: this.store, recorder, policy, authority: setup.authority });
+		await startSession(setup.hooks, "startup");
 		return this.assembleSession(setup, options, history, { labels, sent: 0 }, mcp);
 	}
 
@@ -232,6 +236,7 @@ export class Runtime {
 		const compactionsBefore = (await this.store.listAudit({ session: sessionId })).filter((r) => r.kind === "compaction.started").length;
 		setup.keeper = this.keeperFor(setup, opened, undefined, compactionsBefore);
 		noteHistory(setup.keeper, resumed.history, resumed.labels, storedInstructionsAt(resumed.history));
+		await startSession(setup.hooks, "resume");
 		// None of the history was sent to a model by this process: all of it is checked against the model's sink again.
 		return this.assembleSession(setup, opened, resumed.history, { labels: resumed.labels, sent: 0 }, mcp);
 	}
@@ -301,7 +306,8 @@ export class Runtime {
 			// The registry beyond the built-in defaults, as it was in force for this session.
 			...(options.protectedPaths?.length ? { protected_paths: policy.protectedPaths?.rules().filter((r) => r.source !== "default") } : {}),
 		};
-		return { id, policy, model, maxSteps, modelTimeoutMs, ceiling, sessionLimits, turnLimits, registry, authority, parses, recorder, listener, startedAudit, initialContext };
+		const hooks = sessionHooks(options.hooks, recorder, workspace, this.env, mode);
+		return { id, policy, model, maxSteps, modelTimeoutMs, ceiling, sessionLimits, turnLimits, registry, authority, parses, recorder, listener, startedAudit, initialContext, ...(hooks ? { hooks } : {}) };
 	}
 
 	/** The session's context keeper: its counter, compactions and manifests. */
@@ -331,7 +337,7 @@ export class Runtime {
 		const flow = openSessionFlow(flowSetup, recorder, authority, setup.initialContext);
 		const shellParser = this.shellParser as ShellParser;
 		const subagents = new SubagentLauncher(
-			{ recorder, depth: 0, policy, authority, tools, model, confirm, limits, maxSteps, modelTimeoutMs, flowSetup, mcp: mcp?.router },
+			{ recorder, depth: 0, policy, authority, tools, model, confirm, limits, maxSteps, modelTimeoutMs, flowSetup, mcp: mcp?.router, hooks: setup.hooks },
 			childOpener({ store: this.store, engine: this.engine, redactor: this.redactor, env: this.env, shell: shellParser }),
 		);
 		const sessionBudget = this.hostBudget.child("session", setup.sessionLimits);
@@ -357,6 +363,7 @@ export class Runtime {
 			parseShell: (command) => parses.parse(command),
 			...(options.files ? { files: options.files } : {}),
 			...(setup.keeper ? { keeper: setup.keeper } : {}),
+			...(setup.hooks ? { hooks: setup.hooks } : {}),
 			...(options.askUser ? { askUser: options.askUser } : {}),
 			sessionBudget,
 			turnBudget: setup.turnLimits,

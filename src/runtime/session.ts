@@ -16,6 +16,7 @@ import type { ToolRegistry } from "../tools/registry.js";
 import type { ToolLimits } from "../tools/tool.js";
 import type { CompactionOutcome, ContextKeeper } from "./context/context-keeper.js";
 import { EventChannel } from "./event-channel.js";
+import type { SessionHooks } from "./hooks/session-hooks.js";
 import type { SessionApprovals } from "./session-approvals.js";
 import type { ConfirmCallback } from "./session-options.js";
 import type { SubagentLauncher } from "./subagents.js";
@@ -59,6 +60,8 @@ export interface SessionParts {
 	files?: EditorFiles;
 	/** The context's counter, compaction and manifests; absent (a sub-agent's session), nothing is compacted. */
 	keeper?: ContextKeeper;
+	/** The session's hooks: PreToolUse and the rest run inside its turns; SessionEnd when it ends. */
+	hooks?: SessionHooks;
 	/** Receives each event after it is persisted; the session routes it to the running turn too. */
 	setTurnListener(listener: ((event: AnyWardenEvent) => void) | undefined): void;
 	onEnd(): void;
@@ -224,6 +227,7 @@ export class Session {
 		if (this.current) throw new Error(`session ${this.id} is still running a turn`);
 		this.ended = true;
 		const { recorder, store } = this.parts;
+		await this.parts.hooks?.fire("SessionEnd", { reason: status === "ok" ? "other" : "error" }, { turn: 0 });
 		await recorder.emit("session.ended", { status }, 0);
 		await recorder.audit("session.ended", { status }, undefined, 0);
 		await store.endSession(this.id, status, new Date().toISOString());
