@@ -3,7 +3,7 @@
  * stdin, stdout and stderr captured in full. At the timeout the whole group is killed (a hook's
  * `sleep &` child included), so no hook outlives its deadline or the record of its run.
  */
-import { spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 
 export interface HookProcessOptions {
 	command: string;
@@ -32,7 +32,14 @@ const EXIT_WAIT_MS = 2_000;
 export function runHookProcess(opts: HookProcessOptions): Promise<HookProcessResult> {
 	const started = Date.now();
 	return new Promise((resolve) => {
-		const child = spawn("bash", ["-c", opts.command], { cwd: opts.cwd, env: opts.env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+		let child: ChildProcessWithoutNullStreams;
+		try {
+			child = spawn("bash", ["-c", opts.command], { cwd: opts.cwd, env: opts.env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+		} catch (err) {
+			// Some failures (E2BIG) are thrown at once rather than reported as an `error` event.
+			resolve({ exitCode: null, signal: null, stdout: "", stderr: "", timedOut: false, spawnError: (err as Error).message, durationMs: Date.now() - started });
+			return;
+		}
 		const stdout: Buffer[] = [];
 		const stderr: Buffer[] = [];
 		let timedOut = false;

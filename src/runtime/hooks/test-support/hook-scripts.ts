@@ -1,5 +1,5 @@
 /** Real hook scripts for tests, in bash and in node, written to a temp dir; each one is a handler. */
-import { chmodSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { HookEvent, HookHandler } from "../hook-types.js";
 
@@ -23,4 +23,15 @@ export function nodeHook(dir: string, name: string, body: string): string {
 
 export function handler(event: HookEvent, matcher: string, command: string, extra: Partial<HookHandler> = {}): HookHandler {
 	return { event, matcher, command, timeoutMs: 10_000, origin: "user", source: `test: hooks.${event}`, ...extra };
+}
+
+/** The process's state letter once SIGKILL has had its chance to land: "gone", "Z" or "X" for a dead one; a live one's letter otherwise. */
+export async function settledState(pid: string): Promise<string> {
+	let state = "gone";
+	for (let i = 0; i < 100; i++) {
+		state = existsSync(`/proc/${pid}/stat`) ? (readFileSync(`/proc/${pid}/stat`, "utf8").split(" ")[2] ?? "gone") : "gone";
+		if (state === "gone" || state === "Z" || state === "X") return state;
+		await new Promise((r) => setTimeout(r, 20));
+	}
+	return state;
 }
