@@ -425,7 +425,7 @@ async function gate(
 			const reason = signal.aborted ? "turn cancelled while waiting for approval" : `not approved (${approval.by})`;
 			await recorder.emit("tool.cancelled", { call_id: id, tool: name, reason });
 			await recorder.audit("tool.outcome", { tool: name, outcome: "cancelled", reason }, id);
-			return { id, name, content: notApprovedMessage(name) };
+			return { id, name, content: notApprovedMessage(name), notes };
 		}
 	}
 	if (signal.aborted) return cancelBeforeStart(deps, id, name, counts);
