@@ -10,10 +10,13 @@ import { approveMcpTools } from "../mcp/mcp-approvals.js";
 import type { McpServerConfig } from "../mcp/mcp-server-config.js";
 import type { Runtime } from "../runtime.js";
 import type { ConfirmCallback } from "../session-options.js";
+import { eventValidator, expectSoundEvidence } from "../test-support/evidence-checks.js";
 import { callsStep, RecordingModel } from "../test-support/recording-model.js";
 import { closeTestRuntime, openTestRuntime } from "../test-support/test-runtime.js";
 import type { HookHandler } from "./hook-types.js";
 import { bashHook, handler, nodeHook, settledState } from "./test-support/hook-scripts.js";
+
+const validate = eventValidator(JSON.parse(readFileSync(new URL("../../../schemas/events.v1.json", import.meta.url), "utf8")) as object);
 
 let root: string;
 let workspace: string;
@@ -40,6 +43,8 @@ async function run(hooks: HookHandler[], answers: ConstructorParameters<typeof R
 	const session = await runtime.openSession({ workspace, model, hooks, ...extra });
 	const result = await session.send("go", { onEvent: (e) => events.push(e) });
 	await session.end();
+	// Every run's events match the published schema and the trace invariant, hook runs included.
+	await expectSoundEvidence(runtime, session.id, validate);
 	const audit = await runtime.listAudit({ session: session.id });
 	return { result, events, audit, model, session };
 }
