@@ -61,3 +61,16 @@ describe("runHookProcess failures", () => {
 		expect(result).toMatchObject({ exitCode: null, timedOut: false, spawnError: expect.stringContaining("E2BIG") });
 	});
 });
+
+describe("runHookProcess cancelled", () => {
+	it("an aborted signal kills the group at once and reports the run cancelled", async () => {
+		const pidFile = join(dir, "pid");
+		const controller = new AbortController();
+		const running = runHookProcess({ ...base, timeoutMs: 60_000, signal: controller.signal, command: `sleep 30 & echo $! > ${pidFile}; wait` });
+		for (let i = 0; i < 500 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 10));
+		controller.abort();
+		const result = await running;
+		expect(result).toMatchObject({ exitCode: null, timedOut: false, cancelled: true });
+		expect(["gone", "Z", "X"]).toContain(await settledState(readFileSync(pidFile, "utf8").trim()));
+	});
+});

@@ -12,6 +12,8 @@ export interface HookProcessOptions {
 	/** Written to the process's stdin, which is then closed. */
 	stdin: string;
 	timeoutMs: number;
+	/** Aborting kills the group at once (the turn was cancelled); the run reports `cancelled`. */
+	signal?: AbortSignal;
 }
 
 export interface HookProcessResult {
@@ -21,6 +23,7 @@ export interface HookProcessResult {
 	stdout: string;
 	stderr: string;
 	timedOut: boolean;
+	cancelled?: boolean;
 	/** Set when bash could not be started at all. */
 	spawnError?: string;
 	durationMs: number;
@@ -43,6 +46,7 @@ export function runHookProcess(opts: HookProcessOptions): Promise<HookProcessRes
 		const stdout: Buffer[] = [];
 		const stderr: Buffer[] = [];
 		let timedOut = false;
+		let cancelled = false;
 		let settled = false;
 		let spawnError: string | undefined;
 		const timers: NodeJS.Timeout[] = [];
@@ -58,6 +62,7 @@ export function runHookProcess(opts: HookProcessOptions): Promise<HookProcessRes
 			if (settled) return;
 			settled = true;
 			for (const t of timers) clearTimeout(t);
+			opts.signal?.removeEventListener("abort", onAbort);
 			// A process the hook left behind in its group would run unrecorded: end it with the hook.
 			killGroup();
 			child.stdout.destroy();
@@ -68,6 +73,7 @@ export function runHookProcess(opts: HookProcessOptions): Promise<HookProcessRes
 				stdout: Buffer.concat(stdout).toString("utf8"),
 				stderr: Buffer.concat(stderr).toString("utf8"),
 				timedOut,
+				...(cancelled ? { cancelled } : {}),
 				...(spawnError !== undefined ? { spawnError } : {}),
 				durationMs: Date.now() - started,
 			});
@@ -82,11 +88,18 @@ export function runHookProcess(opts: HookProcessOptions): Promise<HookProcessRes
 		// wrote is still read to the end before the run is reported.
 		let exit: { code: number | null; signal: string | null } | undefined;
 		child.on("exit", (code, signal) => {
-			exit = { code: timedOut ? null : code, signal };
+			exit = { code: timedOut || cancelled ? null : code, signal };
 			killGroup();
 			timers.push(setTimeout(() => finish(exit!.code, exit!.signal), EXIT_WAIT_MS));
 		});
-		child.on("close", (code, signal) => finish(exit?.code ?? (timedOut ? null : code), exit?.signal ?? signal));
+		child.on("close", (code, signal) => finish(exit?.code ?? (timedOut || cancelled ? null : code), exit?.signal ?? signal));
+		const onAbort = () => {
+			cancelled = true;
+			killGroup();
+			timers.push(setTimeout(() => finish(null, "SIGKILL"), EXIT_WAIT_MS));
+		};
+		if (opts.signal?.aborted) onAbort();
+		else opts.signal?.addEventListener("abort", onAbort, { once: true });
 		// A hook that does not read its stdin must not fail the write.
 		child.stdin.on("error", () => undefined);
 		child.stdin.end(opts.stdin);

@@ -308,7 +308,7 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 				(a) => a.tool.name,
 				async (a) => {
 					const outcome = await execute(deps, a, signal, counts);
-					const after = outcome.ran ? await afterToolCall(deps.hooks, { tool: a.tool.name, callId: a.proposal.id, args: a.args, output: outcome.content, ...outcome.ran }) : [];
+					const after = outcome.ran ? await afterToolCall(deps.hooks, { tool: a.tool.name, callId: a.proposal.id, args: a.args, output: outcome.content, signal, ...outcome.ran }) : [];
 					outcomes.set(a.proposal.id, { ...outcome, notes: [...(a.notes ?? []), ...after] });
 				},
 			);
@@ -371,6 +371,7 @@ async function gate(
 		callId: id,
 		args: validated.value as Record<string, unknown>,
 		decide: (a) => decideToolCall(deps.decider, deps.policy, tool, a),
+		signal,
 		validate: (raw) => {
 			const checked = validateArguments(tool, raw);
 			return checked.ok ? { ok: true, value: checked.value as Record<string, unknown> } : checked;

@@ -86,6 +86,7 @@ function fromJson(event: HookEvent, out: Record<string, unknown>): Parsed {
 /** The verdict and payload of one finished handler process. */
 export function parseHookResult(event: HookEvent, result: HookProcessResult, timeoutMs: number): Parsed {
 	if (result.spawnError !== undefined) return failed(`the hook could not be started: ${oneLine(result.spawnError)}`);
+	if (result.cancelled) return failed("the hook was stopped: the turn was cancelled");
 	if (result.timedOut) return failed(`the hook did not finish within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`} and was killed`);
 	if (result.exitCode === 2) {
 		const why = oneLine(result.stderr) || "blocked by a hook (exit 2)";

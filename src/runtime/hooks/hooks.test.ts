@@ -175,6 +175,24 @@ describe("PreToolUse hooks", () => {
 		expect(["gone", "Z", "X"]).toContain(await settledState(pid));
 	});
 
+	it("a turn cancelled while a PreToolUse hook runs stops the hook, and the call does not run", async () => {
+		const started = join(scripts, "started");
+		const command = bashHook(scripts, "slow", `cat > /dev/null; touch ${JSON.stringify(started)}; sleep 30`);
+		const controller = new AbortController();
+		const model = new RecordingModel([write("a.txt"), done]);
+		const session = await runtime.openSession({ workspace, model, hooks: [handler("PreToolUse", "write_file", command, { timeoutMs: 60_000 })] });
+		const turn = session.send("go", { signal: controller.signal });
+		for (let i = 0; i < 1000 && !existsSync(started); i++) await new Promise((r) => setTimeout(r, 10));
+		controller.abort();
+		const result = await turn;
+		await session.end();
+		expect(result.status).toBe("cancelled");
+		expect(existsSync(join(workspace, "a.txt"))).toBe(false);
+		const record = (await runtime.listAudit({ session: session.id })).find((r) => r.kind === "hook.ran")!;
+		expect(record.data).toMatchObject({ verdict: "failed", timed_out: false, reason: expect.stringContaining("turn was cancelled") });
+		await expectSoundEvidence(runtime, session.id, validate);
+	});
+
 	it("a hook that crashes, or prints what is not JSON, fails closed", async () => {
 		const crash = bashHook(scripts, "crash", "exit 1");
 		const garbage = bashHook(scripts, "garbage", "echo '{not json'");

@@ -31,6 +31,8 @@ export interface FireOptions {
 	turn?: number;
 	/** Says why the caller will not apply this run's verdict (an upgrade past the policy), before it is recorded. */
 	judge?: (run: HookRun) => string | undefined;
+	/** The turn's or call's signal: a cancel stops the hooks it is waiting for. */
+	signal?: AbortSignal;
 }
 
 interface Compiled {
@@ -82,7 +84,7 @@ export class SessionHooks {
 		const env = { ...this.opts.env, WARDEN_PROJECT_DIR: this.opts.cwd, CLAUDE_PROJECT_DIR: this.opts.cwd };
 		const runs = await Promise.all(
 			chosen.map(async ({ handler }): Promise<HookRun> => {
-				const result = await run({ command: handler.command, cwd: this.opts.cwd, env, stdin, timeoutMs: handler.timeoutMs });
+				const result = await run({ command: handler.command, cwd: this.opts.cwd, env, stdin, timeoutMs: handler.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
 				return { handler, exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, stdout: result.stdout, stderr: result.stderr, ...parseHookResult(event, result, handler.timeoutMs) };
 			}),
 		);

@@ -36,6 +36,7 @@ export interface PreToolCall {
 	decide(args: Record<string, unknown>): Promise<DecisionResult>;
 	/** The tool's schema check, for a rewritten input. */
 	validate(raw: unknown): { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
+	signal?: AbortSignal;
 }
 
 export interface HookedDecision {
@@ -77,7 +78,7 @@ export async function decideWithHooks(hooks: SessionHooks | undefined, call: Pre
 	for (let rewrites = 0; ; rewrites++) {
 		const policy = await call.decide(args);
 		if (!hooks?.has("PreToolUse")) return { decision: policy, args, notes, rewrites };
-		const runs = await hooks.fire("PreToolUse", { tool_name: call.tool, tool_input: args, tool_use_id: call.callId }, { match: call.tool, callId: call.callId, judge: (run) => upgradeRefusal(run.verdict, policy) });
+		const runs = await hooks.fire("PreToolUse", { tool_name: call.tool, tool_input: args, tool_use_id: call.callId }, { match: call.tool, callId: call.callId, judge: (run) => upgradeRefusal(run.verdict, policy), ...(call.signal ? { signal: call.signal } : {}) });
 		const decision = applyVerdicts(policy, runs);
 		notes.push(...hookNotes(runs));
 		const rewrite = runs.find((r) => r.updatedInput !== undefined && VERDICT_DECISION[r.verdict] !== "deny");
@@ -99,13 +100,17 @@ function sameInput(a: Record<string, unknown>, b: Record<string, unknown>): bool
 }
 
 /** PostToolUse (the call completed) or PostToolUseFailure (it failed): the notes they leave beside the result. */
-export async function afterToolCall(hooks: SessionHooks | undefined, call: { tool: string; callId: string; args: Record<string, unknown>; output: string; error?: string }): Promise<HookNote[]> {
+export async function afterToolCall(
+	hooks: SessionHooks | undefined,
+	call: { tool: string; callId: string; args: Record<string, unknown>; output: string; error?: string; signal?: AbortSignal },
+): Promise<HookNote[]> {
 	if (!hooks) return [];
 	const input = { tool_name: call.tool, tool_input: call.args, tool_use_id: call.callId };
+	const options = { match: call.tool, callId: call.callId, ...(call.signal ? { signal: call.signal } : {}) };
 	const runs =
 		call.error === undefined
-			? await hooks.fire("PostToolUse", { ...input, tool_response: call.output }, { match: call.tool, callId: call.callId })
-			: await hooks.fire("PostToolUseFailure", { ...input, error: call.error, tool_response: call.output }, { match: call.tool, callId: call.callId });
+			? await hooks.fire("PostToolUse", { ...input, tool_response: call.output }, options)
+			: await hooks.fire("PostToolUseFailure", { ...input, error: call.error, tool_response: call.output }, options);
 	// The call already ran: a blocking PostToolUse hook can only tell the model why.
 	return hookNotes(runs, true);
 }
