@@ -100,7 +100,10 @@ export class TurnSubagents {
 	}
 
 	private async spawn(request: SubagentRequest, callId: string, budget: Budget, callSignal: AbortSignal, flow: CallFlow): Promise<SubagentOutcome> {
-		const spec = this.prepare(request, callId, budget, flow.argumentsLabel);
+		const prepared = this.prepare(request, callId, budget, flow.argumentsLabel);
+		const started = await subagentStart(this.parent.hooks, request.task, prepared.initialContext, callId, prepared.depth);
+		const spec = { ...prepared, initialContext: started.initialContext };
+		const task = started.task;
 		const child = await this.openChild(spec);
 		const { recorder } = this.parent;
 		const tools = spec.tools.list().map((t) => t.name);
@@ -110,7 +113,6 @@ export class TurnSubagents {
 			{ child_session: child.id, depth: spec.depth, mode: spec.mode, tools, background: request.background === true, grants: spec.grants.map((g) => g.id) },
 			callId,
 		);
-		const task = await subagentStart(this.parent.hooks, request.task, child.id, callId);
 		if (request.background) {
 			const run = this.runChild(child, task, this.turnSignal, callId, "background").then(() => undefined);
 			this.running.add(run);

@@ -296,6 +296,18 @@ describe("hooks on every route in", () => {
 		expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(["SubagentStart", "SubagentStop"]);
 	});
 
+	it("a project SubagentStart hook's context joins the child's task as untrusted data", async () => {
+		const command = nodeHook(scripts, "sub-context", `return { hookSpecificOutput: { hookEventName: "SubagentStart", additionalContext: "use the staging database" } };`);
+		const model = ScriptedModel.fromPlan({ steps: [{ tool_calls: [{ name: "agent", arguments: { task: "look", steps: [{ text: "looked" }] } }] }, { text: "done" }] }, "scripted:test");
+		const session = await runtime.openSession({ workspace, model, hooks: [handler("SubagentStart", "", command, { origin: "project" })] });
+		await session.send("go");
+		await session.end();
+		const child = (await runtime.listSessions()).find((s) => s.parent_session === session.id)!;
+		const input = (await runtime.store.listMessages(child.id)).find((m) => (m.message as { role: string }).role === "user")!;
+		expect(JSON.stringify(input.message)).toContain("use the staging database");
+		expect(input.label?.integrity).toBe("untrusted");
+	});
+
 	it("fire on a JIT tool's call", async () => {
 		const block = bashHook(scripts, "block", `cat > /dev/null; echo "no JIT calls" >&2; exit 2`);
 		const source = "export default async function (input: { text: string }) { return input.text.toUpperCase(); }";
