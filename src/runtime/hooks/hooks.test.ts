@@ -250,6 +250,20 @@ describe("PostToolUse and the turn's hooks", () => {
 		expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(["SessionStart", "SessionEnd", "UserPromptSubmit", "Stop"]);
 	});
 
+	it("PreCompact runs before a compaction, told what started it", async () => {
+		const seen = join(scripts, "compact.json");
+		const command = bashHook(scripts, "pre-compact", `cat > ${JSON.stringify(seen)}`);
+		const model = new RecordingModel([done, { text: "summary", toolCalls: [] }]);
+		const session = await runtime.openSession({ workspace, model, hooks: [handler("PreCompact", "manual", command)] });
+		await session.send("go");
+		await session.compact();
+		await session.end();
+		expect(JSON.parse(readFileSync(seen, "utf8"))).toMatchObject({ hook_event_name: "PreCompact", trigger: "manual" });
+		const audit = await runtime.listAudit({ session: session.id });
+		const kinds = audit.map((r) => r.kind);
+		expect(kinds.indexOf("hook.ran")).toBeLessThan(kinds.indexOf("compaction.started"));
+	});
+
 	it("a Stop hook that blocks sends the model back to work with its reason", async () => {
 		const flag = join(scripts, "stopped-once");
 		const command = bashHook(scripts, "stop", `cat > /dev/null; if [ -e ${JSON.stringify(flag)} ]; then exit 0; fi; touch ${JSON.stringify(flag)}; echo "run the tests first" >&2; exit 2`);
