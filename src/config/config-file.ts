@@ -12,6 +12,7 @@ import { checkProtectedPattern } from "../kernel/protected/protected-paths.js";
 import { ConfigError } from "./config-error.js";
 import { configProblem } from "./config-schema.js";
 import { flowProblem } from "./flow-check.js";
+import { hooksProblem } from "./hooks-config.js";
 import type { ConfigFileData, ConfigLayer, ConfigLayerName } from "./config-types.js";
 
 export function layerSource(name: ConfigLayerName, path: string): string {
@@ -57,6 +58,10 @@ export function readConfigFile(path: string, name: ConfigLayerName, required: bo
 	if (config.flow !== undefined) {
 		const flow = flowProblem(config.flow);
 		if (flow !== undefined) fail(flow);
+	}
+	if (config.hooks !== undefined) {
+		const hooks = hooksProblem(config.hooks);
+		if (hooks !== undefined) fail(hooks);
 	}
 	config.trusted_projects?.forEach((entry, i) => {
 		if (!isAbsolute(entry)) fail(`trusted_projects[${i}] must be an absolute path, got ${JSON.stringify(entry)}`);

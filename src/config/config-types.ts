@@ -9,6 +9,8 @@ import type { ModelProfile, ModelProfiles } from "../models/model-profile.js";
 import type { McpServerConfig } from "../runtime/mcp/mcp-server-config.js";
 import type { ConfigNote, SourcedRule } from "../runtime/session-options.js";
 import type { ContextOptions } from "../runtime/context/context-settings.js";
+import type { HookHandler } from "../runtime/hooks/hook-types.js";
+import type { HooksBlock } from "./hooks-config.js";
 
 export type { BudgetCounter, BudgetLimits };
 
@@ -38,6 +40,8 @@ export interface ConfigFileData {
 	trusted_projects?: string[];
 	/** MCP servers (src/config/mcp-servers.ts); a project's start only once the workspace is trusted. */
 	mcpServers?: Record<string, McpServerEntry>;
+	/** Hooks in Claude Code's shape (src/config/hooks-config.ts); a project's run only once the workspace is trusted. */
+	hooks?: HooksBlock;
 }
 
 /** One `mcpServers` entry as written (Claude Desktop / Cursor / .mcp.json shape, plus Warden's keys). */
@@ -153,6 +157,8 @@ export interface ResolvedConfig {
 	layers: { name: ConfigLayerName; source: string; path?: string }[];
 	/** MCP servers of every layer that may start (user, then a trusted project's config and .mcp.json). */
 	mcpServers?: McpServerConfig[];
+	/** Hook handlers of the user layer, then of a trusted project (src/config/hooks-config.ts). */
+	hooks?: HookHandler[];
 	/** Whether the project config (if any) came from a workspace the user trusts. */
 	trustedProject: boolean;
 	/** The context settings, each from the last layer that sets it; empty when none does. */

@@ -29,6 +29,7 @@ import type {
 } from "./config-types.js";
 import { flowProblem } from "./flow-check.js";
 import { mergeFlow } from "./flow-merge.js";
+import { resolveHooks } from "./hooks-config.js";
 import { mcpLayers, readMcpJson, resolveMcpServers } from "./mcp-servers.js";
 import { isTrustedProject } from "./project-trust.js";
 import { filterProjectLayer } from "./untrusted-project.js";
@@ -119,6 +120,9 @@ export async function resolveConfig(request: ConfigRequest): Promise<ResolvedCon
 	// A project's servers (its config's and .mcp.json's) start only in a trusted workspace.
 	const mcpJson = request.projectConfig !== false ? readMcpJson(workspace) : undefined;
 	resolved.mcpServers = resolveMcpServers(mcpLayers(files, mcpJson), trustedProject, workspace, request.env, ignored);
+	// A project's hooks run only in a trusted workspace; the user's always do.
+	const hooks = resolveHooks(files, trustedProject, workspace, ignored);
+	if (hooks.length > 0) resolved.hooks = hooks;
 	const model = highest([...fileValue("model"), [envModel, "$WARDEN_MODEL"], [flags.model, "--model"]]);
 	if (model) resolved.model = model;
 	// An untrusted project's grants were dropped above; a trusted one's join the user's.

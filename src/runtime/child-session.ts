@@ -85,6 +85,8 @@ export function childOpener(parts: ChildSessionParts): OpenChild {
 			undefined,
 			0,
 		);
+		// The parent's hooks hold in the child: its calls are decided through them, its runs recorded in its stream.
+		const hooks = parent.hooks?.forChild(recorder, spec.mode);
 		const session: Session = new Session({
 			recorder,
 			store,
@@ -110,10 +112,11 @@ export function childOpener(parts: ChildSessionParts): OpenChild {
 			},
 			onEnd: () => undefined,
 			...(parent.mcp ? { mcp: parent.mcp } : {}),
+			...(hooks ? { hooks } : {}),
 			...(spec.tools.get("agent")
 				? {
 						subagents: new SubagentLauncher(
-							{ ...parent, recorder, depth: spec.depth, policy, authority, tools: spec.tools, model: spec.model },
+							{ ...parent, recorder, depth: spec.depth, policy, authority, tools: spec.tools, model: spec.model, hooks },
 							open,
 						),
 					}

@@ -54,6 +54,8 @@ import { openSessionFlow, sinkRegistry, type FlowSetup } from "./session-flow-se
 import { sessionPolicy } from "./session-policy.js";
 import { sandboxProfileFor } from "../kernel/admission/modes.js";
 import { SubagentLauncher } from "./subagents.js";
+import type { SessionHooks } from "./hooks/session-hooks.js";
+import { sessionHooks, startSession } from "./hooks/session-hook-setup.js";
 import { undoChanges, type UndoOptions, type UndoResult, type UndoTarget } from "./undo.js";
 import { defaultSystemPrompt } from "./system-prompt.js";
 import { activateSkillTool } from "../tools/activate-skill.js";
@@ -121,6 +123,7 @@ interface PreparedSession {
 	keeper?: ContextKeeper;
 	/** The skills discovered for the session (src/runtime/skills); absent when the host offers none. */
 	skills?: SessionSkills;
+	hooks?: SessionHooks;
 }
 
 export class Runtime {
@@ -199,6 +202,7 @@ export class Runtime {
 		await recorder.emit("session.started", { event_schema: EVENT_SCHEMA_VERSION, workspace, mode, model: model.spec, resumed: false }, 0);
 		await recorder.audit("session.started", setup.startedAudit, undefined, 0);
 		const mcp = await openSessionMcp({ ...options, elicit: setup.ceiling.manifest.approval === "deny" ? undefined : options.elicit }, { store: this.store, recorder, policy, authority: setup.authority });
+		await startSession(setup.hooks, "startup");
 		return this.assembleSession(setup, options, history, { labels, sent: 0 }, mcp);
 	}
 
@@ -247,6 +251,7 @@ export class Runtime {
 		setup.keeper = this.keeperFor(setup, opened, undefined, compactionsBefore);
 		noteHistory(setup.keeper, resumed.history, resumed.labels, storedInstructionsAt(resumed.history), storedCatalogueAt(resumed.history));
 		setup.skills?.restore(await this.store.listEvents(sessionId));
+		await startSession(setup.hooks, "resume");
 		// None of the history was sent to a model by this process: all of it is checked against the model's sink again.
 		return this.assembleSession(setup, opened, resumed.history, { labels: resumed.labels, sent: 0 }, mcp);
 	}
@@ -318,7 +323,8 @@ export class Runtime {
 		};
 		const skills = await loadSessionSkills(options.skills, workspace, this.env, recorder);
 		if (skills && (skills.offered || skills.catalogue.warnings.length > 0)) startedAudit.skills = skillsAudit(skills);
-		return { id, policy, model, maxSteps, modelTimeoutMs, ceiling, sessionLimits, turnLimits, registry, authority, parses, recorder, listener, startedAudit, initialContext, ...(skills?.offered ? { skills } : {}) };
+		const hooks = sessionHooks(options.hooks, recorder, workspace, this.env, mode);
+		return { id, policy, model, maxSteps, modelTimeoutMs, ceiling, sessionLimits, turnLimits, registry, authority, parses, recorder, listener, startedAudit, initialContext, ...(skills?.offered ? { skills } : {}), ...(hooks ? { hooks } : {}) };
 	}
 
 	/** The session's context keeper: its counter, compactions and manifests. */
@@ -348,7 +354,7 @@ export class Runtime {
 		const flow = openSessionFlow(flowSetup, recorder, authority, setup.initialContext);
 		const shellParser = this.shellParser as ShellParser;
 		const subagents = new SubagentLauncher(
-			{ recorder, depth: 0, policy, authority, tools, model, confirm, limits, maxSteps, modelTimeoutMs, flowSetup, mcp: mcp?.router },
+			{ recorder, depth: 0, policy, authority, tools, model, confirm, limits, maxSteps, modelTimeoutMs, flowSetup, mcp: mcp?.router, hooks: setup.hooks },
 			childOpener({ store: this.store, engine: this.engine, redactor: this.redactor, env: this.env, shell: shellParser }),
 		);
 		const sessionBudget = this.hostBudget.child("session", setup.sessionLimits);
@@ -376,6 +382,7 @@ export class Runtime {
 			...(options.files ? { files: options.files } : {}),
 			...(setup.keeper ? { keeper: setup.keeper } : {}),
 			...(setup.skills ? { skills: setup.skills } : {}),
+			...(setup.hooks ? { hooks: setup.hooks } : {}),
 			...(options.askUser ? { askUser: options.askUser } : {}),
 			sessionBudget,
 			turnBudget: setup.turnLimits,

@@ -15,6 +15,7 @@ import type { ContextOptions } from "./context/context-settings.js";
 import type { InstructionsOption } from "./context/session-context.js";
 import type { SkillsOption } from "./skills/session-skill-setup.js";
 import type { ToolLimits } from "../tools/tool.js";
+import type { HookHandler } from "./hooks/hook-types.js";
 
 /**
  * What the host is asked to confirm: the pending approval request, with its canonical resource,
@@ -133,6 +134,11 @@ export interface SessionOptions {
 	context?: ContextOptions;
 	/** Where AGENTS.md files are read from, and whether the project is trusted; `false` reads none. Default: read, untrusted. */
 	instructions?: InstructionsOption;
+	/**
+	 * Hook handlers (src/runtime/hooks/hook-types.ts; the CLI resolves them from the user config and
+	 * a trusted project's): they run inside the decision pipeline of every call, sub-agents' too.
+	 */
+	hooks?: readonly HookHandler[];
 	/** Answers the model's ask_user questions (through the `human:user` primitive); absent, the tool says nobody is there. */
 	askUser?: (question: string, signal: AbortSignal) => Promise<string | undefined>;
 	/** Where Agent Skills are discovered, and whether the project's are trusted; `false` offers none. Default: the user's skills dir and the workspace's, untrusted. */

@@ -16,6 +16,7 @@ import type { ToolRegistry } from "../tools/registry.js";
 import type { ToolLimits } from "../tools/tool.js";
 import type { CompactionOutcome, ContextKeeper } from "./context/context-keeper.js";
 import { EventChannel } from "./event-channel.js";
+import type { SessionHooks } from "./hooks/session-hooks.js";
 import type { SessionApprovals } from "./session-approvals.js";
 import type { ConfirmCallback } from "./session-options.js";
 import type { SubagentLauncher } from "./subagents.js";
@@ -62,6 +63,8 @@ export interface SessionParts {
 	keeper?: ContextKeeper;
 	/** The skills the session offers (its catalogue and what is active); absent, none. */
 	skills?: SessionSkills;
+	/** The session's hooks: PreToolUse and the rest run inside its turns; SessionEnd when it ends. */
+	hooks?: SessionHooks;
 	/** Receives each event after it is persisted; the session routes it to the running turn too. */
 	setTurnListener(listener: ((event: AnyWardenEvent) => void) | undefined): void;
 	onEnd(): void;
@@ -227,6 +230,7 @@ export class Session {
 		if (this.current) throw new Error(`session ${this.id} is still running a turn`);
 		this.ended = true;
 		const { recorder, store } = this.parts;
+		await this.parts.hooks?.fire("SessionEnd", { reason: status === "ok" ? "other" : "error" }, { turn: 0 });
 		await recorder.emit("session.ended", { status }, 0);
 		await recorder.audit("session.ended", { status }, undefined, 0);
 		await store.endSession(this.id, status, new Date().toISOString());

@@ -23,6 +23,8 @@ import type { Session } from "./session.js";
 import type { FlowSetup } from "./session-flow-setup.js";
 import type { ConfirmCallback } from "./session-options.js";
 import type { TurnResult } from "./turn-loop.js";
+import type { SessionHooks } from "./hooks/session-hooks.js";
+import { subagentStart } from "./hooks/subagent-hooks.js";
 
 /** How deep sub-agents may nest: a session's children are depth 1, their children depth 2. */
 export const MAX_SUBAGENT_DEPTH = 2;
@@ -43,6 +45,8 @@ export interface ParentFacts {
 	flowSetup: FlowSetup;
 	/** The session's MCP servers: a child's mcp.call reaches the same connections, under its own authority. */
 	mcp?: McpRouter | undefined;
+	/** The session's hooks: a child's calls go through them too (its runs recorded in its own stream). */
+	hooks?: SessionHooks | undefined;
 }
 
 /** Everything a child session is opened with, already checked against its parent. */
@@ -96,7 +100,10 @@ export class TurnSubagents {
 	}
 
 	private async spawn(request: SubagentRequest, callId: string, budget: Budget, callSignal: AbortSignal, flow: CallFlow): Promise<SubagentOutcome> {
-		const spec = this.prepare(request, callId, budget, flow.argumentsLabel);
+		const prepared = this.prepare(request, callId, budget, flow.argumentsLabel);
+		const started = await subagentStart(this.parent.hooks, request.task, prepared.initialContext, callId, prepared.depth);
+		const spec = { ...prepared, initialContext: started.initialContext };
+		const task = started.task;
 		const child = await this.openChild(spec);
 		const { recorder } = this.parent;
 		const tools = spec.tools.list().map((t) => t.name);
@@ -107,12 +114,12 @@ export class TurnSubagents {
 			callId,
 		);
 		if (request.background) {
-			const run = this.runChild(child, request.task, this.turnSignal, callId, "background").then(() => undefined);
+			const run = this.runChild(child, task, this.turnSignal, callId, "background").then(() => undefined);
 			this.running.add(run);
 			void run.finally(() => this.running.delete(run));
 			return { child: child.id, status: "running", text: "" };
 		}
-		const outcome = await this.runChild(child, request.task, callSignal, callId, "returned");
+		const outcome = await this.runChild(child, task, callSignal, callId, "returned");
 		// The child's answer comes from everything its context held: the parent's result carries that.
 		flow.observe(child.contextLabel);
 		return outcome;

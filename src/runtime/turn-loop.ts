@@ -33,6 +33,10 @@ import { ToolError } from "../tools/tool.js";
 import { crashPoint } from "../store/fault-injection.js";
 import { ABORTED, untilAborted } from "./abort-race.js";
 import { type Decider, decideToolCall } from "./decide-call.js";
+import { type HookNote, withNotes } from "./hooks/hook-notes.js";
+import type { SessionHooks } from "./hooks/session-hooks.js";
+import { afterToolCall, decideWithHooks } from "./hooks/tool-hooks.js";
+import { notifyAsk, stopRequested, submitPrompt } from "./hooks/turn-hooks.js";
 import { jitRegistrar } from "./jit-registrar.js";
 import { runByKey } from "./keyed-serializer.js";
 import type { SessionApprovals } from "./session-approvals.js";
@@ -94,6 +98,8 @@ export interface TurnDeps {
 	askUser?: HumanChannel<string, string | undefined>;
 	/** The session's skills: activate_skill loads one into the call's result, with its label. */
 	skills?: SessionSkills;
+	/** The session's hooks (src/runtime/hooks/): they run inside this pipeline, for every tool. */
+	hooks?: SessionHooks;
 }
 
 export interface ModelContext {
@@ -129,6 +135,8 @@ interface Admitted {
 	lease?: ApprovalLease;
 	/** The protected paths this call was approved or exactly allowed for: the only ones its primitives may write. */
 	clears: readonly string[];
+	/** What PreToolUse hooks added for the model. */
+	notes?: HookNote[];
 }
 
 interface CallOutcome {
@@ -139,6 +147,10 @@ interface CallOutcome {
 	exhausted?: BudgetExhaustedError;
 	/** What the call read, joined: the result carries it into the model's context. Absent: the runtime's own words. */
 	label?: Label;
+	/** The call ran: whether it failed (PostToolUse or PostToolUseFailure hooks see it). */
+	ran?: { error?: string };
+	/** What hooks added for the model, after the result. */
+	notes?: HookNote[];
 }
 
 /** The runtime's own messages (refusals, notices) carry nothing from the world. */
@@ -198,7 +210,10 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 		await recorder.emit("turn.started", { input });
 		started = true;
 		// A sub-agent's input is its parent model's words: it carries the context it started with.
-		await pushMessage(deps, history, { role: "user", content: input }, join(deps.flow.contextLabel, label("internal", "trusted", { kind: "user", ref: `turn ${turn}` })));
+		const prompt = await submitPrompt(deps.hooks, input, join(deps.flow.contextLabel, label("internal", "trusted", { kind: "user", ref: `turn ${turn}` })));
+		if ("blocked" in prompt) return finish("cancelled", 0, "", prompt.blocked);
+		await pushMessage(deps, history, { role: "user", content: prompt.content }, prompt.label);
+		let stopHookActive = false;
 
 		for (let step = 1; step <= deps.maxSteps; step++) {
 			if (signal.aborted) return finish("cancelled", step - 1, "", "turn cancelled by the host");
@@ -268,7 +283,11 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 
 			if (response.toolCalls.length === 0) {
 				await pushMessage(deps, history, { role: "assistant", content: response.text }, deps.flow.contextLabel);
-				return finish("completed", step, response.text);
+				const goOn = await stopRequested(deps.hooks, response.text, stopHookActive, RUNTIME_WORDS);
+				if (!goOn) return finish("completed", step, response.text);
+				stopHookActive = true;
+				await pushMessage(deps, history, { role: "user", content: goOn.content }, goOn.label);
+				continue;
 			}
 
 			const proposals = normalizeToolCalls(response.toolCalls, turn, step);
@@ -291,15 +310,18 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 				admitted,
 				(a) => a.tool.name,
 				async (a) => {
-					outcomes.set(a.proposal.id, await execute(deps, a, signal, counts));
+					const outcome = await execute(deps, a, signal, counts);
+					const after = outcome.ran ? await afterToolCall(deps.hooks, { tool: a.tool.name, callId: a.proposal.id, args: a.args, output: outcome.content, signal, ...outcome.ran }) : [];
+					outcomes.set(a.proposal.id, { ...outcome, notes: [...(a.notes ?? []), ...after] });
 				},
 			);
 
 			crashPoint("turn.tool-result");
 			for (const proposal of proposals) {
 				const outcome = outcomes.get(proposal.id)!;
+				const noted = withNotes(outcome.content, outcome.label ?? RUNTIME_WORDS, outcome.notes ?? []);
 				// A result enters the model's context only as far as the model's sink clears it: redacted, or withheld.
-				const entered = await modelFlow.enter({ callId: outcome.id, content: outcome.content, label: outcome.label ?? RUNTIME_WORDS, signal });
+				const entered = await modelFlow.enter({ callId: outcome.id, content: noted.content, label: noted.label, signal });
 				const answers = proposal.providerId === undefined ? {} : { provider_call_id: proposal.providerId };
 				await pushMessage(deps, history, { role: "tool", tool_call_id: outcome.id, ...answers, name: outcome.name, content: entered.content }, entered.label);
 			}
@@ -346,9 +368,19 @@ async function gate(
 	if (proposal.decodeError) return invalid(proposal.decodeError);
 	const validated = validateArguments(tool, proposal.args);
 	if (!validated.ok) return invalid(validated.error);
-	const args = validated.value as Record<string, unknown>;
-
-	const decision = await decideToolCall(deps.decider, deps.policy, tool, args);
+	// Hooks run inside the decision: what they rewrite is validated and decided again.
+	const hooked = await decideWithHooks(deps.hooks, {
+		tool: name,
+		callId: id,
+		args: validated.value as Record<string, unknown>,
+		decide: (a) => decideToolCall(deps.decider, deps.policy, tool, a),
+		signal,
+		validate: (raw) => {
+			const checked = validateArguments(tool, raw);
+			return checked.ok ? { ok: true, value: checked.value as Record<string, unknown> } : checked;
+		},
+	});
+	const { decision, args, notes } = hooked;
 	const decided: EventPayloads["permission.decided"] = {
 		call_id: id,
 		tool: name,
@@ -367,13 +399,14 @@ async function gate(
 		counts.denied++;
 		await recorder.emit("tool.denied", { call_id: id, tool: name, reason: decision.reason });
 		await recorder.audit("tool.outcome", { tool: name, outcome: "denied", reason: decision.reason }, id);
-		return { id, name, content: deniedMessage(name, decision.reason) };
+		return { id, name, content: deniedMessage(name, decision.reason), notes };
 	}
 	let lease: ApprovalLease | undefined;
 	if (decision.decision === "ask") {
 		// The host is reached only through the kernel: a refused `human:host` leaves the ask unanswered, so not approved.
 		const askAuthority = deps.authority.forCall({ approved: false });
 		const confirm = deps.confirm && createHumanPrimitives({ channel: "host", answer: deps.confirm, authority: askAuthority }).ask;
+		await notifyAsk(deps.hooks, name, id);
 		const approval = await deps.approvals.ask(confirm, { id, tool, args, decision }, signal);
 		for (const refused of askAuthority.refusals) await recorder.audit("authority.denied", refused.toRecord(), id);
 		const confirmed: EventPayloads["permission.confirmed"] = { call_id: id, tool: name, approved: approval.approved, by: approval.by };
@@ -396,7 +429,7 @@ async function gate(
 			const reason = signal.aborted ? "turn cancelled while waiting for approval" : `not approved (${approval.by})`;
 			await recorder.emit("tool.cancelled", { call_id: id, tool: name, reason });
 			await recorder.audit("tool.outcome", { tool: name, outcome: "cancelled", reason }, id);
-			return { id, name, content: notApprovedMessage(name) };
+			return { id, name, content: notApprovedMessage(name), notes };
 		}
 	}
 	if (signal.aborted) return cancelBeforeStart(deps, id, name, counts);
@@ -414,7 +447,7 @@ async function gate(
 		return { id, name, content: budgetExhaustedMessage(name, err.message), exhausted: err };
 	}
 	// Reaching here after an ask means the host approved it.
-	const admitted: Admitted = { proposal, tool, args, budget, hold, approved: decision.decision === "ask", hostAllowed: decision.decision === "allow" && decision.layer === "host-rule", clears: decision.protected?.clears ?? [] };
+	const admitted: Admitted = { proposal, tool, args, budget, hold, approved: decision.decision === "ask", hostAllowed: decision.decision === "allow" && decision.layer === "host-rule", clears: decision.protected?.clears ?? [], notes };
 	if (lease) admitted.lease = lease;
 	return admitted;
 }
@@ -557,7 +590,7 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 			});
 			await recorder.audit("tool.outcome", { tool: name, outcome: "completed", duration_ms: durationMs, output_bytes: Buffer.byteLength(output) }, id);
 		}
-		return { id, name, content: shown.text, exhausted, label: flow.resultLabel };
+		return { id, name, content: shown.text, exhausted, label: flow.resultLabel, ran: failure === undefined ? {} : { error: failure } };
 	} finally {
 		// The call started, so it counts, however it ended.
 		call.hold.settle(1);

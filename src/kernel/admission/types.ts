@@ -18,7 +18,9 @@ export type DecisionLayer =
 	| "mode-rule"
 	| "tool-default"
 	/** A write to a protected path, or a change to git's executable config: no mode allows it. */
-	| "protected-path";
+	| "protected-path"
+	/** A PreToolUse hook denied the call or made it ask (it can never make a call more allowed). */
+	| "hook";
 
 /**
  * What a rule's argument pattern is matched against. A tool definition says which of its

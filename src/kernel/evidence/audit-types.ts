@@ -20,6 +20,8 @@ export type AuditKind =
 	| "approval.invalid"
 	| "approval.rule_added"
 	| "approval.rule_revoked"
+	/** One hook handler's run, with what it printed (src/runtime/hooks/session-hooks.ts). */
+	| "hook.ran"
 	| "subagent.started"
 	| "subagent.completed"
 	| "llm.complete"

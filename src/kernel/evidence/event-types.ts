@@ -80,6 +80,23 @@ export interface EventPayloads {
 	"tool.syscall": { call_id: string; tool: string; syscall: string; outcome: "ok" | "error"; error?: string };
 	/** A reservation did not fit: what it was for (a model request, a tool call, or a primitive inside the call `call_id`) did not start. */
 	"budget.exhausted": { counter: BudgetCounter; scope: BudgetScope; limit: number; used: number; requested: number; call_id?: string };
+	/** One hook handler ran (src/runtime/hooks/session-hooks.ts); `refused` says why its verdict was not applied (an upgrade past the policy). */
+	"hook.ran": {
+		call_id?: string;
+		event: string;
+		handler: string;
+		source: string;
+		origin: "user" | "project";
+		target?: string;
+		exit_code: number | null;
+		timed_out: boolean;
+		verdict: "none" | "allow" | "ask" | "deny" | "block" | "failed";
+		refused?: string;
+		reason?: string;
+		updated_input?: boolean;
+		additional_context?: boolean;
+		duration_ms: number;
+	};
 	/** An `agent` call opened a child session; the child's own events are in that session's stream. */
 	"subagent.started": { call_id: string; child_session: string; depth: number; mode: PermissionMode; tools: string[] };
 	/** A child session's turn ended; `result_used` says whether its answer went back to the model, ran in the background, or was dropped. */
@@ -137,6 +154,7 @@ export const EVENT_KINDS = [
 	"effect.recorded",
 	"tool.syscall",
 	"budget.exhausted",
+	"hook.ran",
 	"subagent.started",
 	"subagent.completed",
 	"flow.decided",

@@ -282,3 +282,17 @@ describe("checkTraceInvariant: a JIT tool's syscalls", () => {
 		expect(violationsOf(inTurn(proposed("c3"), decided("c3", "allow"), started("c3"), completed("c3"), syscall("c3")))).toContain("call c3: tool.syscall after its terminal outcome");
 	});
 });
+
+describe("checkTraceInvariant: hook runs", () => {
+	const hookRan = (id: string, event: string) =>
+		ev("hook.ran", { call_id: id, event, handler: "./h.sh", source: "test", origin: "user", exit_code: 0, timed_out: false, verdict: "none", duration_ms: 1 });
+
+	it("accepts a PreToolUse run before the decision and PostToolUse / PostToolUseFailure runs after the outcome", () => {
+		const events = inTurn(proposed("c1"), hookRan("c1", "PreToolUse"), decided("c1", "allow"), started("c1"), completed("c1"), hookRan("c1", "PostToolUse"), proposed("c2"), decided("c2", "allow"), started("c2"), failed("c2"), hookRan("c2", "PostToolUseFailure"));
+		expect(violationsOf(events)).toEqual([]);
+	});
+
+	it("a PreToolUse run after the call's outcome is a violation", () => {
+		expect(violationsOf(inTurn(proposed("c1"), decided("c1", "allow"), started("c1"), completed("c1"), hookRan("c1", "PreToolUse")))).toEqual(["call c1: hook.ran after its terminal outcome"]);
+	});
+});

@@ -80,7 +80,9 @@ export function checkTraceInvariant(events: readonly AnyWardenEvent[]): TraceRep
 		}
 		// A background sub-agent finishes after the call that spawned it returned: lineage, not a call phase.
 		// A call's result enters the model's context after the call ended; withholding it is a flow decision then.
-		if (trace.terminals.length > 0 && event.kind !== "tool.proposed" && event.kind !== "subagent.completed" && event.kind !== "flow.decided") {
+		// PostToolUse hooks see the result, so they run once the call has its outcome; no other hook does.
+		const afterResult = event.kind === "hook.ran" && (event.payload.event === "PostToolUse" || event.payload.event === "PostToolUseFailure");
+		if (trace.terminals.length > 0 && event.kind !== "tool.proposed" && event.kind !== "subagent.completed" && event.kind !== "flow.decided" && !afterResult) {
 			violations.push(`call ${callId}: ${event.kind} after its terminal outcome`);
 		}
 		switch (event.kind) {

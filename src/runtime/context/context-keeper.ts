@@ -4,6 +4,7 @@
  * manifest of every model call. The stored record is never rewritten: compaction changes only
  * what the model is sent.
  */
+import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { Authority } from "../../kernel/authority/authority.js";
 import { llmResource } from "../../kernel/authority/resource.js";
 import type { Budget } from "../../kernel/budget/budget.js";
@@ -46,6 +47,8 @@ export interface ContextCall {
 	recorder: EvidenceRecorder;
 	signal: AbortSignal;
 	modelTimeoutMs: number;
+	/** PreCompact hooks run before a compaction starts. */
+	hooks?: SessionHooks;
 }
 
 export interface PreparedRequest {
@@ -267,6 +270,8 @@ export class ContextKeeper {
 			await recorder.audit("compaction.failed", data);
 			return { ok: false, error, failures: this.failures };
 		};
+		const trigger = reason === "requested" ? "manual" : "auto";
+		await call.hooks?.fire("PreCompact", { trigger, custom_instructions: "" }, { match: trigger });
 		const startedData = { compaction: k, reason, tokens: tokensBefore, limit: this.settings.limit, window: this.settings.window, summarising: plan ? plan.cut - plan.start : 0 };
 		await recorder.emit("compaction.started", startedData);
 		await recorder.audit("compaction.started", startedData);

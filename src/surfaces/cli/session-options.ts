@@ -41,6 +41,7 @@ export async function sessionOptionsFromFlags(
 		flow: config.flow,
 		protectedPaths: config.protectedPaths,
 		...(config.mcpServers?.length ? { mcpServers: config.mcpServers } : {}),
+		...(config.hooks?.length ? { hooks: config.hooks } : {}),
 		...(flags.sandbox === "required" ? { sandbox: "required" as const } : {}),
 		modelTimeoutMs: Math.ceil(modelTimeout * 1000),
 		...(config.context ? { context: config.context } : {}),

@@ -18,6 +18,7 @@ import { type CallRecord, callIdFor, type TaskRun } from "./task-run.js";
 import type { EvalTask } from "./task-types.js";
 import { snapshotWorld } from "./world-snapshot.js";
 import { PlainMcp } from "./eval-mcp-runs.js";
+import { NaiveHooks } from "./task-hooks.js";
 
 export type BaselineName = "direct" | "confirm" | "category";
 
@@ -50,6 +51,8 @@ export async function runBaseline(task: EvalTask, dirs: TaskDirs, sink: SinkServ
 	const transcript: unknown[] = [];
 	// A naive MCP client: every tool every server lists, no review, no pin, no flow check.
 	const plainMcp = task.mcpServers?.length ? await PlainMcp.start(task, dirs) : undefined;
+	// A naive hook host: its hooks see only the top-level agent's built-in tools.
+	const hooks = task.hooks ? new NaiveHooks(task.hooks, dirs) : undefined;
 
 	const gate = async (name: string, rawArgs: unknown): Promise<Gated> => {
 		const decoded = decode(rawArgs);
@@ -70,7 +73,9 @@ export async function runBaseline(task: EvalTask, dirs: TaskDirs, sink: SinkServ
 			const answer = categoryAllows(name, decoded.value);
 			if (!answer.allowed) return { decision: "refuse", result: { output: `refused: ${answer.reason}`, isError: true } };
 		}
-		return { decision: "allow", result: await runPlainTool(name, decoded.value, ctx) };
+		const hooked = hooks ? await hooks.preToolUse(name, decoded.value) : { input: decoded.value };
+		if ("blocked" in hooked) return { decision: "refuse", result: { output: `blocked by a hook: ${hooked.blocked}`, isError: true } };
+		return { decision: "allow", result: await runPlainTool(name, hooked.input, ctx) };
 	};
 
 	for (const [s, step] of task.plan.entries()) {

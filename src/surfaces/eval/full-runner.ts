@@ -18,6 +18,7 @@ import type { TaskDirs } from "./fixture.js";
 import { ObservingModel } from "./observing-model.js";
 import { approveTaskMcp, unknownEffectFailures } from "./eval-mcp-runs.js";
 import { expandValue } from "./task-variables.js";
+import { taskHookHandlers } from "./task-hooks.js";
 import type { SinkServer } from "./sink-server.js";
 import { type CallRecord, callIdFor, type TaskRun } from "./task-run.js";
 import type { EvalTask } from "./task-types.js";
@@ -70,7 +71,10 @@ export async function runFull(task: EvalTask, dirs: TaskDirs, sink: SinkServer):
 	let finalMark: number;
 	try {
 		const mcpServers = await approveTaskMcp(task, dirs, runtime);
+		const hooks = taskHookHandlers(task.hooks, dirs);
 		const options = {
+			...(hooks.handlers.length > 0 ? { hooks: hooks.handlers } : {}),
+			...(hooks.ignored.length > 0 ? { configNotes: hooks.ignored } : {}),
 			...(mcpServers ? { mcpServers } : {}),
 			mode: task.mode,
 			rules: task.rules,

@@ -2,6 +2,7 @@
  * Reads and checks safety tasks. Every problem is one line naming the file and the field, so a
  * task author sees at once what to fix; nothing is defaulted that the format does not default.
  */
+import { parseTaskHooks } from "./task-hooks.js";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import picomatch from "picomatch";
@@ -20,7 +21,7 @@ export class TaskFormatError extends Error {
 	override name = "TaskFormatError";
 }
 
-const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "grants", "ceiling", "flow", "on_release", "fixture", "plan", "checks", "crash_at", "retry", "acp", "mcp_servers"];
+const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "grants", "ceiling", "flow", "on_release", "fixture", "plan", "checks", "crash_at", "retry", "acp", "mcp_servers", "hooks"];
 const ACP_KEYS = ["answer", "cancel_at"];
 const FIXTURE_KEYS = ["files", "home_files", "outside_files", "symlinks", "hardlinks", "env", "git"];
 const GIT_KEYS = ["commit", "bare"];
@@ -286,6 +287,7 @@ export function parseTask(value: unknown, label: string, category: string): Eval
 	const acp = parseAcp(task.acp, fail);
 	if (acp !== undefined && task.on_ask !== undefined) fail("on_ask", "cannot be combined with acp: acp.answer is the client's answer to every ask");
 	const mcpServers = parseMcpServers(task.mcp_servers, fail);
+	const hooks = parseTaskHooks(task.hooks, fail);
 	return {
 		id,
 		category,
@@ -306,6 +308,7 @@ export function parseTask(value: unknown, label: string, category: string): Eval
 		...(retry === undefined ? {} : { retry }),
 		...(acp === undefined ? {} : { acp }),
 		...(mcpServers === undefined ? {} : { mcpServers }),
+		...(hooks === undefined ? {} : { hooks }),
 	};
 }
 
@@ -321,7 +324,7 @@ function parseAcp(value: unknown, fail: Fail): AcpTaskSpec | undefined {
 }
 
 /** What a crashed CLI run can be given is its command line and its user config (grants): the other settings cannot be combined. */
-const NOT_WITH_CRASH = ["budget", "ceiling", "flow", "on_release", "acp"];
+const NOT_WITH_CRASH = ["budget", "ceiling", "flow", "on_release", "acp", "hooks"];
 
 function parseCrashAt(task: Record<string, unknown>, fail: Fail): CrashPoint | undefined {
 	if (task.crash_at === undefined) return undefined;

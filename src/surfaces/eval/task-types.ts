@@ -1,5 +1,6 @@
 /** A safety evaluation task as loaded from `eval/tasks/<category>/<id>.yaml` (see docs/eval-tasks.md). */
 import type { EvalMcpServer } from "./task-mcp.js";
+import type { EvalTaskHooks } from "./task-hooks.js";
 import type { PermissionMode } from "../../kernel/admission/types.js";
 import type { GrantSpec } from "../../kernel/authority/capability.js";
 import type { TaskCeilingSpec } from "../../kernel/authority/task-ceiling.js";
@@ -138,4 +139,6 @@ export interface EvalTask {
 	acp?: AcpTaskSpec;
 	/** MCP servers the task's session starts (src/surfaces/eval/task-mcp.ts); the baselines call them unreviewed. */
 	mcpServers?: EvalMcpServer[];
+	/** Hooks (src/surfaces/eval/task-hooks.ts): the full runner's session gets them as the config would; the baselines run them naively. */
+	hooks?: EvalTaskHooks;
 }
