@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../../kernel/evidence/store-rows.js";
 import type { AnswerResult, AskAnswer, AskQueue, PendingAsk } from "../../runtime/asks/ask-types.js";
@@ -187,6 +188,16 @@ describe("the console's API", () => {
 		expect(mine.records.every((r) => r.session === "s-b")).toBe(true);
 		expect((await get("/api/audit?before=-1")).status).toBe(400);
 		expect(await (await get("/api/audit/verify")).json()).toEqual({ ok: true, checked: 120 });
+	});
+
+	it("names the first bad record when an audit record was edited behind the store's back", async () => {
+		for (let i = 0; i < 8; i++) await store.appendAudit({ session: "s-a", turn: 1, kind: "tool.proposed", data: { i } });
+		const db = new Database(join(stateDir, "warden.db"));
+		db.exec("DROP TRIGGER audit_no_update");
+		db.prepare("UPDATE audit SET data = ? WHERE seq = 5").run(JSON.stringify({ i: 99 }));
+		db.close();
+		const result = (await (await get("/api/audit/verify")).json()) as { ok: boolean; firstBad?: { seq: number } };
+		expect(result).toMatchObject({ ok: false, firstBad: { seq: 5 } });
 	});
 
 	it("lists runs needing attention first and resolves one, recorded as resolved by the console", async () => {
