@@ -156,8 +156,9 @@ describe("warden console", () => {
 		await shot(page, "audit");
 
 		const call = run.events.find((e) => e.kind === "tool.proposed");
-		const callId = (call?.payload as { call_id: string }).call_id;
-		await page.goto(`${origin}/#/explain?id=${callId}&session=${call?.session}`);
+		if (call === undefined) throw new Error("the run proposed no call");
+		const callId = (call.payload as { call_id: string }).call_id;
+		await page.goto(`${origin}/#/explain?id=${callId}&session=${call.session}`);
 		await expect.poll(() => page.getByTestId("explain-text").textContent(), { timeout: 20_000 }).toContain(callId);
 		await shot(page, "explain");
 		await page.close();
