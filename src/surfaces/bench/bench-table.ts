@@ -22,6 +22,7 @@ import type {
 	SandboxSpawnReport,
 	SessionBenchReport,
 } from "./bench-types.js";
+import { consoleSection } from "./console-bench-table.js";
 import { duration, mib, rateRow, ratio, table, thousands, timingRow } from "./table-cells.js";
 
 export function modelTransportSection(t: ModelTransportReport): string[] {
@@ -300,6 +301,7 @@ export function formatBenchTable(report: BenchReport): string {
 		...(report.session ? ["", ...sessionSection(report.session)] : []),
 		...(report.compaction ? ["", ...compactionSection(report.compaction)] : []),
 		...(report.tui ? ["", ...tuiSection(report.tui)] : []),
+		...(report.console ? ["", ...consoleSection(report.console)] : []),
 	].join("\n");
 }
 

@@ -4,6 +4,8 @@
  * machines can be compared by their ratios rather than their absolute times.
  */
 
+import type { ConsoleBenchReport } from "./console-bench.js";
+
 export interface BenchOptions {
 	/** read_file calls in one governed turn; per-call time is the turn's time divided by this. Default 100. */
 	readCalls?: number;
@@ -71,6 +73,11 @@ export interface BenchOptions {
 	compactionRounds?: number;
 	/** read_file steps of the turn before each measured compaction. Default 8. */
 	compactionSteps?: number;
+	/** Events another process appends in the console's feed-latency benchmark. Default 200. */
+	consoleEvents?: number;
+	/** Audit records in the console benchmark's small chain and its large one. Defaults 10000 and 1000000. */
+	consoleSmallRecords?: number;
+	consoleLargeRecords?: number;
 	/** Where the temporary workspace and state directories are made. Default: the OS temp dir. */
 	tempDir?: string;
 	/** Receives a line as each phase starts, for a caller that shows progress. */
@@ -523,6 +530,8 @@ export interface BenchReport {
 	compaction?: CompactionBenchReport;
 	/** The interactive terminal in a pseudo-terminal (src/surfaces/bench/tui-bench.ts); absent in older reports. */
 	tui?: TuiBenchReport;
+	/** The operator console's feed latency and audit pages (src/surfaces/bench/console-bench.ts); absent in older reports. */
+	console?: ConsoleBenchReport;
 }
 
 /** One MCP tools/call echo round trip, per call: through a governed session vs the bare SDK client. */

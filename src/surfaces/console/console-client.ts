@@ -14,6 +14,8 @@ export interface SseMessage {
 export interface SseStream {
 	/** Ends the connection, as a browser tab closing would. */
 	close(): void;
+	/** Resolves when the server has answered (the feed is following from then on); rejects on a refusal. */
+	opened: Promise<void>;
 	/** Resolves when the server ends the stream or the connection fails. */
 	closed: Promise<void>;
 }
@@ -46,7 +48,14 @@ export class ConsoleClient {
 		const closed = new Promise<void>((resolve) => {
 			done = resolve;
 		});
+		let open: (error?: Error) => void = () => {};
+		const opened = new Promise<void>((resolve, reject) => {
+			open = (error) => (error === undefined ? resolve() : reject(error));
+		});
+		// A stream closed before its answer came is not a refusal worth reporting.
+		opened.catch(() => {});
 		const req = request(url, { headers: { cookie: this.cookie, accept: "text/event-stream", ...(lastEventId === undefined ? {} : { "last-event-id": lastEventId }) } }, (res) => {
+			open(res.statusCode === 200 ? undefined : new Error(`GET ${path}: HTTP ${res.statusCode}`));
 			res.setEncoding("utf8");
 			let buffer = "";
 			let message: SseMessage = { event: "message", data: "" };
@@ -75,9 +84,12 @@ export class ConsoleClient {
 			res.on("end", done);
 			res.on("close", done);
 		});
-		req.on("error", done);
+		req.on("error", (error) => {
+			open(error);
+			done();
+		});
 		req.end();
-		return { close: () => req.destroy(), closed };
+		return { close: () => req.destroy(), opened, closed };
 	}
 }
 
