@@ -82,8 +82,13 @@ export async function benchConsole(options: ConsoleBenchOptions): Promise<Consol
 	progress(`console: feed latency over ${options.events} events appended by another process`);
 	const { feed, append } = await feedLatency(options);
 	progress(`console: audit pages at ${thousands(options.smallRecords)} and ${thousands(options.largeRecords)} records`);
-	const smallPage = await pageTime(join(options.tempDir, "console-small"), options.smallRecords, options);
-	const largePage = await pageTime(join(options.tempDir, "console-large"), options.largeRecords, options);
+	const [smallPage, largePage] = await pageTimes(
+		[
+			{ stateDir: join(options.tempDir, "console-small"), records: options.smallRecords },
+			{ stateDir: join(options.tempDir, "console-large"), records: options.largeRecords },
+		],
+		options,
+	);
 	const pageRatio = largePage.medianUs / smallPage.medianUs;
 	return {
 		events: options.events,
@@ -170,8 +175,13 @@ async function feedLatency(options: ConsoleBenchOptions): Promise<{ feed: EchoTi
 	}
 }
 
-/** A chain of `records` rows by direct inserts, then the console's page time over HTTP at four places in it. */
-async function pageTime(stateDir: string, records: number, options: ConsoleBenchOptions): Promise<CallTiming> {
+interface Chain {
+	stateDir: string;
+	records: number;
+}
+
+/** A chain of `records` rows by direct inserts, in one transaction. */
+async function seedChain(stateDir: string, records: number): Promise<void> {
 	mkdirSync(stateDir, { recursive: true });
 	await openSqliteStore(stateDir).close();
 	const db = new Database(join(stateDir, DB_FILE));
@@ -184,23 +194,40 @@ async function pageTime(stateDir: string, records: number, options: ConsoleBench
 		}
 	})();
 	db.close();
-	const running = await startConsole({ stateDir, asks: openAskQueue(stateDir) });
+}
+
+/**
+ * The console's page time over HTTP at four places in each chain (newest, middle, oldest, one
+ * session's middle). The chains are read in turn within each round, so drift on a shared machine
+ * (and the JIT warming up) falls on both alike.
+ */
+async function pageTimes(chains: readonly [Chain, Chain], options: ConsoleBenchOptions): Promise<[CallTiming, CallTiming]> {
+	for (const chain of chains) await seedChain(chain.stateDir, chain.records);
+	const consoles = [];
 	try {
-		const client = await ConsoleClient.login(running.url);
-		const paths = [
-			`/api/audit?limit=${PAGE_SIZE}`,
-			`/api/audit?limit=${PAGE_SIZE}&before=${Math.floor(records / 2)}`,
-			`/api/audit?limit=${PAGE_SIZE}&before=${Math.min(records, PAGE_SIZE + 1)}`,
-			`/api/audit?limit=${PAGE_SIZE}&session=session-7&before=${Math.floor(records / 2)}`,
-		];
-		const samples: number[] = [];
+		for (const chain of chains) consoles.push(await startConsole({ stateDir: chain.stateDir, asks: openAskQueue(chain.stateDir) }));
+		const readers = await Promise.all(
+			consoles.map(async (running, i) => {
+				const records = chains[i]!.records;
+				const client = await ConsoleClient.login(running.url);
+				const paths = [
+					`/api/audit?limit=${PAGE_SIZE}`,
+					`/api/audit?limit=${PAGE_SIZE}&before=${Math.floor(records / 2)}`,
+					`/api/audit?limit=${PAGE_SIZE}&before=${Math.min(records, PAGE_SIZE + 1)}`,
+					`/api/audit?limit=${PAGE_SIZE}&session=session-7&before=${Math.floor(records / 2)}`,
+				];
+				return { client, paths, samples: [] as number[] };
+			}),
+		);
 		for (let round = 0; round < options.warmupRounds + options.pageRounds; round++) {
-			const started = performance.now();
-			for (const path of paths) await client.get(path);
-			if (round >= options.warmupRounds) samples.push(((performance.now() - started) * 1000) / paths.length);
+			for (const reader of readers) {
+				const started = performance.now();
+				for (const path of reader.paths) await reader.client.get(path);
+				if (round >= options.warmupRounds) reader.samples.push(((performance.now() - started) * 1000) / reader.paths.length);
+			}
 		}
-		return callTiming(samples);
+		return [callTiming(readers[0]!.samples), callTiming(readers[1]!.samples)];
 	} finally {
-		await running.close();
+		for (const running of consoles) await running.close();
 	}
 }

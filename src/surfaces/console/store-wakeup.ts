@@ -12,17 +12,21 @@ export interface WakeupOptions {
 	pollMs?: number;
 }
 
+/** The waits after a burst's last file event at which readers are woken again, each after the one before. */
+const TRAILING_MS = [3, 10, 40, 150];
+
 export class StoreWakeup {
 	private readonly listeners = new Set<() => void>();
 	private watcher: FSWatcher | undefined;
 	private readonly poll: ReturnType<typeof setInterval>;
 	private pending = false;
+	private trailing: ReturnType<typeof setTimeout> | undefined;
 
 	constructor(walPath: string, options: WakeupOptions = {}) {
 		const dbName = basename(walPath).replace(/-wal$/, "");
 		try {
 			this.watcher = watch(dirname(walPath), (_event, name) => {
-				if (name === null || String(name).startsWith(dbName)) this.wake();
+				if (name === null || String(name).startsWith(dbName)) this.fileChanged();
 			});
 			this.watcher.on("error", () => this.stopWatching());
 		} catch {
@@ -49,7 +53,24 @@ export class StoreWakeup {
 		});
 	}
 
+	/** A file event: wake now, then again after each of the trailing delays unless another event comes first. */
+	private fileChanged(): void {
+		this.wake();
+		clearTimeout(this.trailing);
+		const next = (step: number) => {
+			const delay = TRAILING_MS[step];
+			if (delay === undefined) return;
+			this.trailing = setTimeout(() => {
+				this.wake();
+				next(step + 1);
+			}, delay);
+			this.trailing.unref();
+		};
+		next(0);
+	}
+
 	close(): void {
+		clearTimeout(this.trailing);
 		clearInterval(this.poll);
 		this.stopWatching();
 		this.listeners.clear();
