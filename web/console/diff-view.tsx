@@ -1,6 +1,6 @@
 /** A unified diff as text lines, each marked by its first character; never as HTML. */
 export function DiffView({ diff }: { diff: string }) {
-	const lines = diff.split("\n");
+	const lines = diff.replace(/\n$/, "").split("\n");
 	return (
 		<pre className="diff">
 			{lines.map((line, i) => (
