@@ -11,7 +11,7 @@ import { href } from "./route.js";
 
 const LABELS: Record<AskAnswer, string> = { allow_once: "Allow once", allow_always: "Always allow", deny: "Deny", deny_always: "Always deny" };
 
-function AskCard({ ask, onAnswered }: { ask: PendingAsk; onAnswered: (line: string) => void }) {
+function AskCard({ ask, onAnswered }: { ask: PendingAsk; onAnswered: (id: string, line: string) => void }) {
 	const [busy, setBusy] = useState(false);
 	const [error, setError] = useState<string | undefined>(undefined);
 	const answer = async (choice: AskAnswer) => {
@@ -19,7 +19,7 @@ function AskCard({ ask, onAnswered }: { ask: PendingAsk; onAnswered: (line: stri
 		setError(undefined);
 		try {
 			await postJson(`/api/asks/${encodeURIComponent(ask.id)}`, { answer: choice });
-			onAnswered(`${LABELS[choice]}: ${ask.tool} ${ask.resource}`);
+			onAnswered(ask.id, `${LABELS[choice]}: ${ask.tool} ${ask.resource}`);
 		} catch (err) {
 			setError(err instanceof Error ? err.message : String(err));
 		} finally {
@@ -69,7 +69,7 @@ function AskCard({ ask, onAnswered }: { ask: PendingAsk; onAnswered: (line: stri
 
 export function ApprovalsPage() {
 	const { asks, live } = usePendingAsks();
-	const [done, setDone] = useState<string[]>([]);
+	const [done, setDone] = useState<{ id: string; line: string }[]>([]);
 	return (
 		<section>
 			<p className="note">
@@ -77,13 +77,13 @@ export function ApprovalsPage() {
 			</p>
 			{done.length === 0 ? null : (
 				<ul className="answered" data-testid="answered">
-					{done.map((line, i) => (
-						<li key={i}>{line}</li>
+					{done.map((d) => (
+						<li key={d.id}>{d.line}</li>
 					))}
 				</ul>
 			)}
 			{(asks ?? []).map((ask) => (
-				<AskCard key={ask.id} ask={ask} onAnswered={(line) => setDone((d) => [...d, line])} />
+				<AskCard key={ask.id} ask={ask} onAnswered={(id, line) => setDone((d) => [...d, { id, line }])} />
 			))}
 		</section>
 	);

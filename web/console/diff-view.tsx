@@ -4,6 +4,7 @@ export function DiffView({ diff }: { diff: string }) {
 	return (
 		<pre className="diff">
 			{lines.map((line, i) => (
+				// biome-ignore lint/suspicious/noArrayIndexKey: a diff's lines never move; where a line stands is what tells it apart
 				<span key={i} className={line.startsWith("+") && !line.startsWith("+++") ? "add" : line.startsWith("-") && !line.startsWith("---") ? "del" : line.startsWith("@@") ? "hunk" : ""}>
 					{line}
 					{"\n"}

@@ -28,22 +28,23 @@ function summary(item: FeedItem): string {
 }
 
 function callOf(item: FeedItem): string | undefined {
-	const id = ((item.event as { payload?: { call_id?: unknown } }).payload ?? {}).call_id;
+	const id = (item.event as { payload?: { call_id?: unknown } }).payload?.call_id;
 	return typeof id === "string" ? id : undefined;
 }
 
 export function FeedPage({ initialSession }: { initialSession: string }) {
-	const [filter, setFilter] = useState<Filter>({ session: initialSession, kind: "", decision: "" });
+	const [filter, setFilterState] = useState<Filter>({ session: initialSession, kind: "", decision: "" });
 	const [items, setItems] = useState<FeedItem[]>([]);
 	const [status, setStatus] = useState("connecting");
 	const [paused, setPaused] = useState(false);
 	const last = useRef<number | undefined>(undefined);
 
 	// A new filter starts a new feed: the ids seen under the old one say nothing about the new one.
-	useEffect(() => {
+	const setFilter = (next: Filter) => {
 		setItems([]);
 		last.current = undefined;
-	}, [filter]);
+		setFilterState(next);
+	};
 
 	useEffect(() => {
 		if (paused) {
