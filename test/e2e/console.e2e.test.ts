@@ -141,6 +141,36 @@ describe("warden console", () => {
 		await page.close();
 	}, 120_000);
 
+	it("reconnects by itself when the server ends a stream mid-run, and goes on after its last id without a gap or a repeat", async () => {
+		// Streams that end every 700 ms: the browser's EventSource reconnects on its own, sending Last-Event-ID.
+		const shortLived = await startConsole({ stateDir: fx.stateDir, asks: { pending: () => [], answer: (id) => ({ ok: false, error: `no ask ${id} is pending` }) }, streamLifetimeMs: 700 });
+		try {
+			const page = await operator.newPage();
+			const feedRequests: Promise<Record<string, string>>[] = [];
+			page.on("request", (req) => {
+				if (req.url().includes("/api/feed")) feedRequests.push(req.allHeaders());
+			});
+			await page.goto(shortLived.url);
+			await expect.poll(() => page.getByTestId("feed-status").textContent(), { timeout: 20_000 }).toBe("live");
+			const first = (await feedIds(page))[0]!;
+			const steps = Array.from({ length: 30 }, () => ({ tool_calls: [{ name: "read_file", arguments: { path: "notes.md" } }] }));
+			const run = await runPlan(fx, [...steps, { text: "done" }]);
+			expect(run.code).toBe(0);
+			const feed = SqliteFeed.open(fx.stateDir);
+			const all = feed.eventsAfter(first - 1, 100_000).rows.map((r) => r.id);
+			feed.close();
+			await expect.poll(async () => (await feedIds(page)).at(-1), { timeout: 20_000 }).toBe(all.at(-1));
+			expect(await feedIds(page)).toEqual(all);
+			// It did reconnect, and said where it had stopped.
+			const resumed = (await Promise.all(feedRequests)).filter((h) => h["last-event-id"] !== undefined);
+			expect(feedRequests.length).toBeGreaterThan(1);
+			expect(resumed.length).toBeGreaterThan(0);
+			await page.close();
+		} finally {
+			await shortLived.close();
+		}
+	}, 120_000);
+
 	it("refuses a wrong token (401), a foreign Origin (403) and a rebinding Host", async () => {
 		const page = await browser.newPage();
 		expect((await page.goto(`${origin}/?token=not-the-token`))?.status()).toBe(401);

@@ -4,6 +4,7 @@
  * purpose: answering an ask (through the AskQueue it is given) and resolving a task run's
  * needs_attention; both record "console" as who did it.
  */
+import { performance } from "node:perf_hooks";
 import { Hono } from "hono";
 import { type SSEStreamingApi, streamSSE } from "hono/streaming";
 import type { AskAnswer, AskQueue } from "../../runtime/asks/ask-types.js";
@@ -32,6 +33,8 @@ export interface ConsoleDeps {
 	assets: ConsoleAssets;
 	binding: Binding;
 	secrets: ConsoleSecrets;
+	/** How long one stream stays open before the server ends it and the browser reconnects after its last id; default 5 minutes. */
+	streamLifetimeMs?: number;
 }
 
 /** Events a fresh page (no Last-Event-ID) is sent before the live ones. */
@@ -42,6 +45,13 @@ const AUDIT_PAGE_DEFAULT = 50;
 const AUDIT_PAGE_MAX = 500;
 /** A comment line this often keeps proxies and the browser from taking a quiet feed for a dead one. */
 const KEEPALIVE_MS = 15_000;
+/**
+ * Streams are ended now and then, so none holds a connection (and whatever a proxy keeps for it)
+ * forever; the browser's EventSource reconnects by itself, after its last id.
+ */
+const STREAM_LIFETIME_MS = 5 * 60_000;
+/** The reconnection delay the server asks browsers for, in ms. */
+const RETRY_MS = 500;
 
 class BadRequest extends Error {}
 
@@ -129,7 +139,7 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
 		const resume = positiveInt(c.req.header("last-event-id") ?? c.req.query("after"), "Last-Event-ID");
 		let cursor = resume ?? deps.feed.tailStart(FEED_BACKLOG);
 		return streamSSE(c, (stream) =>
-			follow(stream, deps.wakeup, async () => {
+			follow(stream, deps.wakeup, deps.streamLifetimeMs ?? STREAM_LIFETIME_MS, async () => {
 				const batch = deps.feed.eventsAfter(cursor, FEED_PAGE, filter);
 				for (const row of batch.rows) await stream.writeSSE({ id: String(row.id), event: "feed", data: JSON.stringify(row) });
 				cursor = batch.cursor;
@@ -141,7 +151,7 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
 	app.get("/api/asks/stream", (c) => {
 		let sent: string | undefined;
 		return streamSSE(c, (stream) =>
-			follow(stream, deps.wakeup, async () => {
+			follow(stream, deps.wakeup, deps.streamLifetimeMs ?? STREAM_LIFETIME_MS, async () => {
 				const pending = JSON.stringify(deps.asks.pending());
 				if (pending !== sent) {
 					sent = pending;
@@ -158,9 +168,11 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
 
 /**
  * Runs `step` once, then again after each wake-up of the store (at once while it says more rows
- * wait), until the client goes away; a quiet stream gets a keep-alive comment now and then.
+ * wait), until the client goes away or the stream's lifetime is over; a quiet stream gets a
+ * keep-alive comment now and then.
  */
-async function follow(stream: SSEStreamingApi, wakeup: StoreWakeup, step: () => Promise<boolean>): Promise<void> {
+async function follow(stream: SSEStreamingApi, wakeup: StoreWakeup, lifetimeMs: number, step: () => Promise<boolean>): Promise<void> {
+	const ends = performance.now() + lifetimeMs;
 	let waiting: (() => void) | undefined;
 	// Set by every wake-up and cleared before each step, so a commit landing during a step makes another.
 	let dirty = false;
@@ -174,19 +186,20 @@ async function follow(stream: SSEStreamingApi, wakeup: StoreWakeup, step: () => 
 		wakeUp();
 	});
 	try {
-		while (!stream.aborted) {
+		await stream.write(`retry: ${RETRY_MS}\n\n`);
+		while (!stream.aborted && performance.now() < ends) {
 			dirty = false;
 			const more = await step();
 			if (more || dirty) continue;
 			const quiet = await new Promise<boolean>((resolve) => {
-				const timer = setTimeout(() => resolve(true), KEEPALIVE_MS);
+				const timer = setTimeout(() => resolve(true), Math.max(0, Math.min(KEEPALIVE_MS, ends - performance.now())));
 				waiting = () => {
 					clearTimeout(timer);
 					resolve(false);
 				};
 			});
 			waiting = undefined;
-			if (quiet && !stream.aborted) await stream.write(": keepalive\n\n");
+			if (quiet && !stream.aborted && performance.now() < ends) await stream.write(": keepalive\n\n");
 		}
 	} finally {
 		unsubscribe();

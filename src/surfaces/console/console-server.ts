@@ -24,6 +24,8 @@ export interface ConsoleOptions {
 	assetDir?: string;
 	/** The wake-up's fallback poll, in ms. */
 	pollMs?: number;
+	/** How long one live stream stays open before the browser is made to reconnect; default 5 minutes. */
+	streamLifetimeMs?: number;
 }
 
 export interface RunningConsole {
@@ -58,6 +60,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
 			assets: loadAssets(options.assetDir),
 			binding: { host, port: () => port },
 			secrets,
+			...(options.streamLifetimeMs === undefined ? {} : { streamLifetimeMs: options.streamLifetimeMs }),
 		});
 		const server = await listen(app.fetch, host, options.port ?? 0);
 		port = (server.address() as AddressInfo).port;
