@@ -1,7 +1,7 @@
 /**
- * The asks the console command answers. Durable asks (raised by a `warden run` in another process
- * and kept as rows) come from the runtime's ask store; until a state dir holds such rows there is
- * nothing to answer, and an answer to an id nobody raised is refused, never taken as given.
+ * The asks `warden console` answers. They are the rows of the durable ask store (src/runtime/asks/)
+ * once this build has one; without it no process can raise an ask that outlives its own prompt,
+ * so there is none to answer here, and an answer to any id is refused rather than taken as given.
  */
 import type { AnswerResult, AskQueue, PendingAsk } from "../../runtime/asks/ask-types.js";
 
