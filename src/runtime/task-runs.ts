@@ -103,9 +103,10 @@ export class TaskRuns {
 	/**
 	 * The host's acknowledgement of what the run needed attention for (recorded in the audit, naming
 	 * each unknown effect and interrupted command); the run returns to the state its last finished
-	 * command left. A retried acknowledgement returns the first one's result.
+	 * command left. A retried acknowledgement returns the first one's result. `resolvedBy` names the
+	 * surface that resolved it (the CLI's host, the console).
 	 */
-	async resolve(runId: string, commandId: string): Promise<CommandOutcome> {
+	async resolve(runId: string, commandId: string, resolvedBy = "host"): Promise<CommandOutcome> {
 		checkId(commandId, "command id");
 		const run = await this.getRun(runId);
 		const store = this.runtime.store;
@@ -125,7 +126,8 @@ export class TaskRuns {
 				command_id: commandId,
 				operations: attention.unknownEffects.map((e) => e.operation),
 				commands: attention.interrupted.map((c) => c.command_id),
-				by: "host",
+				by: resolvedBy,
+				resolved_by: resolvedBy,
 				result: { ...result },
 			},
 		});

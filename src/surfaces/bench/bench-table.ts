@@ -23,6 +23,7 @@ import type {
 	SandboxSpawnReport,
 	SessionBenchReport,
 } from "./bench-types.js";
+import { consoleSection } from "./console-bench-table.js";
 import { duration, mib, rateRow, ratio, table, thousands, timingRow } from "./table-cells.js";
 
 export function modelTransportSection(t: ModelTransportReport): string[] {
@@ -316,6 +317,7 @@ export function formatBenchTable(report: BenchReport): string {
 		...(report.compaction ? ["", ...compactionSection(report.compaction)] : []),
 		...(report.tui ? ["", ...tuiSection(report.tui)] : []),
 		...(report.skillProjection ? ["", ...skillProjectionSection(report.skillProjection)] : []),
+		...(report.console ? ["", ...consoleSection(report.console)] : []),
 	].join("\n");
 }
 

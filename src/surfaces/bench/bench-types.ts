@@ -4,6 +4,8 @@
  * machines can be compared by their ratios rather than their absolute times.
  */
 
+import type { ConsoleBenchReport } from "./console-bench.js";
+
 export interface BenchOptions {
 	/** read_file calls in one governed turn; per-call time is the turn's time divided by this. Default 100. */
 	readCalls?: number;
@@ -75,6 +77,11 @@ export interface BenchOptions {
 	skillCount?: number;
 	/** Bytes of each skill's SKILL.md body there. Default 4096. */
 	skillBodyBytes?: number;
+	/** Events another process appends in the console's feed-latency benchmark. Default 200. */
+	consoleEvents?: number;
+	/** Audit records in the console benchmark's small chain and its large one. Defaults 10000 and 1000000. */
+	consoleSmallRecords?: number;
+	consoleLargeRecords?: number;
 	/** Where the temporary workspace and state directories are made. Default: the OS temp dir. */
 	tempDir?: string;
 	/** Receives a line as each phase starts, for a caller that shows progress. */
@@ -529,6 +536,8 @@ export interface BenchReport {
 	tui?: TuiBenchReport;
 	/** The first request's bytes with skills projected vs inlined (src/surfaces/bench/skill-projection-bench.ts); absent in older reports. */
 	skillProjection?: SkillProjectionReport;
+	/** The operator console's feed latency and audit pages (src/surfaces/bench/console-bench.ts); absent in older reports. */
+	console?: ConsoleBenchReport;
 }
 
 /** The first model request of a session with `skills` skills projected (catalogue + activate_skill) against the same skills inlined. */

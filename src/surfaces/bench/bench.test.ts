@@ -40,6 +40,9 @@ const TINY = {
 	tuiRuns: 1,
 	tuiLines: 200,
 	tuiKeystrokes: 2,
+	consoleEvents: 2,
+	consoleSmallRecords: 100,
+	consoleLargeRecords: 200,
 };
 
 // The llama benchmark runs on the test runtime, never skipping for want of the user's cache.
@@ -228,6 +231,14 @@ describe("runBenchmarks with tiny parameters", () => {
 		const text = formatBenchTable(report);
 		expect(text).toContain("only the 8 pending rows (yardstick)");
 		expect(text).toContain("reopen at 1,000 / at 100 rows:");
+	});
+
+	it("times the console's feed from another process and its audit pages at both chain sizes, in the table too", () => {
+		const c = report.console;
+		expect(c).toMatchObject({ events: 2, smallRecords: 100, largeRecords: 200, pageRounds: 2 });
+		expect(c?.feed.samples).toBe(2);
+		for (const timing of [c?.smallPage, c?.largePage]) expectTiming(timing, 2);
+		expect(formatBenchTable(report)).toContain("append start to SSE arrival");
 	});
 
 	it("round-trips through JSON unchanged, so --json prints the whole report", () => {

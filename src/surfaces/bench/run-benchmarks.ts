@@ -10,6 +10,7 @@ import { benchCliStart, defaultWardenBin } from "./cli-start.js";
 import { benchCompaction } from "./compaction-bench.js";
 import { benchSkillProjection } from "./skill-projection-bench.js";
 import { benchConcurrency } from "./concurrency-bench.js";
+import { benchConsole } from "./console-bench.js";
 import { benchGroupCommit } from "./group-commit.js";
 import { benchDecisions } from "./decisions.js";
 import { benchEvidence } from "./evidence-bench.js";
@@ -62,6 +63,9 @@ export const BENCH_DEFAULTS = {
 	tuiRuns: 5,
 	tuiLines: 10_000,
 	tuiKeystrokes: 40,
+	consoleEvents: 200,
+	consoleSmallRecords: 10_000,
+	consoleLargeRecords: 1_000_000,
 } as const;
 
 /** The llama benchmark's synthetic model: small enough for a CPU core, big enough that a token is real work. */
@@ -105,6 +109,9 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const tuiRuns = count("tuiRuns", options.tuiRuns, 1);
 	const tuiLines = count("tuiLines", options.tuiLines, 100);
 	const tuiKeystrokes = count("tuiKeystrokes", options.tuiKeystrokes, 1);
+	const consoleEvents = count("consoleEvents", options.consoleEvents, 1);
+	const consoleSmallRecords = count("consoleSmallRecords", options.consoleSmallRecords, 100);
+	const consoleLargeRecords = count("consoleLargeRecords", options.consoleLargeRecords, consoleSmallRecords);
 	const tempDir = options.tempDir || tmpdir();
 	if (!existsSync(tempDir) || !statSync(tempDir).isDirectory()) throw new BenchError(`temp dir ${tempDir} is not an existing directory`);
 	const wardenBin = options.wardenBin ?? defaultWardenBin();
@@ -181,6 +188,13 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const compaction = await benchCompaction({ rounds: compactionRounds, warmupRounds, stepsPerRound: compactionSteps, fileBytes, tempDir, onProgress });
 	const skillProjection = await benchSkillProjection({ skills: count("skillCount", options.skillCount, 1), bodyBytes: count("skillBodyBytes", options.skillBodyBytes, 1), tempDir, onProgress });
 	const tui = await benchTui({ wardenBin, tempDir, runs: tuiRuns, warmupRuns: warmupRounds, lines: tuiLines, keystrokes: tuiKeystrokes, onProgress });
+	const consoleDir = realpathSync(mkdtempSync(join(tempDir, "warden-bench-console-")));
+	let consoleReport: Awaited<ReturnType<typeof benchConsole>>;
+	try {
+		consoleReport = await benchConsole({ events: consoleEvents, smallRecords: consoleSmallRecords, largeRecords: consoleLargeRecords, pageRounds: rounds, warmupRounds, tempDir: consoleDir, onProgress });
+	} finally {
+		rmSync(consoleDir, { recursive: true, force: true });
+	}
 
 	const cores = cpus();
 	return {
@@ -213,5 +227,6 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		compaction,
 		skillProjection,
 		...(tui ? { tui } : {}),
+		console: consoleReport,
 	};
 }

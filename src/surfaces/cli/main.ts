@@ -3,6 +3,7 @@ import { Command, CommanderError } from "commander";
 import { registerAcpCommand } from "../acp/acp-command.js";
 import { registerBenchCommand } from "../bench/bench-command.js";
 import { registerChatCommand } from "../tui/chat-command.js";
+import { registerConsoleCommand } from "../console/console-command.js";
 import { registerEvalCommands } from "../eval/eval-command.js";
 import { EXIT, reportError } from "./cli-error.js";
 import { registerEvidenceCommands } from "./evidence-commands.js";
@@ -38,6 +39,7 @@ export function buildProgram(out: (text: string) => void): Command {
 	registerAcpCommand(program);
 	registerBenchCommand(registerEvalCommands(program, out), out);
 	registerChatCommand(program, out);
+	registerConsoleCommand(program, out);
 	return program;
 }
 
