@@ -22,7 +22,7 @@ import { childGrants, isMorePermissive } from "./child-authority.js";
 import type { Session } from "./session.js";
 import type { FlowSetup } from "./session-flow-setup.js";
 import type { ConfirmCallback } from "./session-options.js";
-import type { TurnResult } from "./turn-loop.js";
+import type { Decider, TurnResult } from "./turn-loop.js";
 
 /** How deep sub-agents may nest: a session's children are depth 1, their children depth 2. */
 export const MAX_SUBAGENT_DEPTH = 2;
@@ -43,6 +43,8 @@ export interface ParentFacts {
 	flowSetup: FlowSetup;
 	/** The session's MCP servers: a child's mcp.call reaches the same connections, under its own authority. */
 	mcp?: McpRouter | undefined;
+	/** A decider narrower than the engine (the parent's active skills' allowed-tools): the child decides through it too. */
+	decider?: Decider | undefined;
 }
 
 /** Everything a child session is opened with, already checked against its parent. */
