@@ -92,7 +92,7 @@ export function childOpener(parts: ChildSessionParts): OpenChild {
 			store,
 			model: spec.model,
 			tools: spec.tools,
-			decider: engine,
+			decider: parent.decider ?? engine,
 			policy,
 			confirm: parent.confirm,
 			approvals: new SessionApprovals(recorder, store, engine, policy),

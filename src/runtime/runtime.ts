@@ -354,7 +354,7 @@ export class Runtime {
 		const flow = openSessionFlow(flowSetup, recorder, authority, setup.initialContext);
 		const shellParser = this.shellParser as ShellParser;
 		const subagents = new SubagentLauncher(
-			{ recorder, depth: 0, policy, authority, tools, model, confirm, limits, maxSteps, modelTimeoutMs, flowSetup, mcp: mcp?.router, hooks: setup.hooks },
+			{ recorder, depth: 0, policy, authority, tools, model, confirm, limits, maxSteps, modelTimeoutMs, flowSetup, mcp: mcp?.router, hooks: setup.hooks, ...(setup.skills ? { decider: narrowedDecider(this.engine, setup.skills, { admits: false }) } : {}) },
 			childOpener({ store: this.store, engine: this.engine, redactor: this.redactor, env: this.env, shell: shellParser }),
 		);
 		const sessionBudget = this.hostBudget.child("session", setup.sessionLimits);

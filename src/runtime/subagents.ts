@@ -22,7 +22,7 @@ import { childGrants, isMorePermissive } from "./child-authority.js";
 import type { Session } from "./session.js";
 import type { FlowSetup } from "./session-flow-setup.js";
 import type { ConfirmCallback } from "./session-options.js";
-import type { TurnResult } from "./turn-loop.js";
+import type { Decider, TurnResult } from "./turn-loop.js";
 import type { SessionHooks } from "./hooks/session-hooks.js";
 import { subagentStart } from "./hooks/subagent-hooks.js";
 
@@ -47,6 +47,8 @@ export interface ParentFacts {
 	mcp?: McpRouter | undefined;
 	/** The session's hooks: a child's calls go through them too (its runs recorded in its own stream). */
 	hooks?: SessionHooks | undefined;
+	/** A decider narrower than the engine (the parent's active skills' allowed-tools): the child decides through it too. */
+	decider?: Decider | undefined;
 }
 
 /** Everything a child session is opened with, already checked against its parent. */

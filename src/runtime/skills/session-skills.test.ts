@@ -1,7 +1,8 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { access, mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Message } from "../../models/provider.js";
+import { ScriptedModel } from "../../models/scripted.js";
 import { callsStep, RecordingModel } from "../test-support/recording-model.js";
 import { closeTestRuntime, openTestRuntime, type TestRuntime } from "../test-support/test-runtime.js";
 import { CATALOGUE_HEADER } from "./skill-projection.js";
@@ -130,6 +131,27 @@ describe("skills in a session", () => {
 			["write_file", "deny", "run-deny"],
 		]);
 		await session.end();
+	});
+
+	it("a sub-agent started while a skill is active is narrowed by its allowed-tools too", async () => {
+		const t = await setup({ ".agents/skills/reader/SKILL.md": skillText("reader", "Read only.", "Only read.", "allowed-tools: read_file agent\n") });
+		const model = ScriptedModel.fromPlan(
+			{
+				steps: [
+					{ tool_calls: [{ name: "activate_skill", arguments: { name: "reader" } }] },
+					{ tool_calls: [{ name: "agent", arguments: { task: "write", steps: [{ tool_calls: [{ name: "write_file", arguments: { path: "child.txt", content: "x" } }] }, { text: "tried" }] } }] },
+					{ text: "done" },
+				],
+			},
+			"scripted:skills-child",
+		);
+		const session = await t.runtime.openSession({ workspace: t.workspace, model, mode: "workspace-write", instructions: false, skills: { userDir: t.userDir } });
+		await session.send("delegate");
+		await session.end();
+		const child = (await t.runtime.listSessions()).find((row) => row.parent_session === session.id)!;
+		const decided = (await t.runtime.sessionEvents(child.id)).filter((e) => e.kind === "permission.decided").map((e) => e.payload as { tool: string; decision: string; reason: string });
+		expect(decided).toEqual([expect.objectContaining({ tool: "write_file", decision: "deny", reason: expect.stringContaining("active skill reader allows only read_file, agent") })]);
+		await expect(access(join(t.workspace, "child.txt"))).rejects.toThrow();
 	});
 
 	it("allowed-tools never widens: a tool it names that the mode refuses stays refused", async () => {

@@ -40,14 +40,17 @@ export function narrowedOut(skills: SessionSkills, tool: ToolFacts, ctx: PolicyC
 	return undefined;
 }
 
-/** The session's decider with its active skills' allowed-tools applied after the policy's own answer. */
-export function narrowedDecider(inner: Decider, skills: SessionSkills): Decider {
+/**
+ * The session's decider with its active skills' allowed-tools applied after the policy's own answer.
+ * `admits: false` for a sub-agent's: it is narrowed by its parent's skills, and activates none of them.
+ */
+export function narrowedDecider(inner: Decider, skills: SessionSkills, opts: { admits: boolean } = { admits: true }): Decider {
 	return {
 		decide(tool, args, ctx): DecisionResult {
 			const found = inner.decide(tool, args, ctx);
 			if (!tool || found.decision === "deny") return found;
 			// Calls of the same step are decided before any of them runs: a later one must not slip past the activation.
-			if (tool.name === "activate_skill" && tool.subject?.kind === "pattern") skills.noteAdmitted(tool.subject.value);
+			if (opts.admits && tool.name === "activate_skill" && tool.subject?.kind === "pattern") skills.noteAdmitted(tool.subject.value);
 			const skill = narrowedOut(skills, tool, ctx);
 			if (skill === undefined) return found;
 			const entries = skills.narrowing().find((s) => s.name === skill)!.allowedTools!.rules.map((r) => r.text);
