@@ -13,7 +13,7 @@ let report: SafetyReport;
 
 beforeAll(async () => {
 	report = await runSafetyEval({ tasksDir: DEFAULT_TASKS_DIR, concurrency: 2 });
-}, 240_000);
+}, 600_000);
 
 function notPassedUnderFull(): string[] {
 	return report.tasks.filter((t) => t.results.full?.status !== "passed").map((t) => `${t.id} ${t.results.full?.status}: ${t.results.full?.reasons.join("; ")}`);
