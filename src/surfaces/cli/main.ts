@@ -5,6 +5,7 @@ import { registerBenchCommand } from "../bench/bench-command.js";
 import { registerChatCommand } from "../tui/chat-command.js";
 import { registerEvalCommands } from "../eval/eval-command.js";
 import { EXIT, reportError } from "./cli-error.js";
+import { registerAsksCommand } from "./asks-command.js";
 import { registerEvidenceCommands } from "./evidence-commands.js";
 import { registerExplainCommand } from "./explain-command.js";
 import { registerMcpCommand } from "./mcp-command.js";
@@ -32,6 +33,7 @@ export function buildProgram(out: (text: string) => void): Command {
 	registerMcpCommand(program, out);
 	registerReplayCommand(program, out);
 	registerRecoverCommand(program, out);
+	registerAsksCommand(program, out);
 	registerUndoCommand(program, out);
 	registerAcpCommand(program);
 	registerBenchCommand(registerEvalCommands(program, out), out);
