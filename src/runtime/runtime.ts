@@ -55,7 +55,7 @@ import { sessionPolicy } from "./session-policy.js";
 import { sandboxProfileFor } from "../kernel/admission/modes.js";
 import { SubagentLauncher } from "./subagents.js";
 import { AskBoard } from "./asks/ask-board.js";
-import { type StoreWake, stateDirWake } from "./asks/store-wake.js";
+import { type StoreWake, stateDirWake } from "../store/store-wake.js";
 import { undoChanges, type UndoOptions, type UndoResult, type UndoTarget } from "./undo.js";
 import { defaultSystemPrompt } from "./system-prompt.js";
 

@@ -8,7 +8,7 @@ import { tempStores } from "../../store/test-support/temp-stores.js";
 import { AskBoard, type LocalSurface } from "./ask-board.js";
 import type { AskContent } from "./ask-content.js";
 import { askQueueOver } from "./ask-queue.js";
-import { stateDirWake } from "./store-wake.js";
+import { stateDirWake } from "../../store/store-wake.js";
 
 const { tempDir, track } = tempStores("warden-ask-board-");
 const wakes: { close(): void }[] = [];

@@ -10,7 +10,7 @@ import type { EvidenceRecorder } from "../../kernel/evidence/evidence-recorder.j
 import type { AskRow, AskStore } from "../../store/ask-rows.js";
 import { type AskContent, askBody, isAskAnswer } from "./ask-content.js";
 import type { AskAnswer } from "./ask-types.js";
-import { type StoreWake, stateDirWake } from "./store-wake.js";
+import { type StoreWake, stateDirWake } from "../../store/store-wake.js";
 
 /** What this process's own surface answered, and who it says it is. */
 export interface LocalAnswer {

@@ -5,6 +5,7 @@
  * memory, a file system without notifications) and catches a wake-up the watcher missed.
  */
 import { type FSWatcher, watch } from "node:fs";
+import { DB_FILE } from "./sqlite-open.js";
 
 export interface StoreWake {
 	/** Resolves at the next change to the database, after `fallbackMs` at the latest, or when `signal` aborts. */
@@ -15,8 +16,6 @@ export interface StoreWake {
 /** The slow poll's period: a missed notification costs at most this long. */
 export const FALLBACK_POLL_MS = 1_000;
 
-/** The database's files (warden.db, warden.db-wal, warden.db-shm) are the ones a commit touches. */
-const DB_FILE_PREFIX = "warden.db";
 
 export function stateDirWake(stateDir: string | undefined, fallbackMs = FALLBACK_POLL_MS): StoreWake {
 	const waiters = new Set<() => void>();
@@ -29,7 +28,7 @@ export function stateDirWake(stateDir: string | undefined, fallbackMs = FALLBACK
 		if (watcher || unwatchable || stateDir === undefined) return;
 		try {
 			watcher = watch(stateDir, { persistent: false }, (_event, file) => {
-				if (file === null || String(file).startsWith(DB_FILE_PREFIX)) wakeAll();
+				if (file === null || String(file).startsWith(DB_FILE)) wakeAll();
 			});
 			watcher.on("error", () => {
 				watcher?.close();
