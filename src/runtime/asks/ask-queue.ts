@@ -38,9 +38,12 @@ export function askQueueOver(rows: AskStore, now: () => Date = () => new Date())
 	};
 }
 
-/** Opens the state dir for answering (a process lease, no recovery: that is a session host's to run). */
-export function openAskQueue(stateDir?: string, env: NodeJS.ProcessEnv = process.env): OpenAskQueue {
-	const dir = resolveStateDir(stateDir, env);
-	const store = openSqliteStore(dir);
+/**
+ * Opens the state dir for answering (a process lease, no recovery: that is a session host's to
+ * run). `readOnly`: for listing only, taking no lease; an answer through it is refused.
+ */
+export function openAskQueue(stateDir?: string, options: { env?: NodeJS.ProcessEnv; readOnly?: boolean } = {}): OpenAskQueue {
+	const dir = resolveStateDir(stateDir, options.env ?? process.env);
+	const store = openSqliteStore(dir, options.readOnly ? { readOnly: true } : {});
 	return { ...askQueueOver(store.asks), stateDir: dir, close: () => store.close() };
 }

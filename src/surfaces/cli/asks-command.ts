@@ -23,7 +23,7 @@ export function registerAsksCommand(program: Command, out: (text: string) => voi
 		.option("--json", "the asks as one JSON array")
 		.action(async (flags: AsksFlags) => {
 			const { openAskQueue } = await import("../../runtime/asks/ask-queue.js");
-			const queue = openAskQueue(flags.stateDir);
+			const queue = openAskQueue(flags.stateDir, { readOnly: true });
 			try {
 				const pending = queue.pending();
 				out(flags.json ? `${JSON.stringify(pending)}\n` : renderAsks(pending));
