@@ -118,7 +118,7 @@ describe("allow once: a one-use lease bound to the exact call", () => {
 		expect(host.requests.map((r) => r.targetDigest)).toEqual([sha256("remember the milk\n"), sha256("remember the milk\n")]);
 		expect(await readFile(join(workspace, "notes.md"), "utf8")).toBe("remember the bread\n");
 		expect(run.result.toolCalls).toMatchObject({ completed: 1, cancelled: 1 });
-		expect(callKinds(run.events, "call_1_1_2")).toEqual(["tool.proposed", "permission.decided", "permission.confirmed", "tool.cancelled"]);
+		expect(callKinds(run.events, "call_1_1_2")).toEqual(["tool.proposed", "permission.decided", "ask.opened", "ask.answered", "permission.confirmed", "tool.cancelled"]);
 		expect(payloads(run.events, "tool.cancelled")).toEqual([
 			{ call_id: "call_1_1_2", tool: "edit_file", reason: "approval lease no longer matches: target changed" },
 		]);

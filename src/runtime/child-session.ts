@@ -95,7 +95,7 @@ export function childOpener(parts: ChildSessionParts): OpenChild {
 			decider: parent.decider ?? engine,
 			policy,
 			confirm: parent.confirm,
-			approvals: new SessionApprovals(recorder, store, engine, policy),
+			approvals: new SessionApprovals(recorder, store, engine, policy, [], parent.flowSetup.asks),
 			authority,
 			limits: parent.limits,
 			maxSteps: parent.maxSteps,

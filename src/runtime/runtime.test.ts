@@ -130,7 +130,7 @@ describe("Session.run", () => {
 
 		const events = await expectSoundEvidence(runtime, session.id, validate);
 		// Sub-agent lineage needs an `agent` call (src/runtime/subagents.test.ts); flow decisions need data above a sink's clearance (src/runtime/flow.test.ts); hook runs need hooks (src/runtime/hooks/hooks.test.ts).
-		expect(new Set(events.map((e) => e.kind))).toEqual(new Set(EVENT_KINDS.filter((k) => !k.startsWith("subagent.") && !k.startsWith("compaction.") && k !== "flow.decided" && k !== "tool.syscall" && k !== "model.retried" && k !== "todo.updated" && k !== "skill.activated" && k !== "hook.ran")));
+		expect(new Set(events.map((e) => e.kind))).toEqual(new Set(EVENT_KINDS.filter((k) => !k.startsWith("subagent.") && !k.startsWith("compaction.") && k !== "flow.decided" && k !== "tool.syscall" && k !== "model.retried" && k !== "todo.updated" && k !== "skill.activated" && k !== "hook.ran" && k !== "ask.expired")));
 		// The schema check is not vacuous: an unknown payload field or a wrong kind is refused.
 		const sample = events.find((e) => e.kind === "tool.completed")!;
 		expect(validate({ ...sample, payload: { ...sample.payload, extra: 1 } } as AnyWardenEvent)).toMatch(/^tool.completed: /);

@@ -56,6 +56,8 @@ import { sandboxProfileFor } from "../kernel/admission/modes.js";
 import { SubagentLauncher } from "./subagents.js";
 import type { SessionHooks } from "./hooks/session-hooks.js";
 import { sessionHooks, startSession } from "./hooks/session-hook-setup.js";
+import { AskBoard } from "./asks/ask-board.js";
+import { type StoreWake, stateDirWake } from "../store/store-wake.js";
 import { undoChanges, type UndoOptions, type UndoResult, type UndoTarget } from "./undo.js";
 import { defaultSystemPrompt } from "./system-prompt.js";
 import { activateSkillTool } from "../tools/activate-skill.js";
@@ -133,6 +135,8 @@ export class Runtime {
 	private closed = false;
 	/** Canonicalizes shell commands for the capability layer; loaded with the first session. */
 	private shellParser: ShellParser | undefined;
+	/** Wakes a session waiting on an ask when another process writes the state dir. */
+	private readonly askWake: StoreWake;
 
 	private constructor(
 		readonly stateDir: string,
@@ -141,7 +145,9 @@ export class Runtime {
 		private readonly redactor: Redactor,
 		private readonly env: NodeJS.ProcessEnv,
 		private readonly hostBudget: Budget,
-	) {}
+	) {
+		this.askWake = stateDirWake(stateDir);
+	}
 
 	static async open(options: RuntimeOptions = {}): Promise<Runtime> {
 		const env = options.env ?? process.env;
@@ -350,6 +356,7 @@ export class Runtime {
 			store: this.store,
 			workspace: policy.workspace,
 			release: ceiling.manifest.approval === "deny" ? undefined : options.release,
+			asks: new AskBoard({ rows: this.store.asks, wake: this.askWake, ...(options.askTimeoutMs !== undefined ? { timeoutMs: options.askTimeoutMs } : {}) }),
 		};
 		const flow = openSessionFlow(flowSetup, recorder, authority, setup.initialContext);
 		const shellParser = this.shellParser as ShellParser;
@@ -368,7 +375,7 @@ export class Runtime {
 			decider: setup.skills ? narrowedDecider(this.engine, setup.skills) : this.engine,
 			policy,
 			confirm,
-			approvals: new SessionApprovals(recorder, this.store, this.engine, policy, setup.spentLeases),
+			approvals: new SessionApprovals(recorder, this.store, this.engine, policy, setup.spentLeases, flowSetup.asks),
 			authority,
 			limits,
 			subagents,
@@ -508,6 +515,7 @@ export class Runtime {
 				await session.end();
 			}
 		} finally {
+			this.askWake.close();
 			await this.store.close();
 		}
 	}

@@ -21,7 +21,8 @@ import { argumentsDigest, describeTarget, previewDiff, type TargetState } from "
 import type { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
 import type { Store } from "../store/store.js";
 import type { ToolDefinition } from "../tools/tool.js";
-import { ABORTED, untilAborted } from "./abort-race.js";
+import { AskBoard, AskRefused } from "./asks/ask-board.js";
+import { ANSWER_MEANING, approvalAsk, askAnswerOf } from "./asks/ask-content.js";
 import { type Decider, decideToolCall } from "./decide-call.js";
 import type { ConfirmCallback } from "./session-options.js";
 
@@ -82,6 +83,8 @@ export class SessionApprovals {
 		private readonly policy: PolicyContext,
 		/** Leases a resumed session's earlier runs consumed: presenting one again is refused as used. */
 		spentLeases: Iterable<string> = [],
+		/** Where each ask becomes a row any surface may answer; default: this store's, without a timeout. */
+		private readonly board: AskBoard = new AskBoard({ rows: store.asks }),
 	) {
 		this.leases = new LeaseBook(spentLeases);
 	}
@@ -106,18 +109,42 @@ export class SessionApprovals {
 		return request;
 	}
 
+	/**
+	 * The host's confirm callback, made durable: each request becomes a row that the callback and
+	 * every other surface (the console, `warden asks answer`) race to answer; the first answer to
+	 * land is the one returned. Reached only through `human:host`, so nothing is shown (in this
+	 * process or any other) before that admission.
+	 */
+	throughAsks(confirm: ConfirmCallback): ConfirmCallback {
+		return async (request, signal) => {
+			const settled = await this.board.ask(
+				this.recorder,
+				approvalAsk(request),
+				async (surfaceSignal) => {
+					const response = readAnswer(await confirm(request, surfaceSignal));
+					// An answer the host gave in no known form refuses, as it always has.
+					return response ? { answer: askAnswerOf(response.kind), by: response.by ?? "host" } : { answer: "deny", by: "host" };
+				},
+				signal,
+			);
+			if (settled.settled === "refused") throw new AskRefused(settled.why);
+			return { kind: ANSWER_MEANING[settled.answer].response, by: settled.by };
+		};
+	}
+
 	/** Asks the host (no callback refuses) and acts on the answer. */
 	async ask(confirm: ConfirmCallback | undefined, call: PendingCall, signal: AbortSignal): Promise<ApprovalOutcome> {
 		if (!confirm) return { approved: false, by: "no host to ask (automation refuses asks)" };
 		const request = await this.request(call);
 		let answer: unknown;
 		try {
-			// A callback that ignores the signal must not hold a cancelled turn open: the abort refuses.
-			answer = await untilAborted(Promise.resolve(confirm({ ...request }, signal)), signal);
+			// Through the board, a callback that ignores the signal cannot hold a cancelled turn open:
+			// the ask expires at the abort, and its record is written before this returns.
+			answer = await confirm({ ...request }, signal);
 		} catch (err) {
-			return { approved: false, by: `confirmation failed: ${oneLine(err)}` };
+			return { approved: false, by: signal.aborted ? "turn cancelled" : err instanceof AskRefused ? err.message : `confirmation failed: ${oneLine(err)}` };
 		}
-		if (answer === ABORTED || signal.aborted) return { approved: false, by: "turn cancelled" };
+		if (signal.aborted) return { approved: false, by: "turn cancelled" };
 		const response = readAnswer(answer);
 		if (!response) return { approved: false, by: "host refused" };
 		const approved = response.kind === "allow_once" || response.kind === "always_allow";

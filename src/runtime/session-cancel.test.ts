@@ -160,7 +160,9 @@ describe("cancelling a turn with an AbortSignal", () => {
 		expect(result.status).toBe("cancelled");
 		expect(await exists(join(workspace, "made.txt"))).toBe(false);
 		const events = await expectSoundEvidence(runtime, session.id, validate);
-		expect(callKinds(events, "call_1_1_1")).toEqual(["tool.proposed", "permission.decided", "permission.confirmed", "tool.cancelled"]);
+		// The ask expired at the abort, recorded before the call's outcome: never left pending, never answered.
+		expect(callKinds(events, "call_1_1_1")).toEqual(["tool.proposed", "permission.decided", "ask.opened", "ask.expired", "permission.confirmed", "tool.cancelled"]);
+		expect(events.find((e) => e.kind === "ask.expired")?.payload).toMatchObject({ why: "turn cancelled" });
 	});
 
 	it("cancels before the first model call when the signal is already aborted", async () => {

@@ -15,6 +15,8 @@ import { createHumanPrimitives } from "../kernel/kernel-human.js";
 import { modelProfile } from "../kernel/kernel-llm.js";
 import type { ModelProvider } from "../models/provider.js";
 import type { Store } from "../store/store.js";
+import { AskBoard } from "./asks/ask-board.js";
+import { releaseThroughAsks } from "./asks/release-asks.js";
 
 /** What every session of one lineage (a session and its sub-agents) shares. */
 export interface FlowSetup {
@@ -25,6 +27,8 @@ export interface FlowSetup {
 	workspace: string;
 	/** Absent when nobody may be asked (no callback, or a ceiling whose approval policy is deny). */
 	release: ReleaseCallback | undefined;
+	/** Where release requests become rows any surface may answer; default: the store's, without a timeout. */
+	asks?: AskBoard;
 }
 
 /** The registry for a session whose model is `model`: host rules first, then the defaults. */
@@ -37,7 +41,8 @@ export function sinkRegistry(settings: FlowSettings, model: Pick<ModelProvider, 
 
 export function openSessionFlow(setup: FlowSetup, recorder: EvidenceRecorder, authority: Authority, initialContext?: Label): SessionFlow {
 	const release = setup.release;
-	const ask = release && createHumanPrimitives({ channel: "host", answer: release, authority: authority.forCall({ approved: false }) }).ask;
+	const board = setup.asks ?? new AskBoard({ rows: setup.store.asks });
+	const ask = release && createHumanPrimitives({ channel: "host", answer: releaseThroughAsks(board, recorder, release), authority: authority.forCall({ approved: false }) }).ask;
 	return new SessionFlow({
 		session: recorder.session,
 		workspace: setup.workspace,

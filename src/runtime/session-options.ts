@@ -77,6 +77,11 @@ export interface SessionOptions {
 	configNotes?: readonly ConfigNote[];
 	/** No callback means nobody can be asked: every ask is refused. */
 	confirm?: ConfirmCallback;
+	/**
+	 * How long an ask (approval or exact release) waits for an answer from any surface, in ms;
+	 * then it expires and the call is refused. Default: until answered or the turn is cancelled.
+	 */
+	askTimeoutMs?: number;
 	/** Model calls per turn (default 50). */
 	maxSteps?: number;
 	/** How long one model call may take, in ms (default 600 000). */

@@ -405,7 +405,7 @@ async function gate(
 	if (decision.decision === "ask") {
 		// The host is reached only through the kernel: a refused `human:host` leaves the ask unanswered, so not approved.
 		const askAuthority = deps.authority.forCall({ approved: false });
-		const confirm = deps.confirm && createHumanPrimitives({ channel: "host", answer: deps.confirm, authority: askAuthority }).ask;
+		const confirm = deps.confirm && createHumanPrimitives({ channel: "host", answer: deps.approvals.throughAsks(deps.confirm), authority: askAuthority }).ask;
 		await notifyAsk(deps.hooks, name, id);
 		const approval = await deps.approvals.ask(confirm, { id, tool, args, decision }, signal);
 		for (const refused of askAuthority.refusals) await recorder.audit("authority.denied", refused.toRecord(), id);

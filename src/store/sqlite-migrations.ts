@@ -248,6 +248,33 @@ export const MIGRATIONS: readonly Migration[] = [
 			`);
 		},
 	},
+	{
+		version: 11,
+		description: "asks: each pending approval or exact-release request, owned by its asker's lease, answered at most once",
+		up(db) {
+			db.exec(`
+				CREATE TABLE asks (
+					id TEXT PRIMARY KEY,
+					session TEXT NOT NULL,
+					call_id TEXT NOT NULL,
+					kind TEXT NOT NULL,
+					body TEXT NOT NULL CHECK (json_valid(body)),
+					-- The asker's process lease: once that holder is gone, the ask can never be answered.
+					owner TEXT,
+					created_at TEXT NOT NULL,
+					expires_at TEXT,
+					answer TEXT,
+					answered_by TEXT,
+					answered_at TEXT,
+					expired_at TEXT,
+					expired_why TEXT,
+					CHECK (answer IS NULL OR expired_at IS NULL),
+					CHECK ((answer IS NULL) = (answered_by IS NULL))
+				);
+				CREATE INDEX asks_open ON asks (created_at) WHERE answer IS NULL AND expired_at IS NULL;
+			`);
+		},
+	},
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
@@ -269,6 +296,7 @@ const REQUIRED_TABLES = [
 	"run_commands",
 	"process_leases",
 	"mcp_pins",
+	"asks",
 ];
 
 /**

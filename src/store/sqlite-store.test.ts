@@ -44,8 +44,14 @@ function dropVersion9(db: Database.Database): void {
 	db.exec("DROP TABLE mcp_pins");
 }
 
+/** Undoes migration 11: durable asks. */
+function dropVersion11(db: Database.Database): void {
+	db.exec("DROP TABLE asks");
+}
+
 /** Undoes every migration after 6. */
 function dropAfter6(db: Database.Database): void {
+	dropVersion11(db);
 	dropVersion9(db);
 	dropVersion8(db);
 	dropVersion7(db);
@@ -355,7 +361,7 @@ describe("SqliteStore bad state dirs", () => {
 		});
 		expect(rule.id).toBe(1);
 		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 1 });
-		expect(SCHEMA_VERSION).toBe(9);
+		expect(SCHEMA_VERSION).toBe(11);
 	});
 
 	it("migrates a version 3 database (before file labels) and keeps its rows", async () => {

@@ -4,6 +4,8 @@
  */
 import type { McpPinStore } from "./mcp-pins.js";
 import { SqliteMcpPins } from "./sqlite-mcp-pins.js";
+import type { AskStore } from "./ask-rows.js";
+import { EXPIRE_ORPHANED_ASKS, SqliteAsks } from "./sqlite-asks.js";
 import { createHash, randomUUID } from "node:crypto";
 import { hostname as osHostname } from "node:os";
 import type { Database, Statement } from "better-sqlite3";
@@ -160,6 +162,16 @@ export class SqliteStore implements Store {
 		},
 	});
 
+	readonly asks: AskStore = new SqliteAsks({
+		sql: (source) => this.sql(source),
+		immediate: (body) => this.immediate(body),
+		writable: () => {
+			this.writable();
+		},
+		ownToken: () => this.ownLease().token,
+		ownerGone: (token) => this.leaseGone(token),
+	});
+
 	private constructor(
 		private readonly db: Database,
 		readonly stateDir: string,
@@ -267,6 +279,8 @@ export class SqliteStore implements Store {
 			const sessions = active.filter((row) => orphaned(row.owner)).map((row) => row.id);
 			const ownSession = this.sql("UPDATE sessions SET owner = ? WHERE id = ?");
 			for (const id of sessions) ownSession.run(holder.token, id);
+			// An ask whose asker is gone can never be answered: it expires, it is never left half-answered.
+			this.sql(EXPIRE_ORPHANED_ASKS).run({ at: this.now().toISOString(), live: JSON.stringify([...live]) });
 			return { holders: gone, sessions, operations: operations.map(toOperation) };
 		});
 	}
@@ -299,6 +313,15 @@ export class SqliteStore implements Store {
 		const row = this.sql("SELECT l.* FROM sessions s JOIN process_leases l ON s.owner = l.token WHERE s.id = ? AND s.status = 'active'").get(id) as LeaseDbRow | undefined;
 		const holder = row ? toHolder(row) : undefined;
 		return holder && (holder.token === this.holder?.token || goneReason(holder, this.probe) === undefined) ? holder : undefined;
+	}
+
+	/** Why the lease `token` no longer holds, read inside the caller's transaction; undefined while its holder is live. */
+	private leaseGone(token: string | null): string | undefined {
+		if (token === null) return "no process lease owns it";
+		if (token === this.holder?.token) return undefined;
+		const lease = this.sql("SELECT * FROM process_leases WHERE token = ?").get(token) as LeaseDbRow | undefined;
+		if (!lease) return "the process is gone";
+		return goneReason(toHolder(lease), this.probe);
 	}
 
 	private ownLease(): LeaseHolder {

@@ -6,6 +6,7 @@
 import type { LeaseHolder } from "./process-lease.js";
 
 import type { McpPinStore } from "./mcp-pins.js";
+import type { AskStore } from "./ask-rows.js";
 
 export type { StoreRules } from "./store-rules.js";
 
@@ -242,6 +243,9 @@ export interface Store {
 
 	/** Approved MCP tool definitions, by digest (src/store/mcp-pins.ts). */
 	readonly mcpPins: McpPinStore;
+
+	/** Pending approvals and exact-release requests, answerable from any process (src/store/ask-rows.ts). */
+	readonly asks: AskStore;
 
 	/** Records a label on written content; a second label for the same key is joined with the first, never replacing it. */
 	putFileLabel(row: FileLabelRow): Promise<void>;

@@ -7,6 +7,9 @@ export type AuditKind =
 	| "run.resolved"
 	| "permission.decided"
 	| "permission.confirmed"
+	/** Who answered a durable ask, and with what (src/runtime/asks/ask-board.ts). */
+	| "ask.answered"
+	| "ask.expired"
 	| "tool.invalid"
 	| "tool.outcome"
 	| "effect"

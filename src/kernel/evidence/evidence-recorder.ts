@@ -60,6 +60,11 @@ export class EvidenceRecorder {
 		return toAuditRecord(await this.store.appendAudit(input));
 	}
 
+	/** A value as the redactor leaves it, for evidence kept in rows of its own (an ask a surface is shown). */
+	redacted<T>(value: T): T {
+		return this.redactor.redact(value);
+	}
+
 	/** Persists one conversation message, redacted like every other piece of evidence. */
 	async message(message: unknown, label?: Label): Promise<void> {
 		await this.store.appendMessage(this.session, this.redactor.redact(message), label);

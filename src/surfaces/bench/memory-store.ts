@@ -5,6 +5,7 @@
  * difference between the two is the cost of SQLite and fsync alone. Nothing survives the process.
  */
 import { MemoryMcpPins, type McpPinStore } from "../../store/mcp-pins.js";
+import { type AskStore, MemoryAsks } from "../../store/ask-rows.js";
 import { createHash } from "node:crypto";
 import { ChainVerifier } from "../../kernel/evidence/audit-chain.js";
 import { oneLine } from "../../store/sqlite-errors.js";
@@ -60,6 +61,7 @@ export class MemoryStore implements Store {
 	private readonly runCommands = new Map<string, string>();
 	private closed = false;
 	readonly mcpPins: McpPinStore = new MemoryMcpPins();
+	readonly asks: AskStore = new MemoryAsks();
 
 	constructor(private readonly now: () => Date = () => new Date()) {}
 

@@ -6,6 +6,7 @@ import { registerChatCommand } from "../tui/chat-command.js";
 import { registerConsoleCommand } from "../console/console-command.js";
 import { registerEvalCommands } from "../eval/eval-command.js";
 import { EXIT, reportError } from "./cli-error.js";
+import { registerAsksCommand } from "./asks-command.js";
 import { registerEvidenceCommands } from "./evidence-commands.js";
 import { registerExplainCommand } from "./explain-command.js";
 import { registerMcpCommand } from "./mcp-command.js";
@@ -34,6 +35,7 @@ export function buildProgram(out: (text: string) => void): Command {
 	registerMcpCommand(program, out);
 	registerReplayCommand(program, out);
 	registerRecoverCommand(program, out);
+	registerAsksCommand(program, out);
 	registerUndoCommand(program, out);
 	registerSkillsCommand(program, out);
 	registerAcpCommand(program);

@@ -49,6 +49,12 @@ function renderOwnEvent(event: AnyWardenEvent): string | undefined {
 		}
 		case "permission.confirmed":
 			return `    ${tag(event.payload)} ${event.payload.approved ? "approved" : "not approved"} (${event.payload.by})`;
+		case "ask.opened":
+			return `    ? ask ${event.payload.ask}: ${event.payload.kind} of ${event.payload.tool} ${event.payload.resource} waits for an answer`;
+		case "ask.answered":
+			return `    ask ${event.payload.ask}: ${event.payload.answer} (by ${event.payload.answered_by})`;
+		case "ask.expired":
+			return `    ask ${event.payload.ask} expired: ${event.payload.why}`;
 		case "tool.completed":
 			return `    ✓ ${tag(event.payload)} completed in ${event.payload.duration_ms} ms${event.payload.truncated ? " (output truncated for the model)" : ""}`;
 		case "tool.failed":

@@ -17,6 +17,7 @@ export interface SessionCliFlags extends ConfigCliFlags {
 export interface RunFlags extends SessionCliFlags {
 	json?: boolean;
 	resume?: string;
+	askTimeout?: string;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -27,7 +28,7 @@ export function sessionFlags(command: Command): Command {
 		.option("--model <spec>", "scripted:<plan.yaml> | openai:<model> | anthropic:<model> | ollama:<model> | lmstudio:<model> | llama:<model.gguf> | llama:hf:<owner>/<repo>/<file> | a profile from the config's models: (default $WARDEN_MODEL, then the config's model:; with none, a terminal is offered the default model)")
 		.option("--mode <mode>", `permission mode: ${PERMISSION_MODES.join(" | ")} (default from the config, else workspace-write)`)
 		.option("--workspace <dir>", "directory the agent works in", ".")
-		.option("--on-ask <answer>", "answer to calls that need confirmation: deny | allow | prompt (warden run: ask on the terminal) (default from the config, else deny)")
+		.option("--on-ask <answer>", "answer to calls that need confirmation: deny | allow | prompt (warden run: ask on the terminal) | console (warden run: wait for the console or `warden asks answer`) (default from the config, else deny)")
 		.option("--max-steps <n>", "model calls allowed in the turn (default from the config, else 50)")
 		.option("--model-timeout <seconds>", "how long one model call may take", "600")
 		.option("--sandbox <policy>", "mode (the mode chooses: none in full-access) | required (shell commands always run in the workspace-write sandbox)", "mode")
@@ -48,7 +49,8 @@ export function registerRunCommand(program: Command, out: (text: string) => void
 			.description("run one governed task in a workspace, with no prompts")
 			.argument("<task>", "what the agent should do (with --resume: the follow-up)")
 			.option("--resume <session>", "continue this session (its workspace; its model unless --model) with the task as the next turn")
-			.option("--json", "print one event per line as JSON on stdout, nothing else"),
+			.option("--json", "print one event per line as JSON on stdout, nothing else")
+			.option("--ask-timeout <seconds>", "how long an ask waits for an answer from any surface, then it expires and the call is refused (default with --on-ask console: 300)"),
 	).action(async (task: string, flags: RunFlags) => {
 		// Loaded only when this command runs, so the CLI starts without the runtime.
 		const { runTask } = await import("./run-task.js");

@@ -5,6 +5,7 @@ import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
 import { Runtime } from "../../runtime/runtime.js";
 import { shellSandbox } from "../../runtime/session-policy.js";
 import type { SessionOptions } from "../../runtime/session-options.js";
+import { askTimeoutMs, elsewhereHost } from "./ask-hosts.js";
 import { EXIT, UsageError } from "./cli-error.js";
 import { renderEvent } from "./render-event.js";
 import type { RunFlags } from "./run-command.js";
@@ -19,9 +20,12 @@ export async function runTask(task: string, flags: RunFlags, out: (text: string)
 			if (line !== undefined) out(`${line}\n`);
 		}
 	};
-	// --on-ask prompt: asks are put to the person at the terminal (src/surfaces/tui/terminal-asker.ts).
-	const host = await promptingHost(flags);
-	if (host) flags = { ...flags, onAsk: undefined };
+	// --on-ask prompt: asks are put to the person at the terminal (src/surfaces/tui/terminal-asker.ts);
+	// --on-ask console: they wait for another surface (src/surfaces/cli/ask-hosts.ts). Either way any surface may answer.
+	const timeoutMs = askTimeoutMs(flags.askTimeout, flags.onAsk);
+	const answering = await promptingHost(flags);
+	if (answering) flags = { ...flags, onAsk: undefined };
+	const host = answering || timeoutMs !== undefined ? { ...answering, ...(timeoutMs !== undefined ? { askTimeoutMs: timeoutMs } : {}) } : undefined;
 	// A new session's flags are checked before the state dir is opened; a resumed one needs its row first.
 	const fresh = flags.resume === undefined ? await sessionOptionsFromFlags(flags, print) : undefined;
 	const runtime = await Runtime.open(flags.stateDir ? { stateDir: flags.stateDir } : {});
@@ -57,6 +61,7 @@ export async function runTask(task: string, flags: RunFlags, out: (text: string)
 
 /** The terminal's answering callbacks for --on-ask prompt; refused without a terminal to ask on. */
 async function promptingHost(flags: RunFlags): Promise<Pick<SessionOptions, "confirm" | "release" | "askUser"> | undefined> {
+	if (flags.onAsk === "console") return elsewhereHost();
 	if (flags.onAsk !== "prompt") return undefined;
 	if (!process.stdin.isTTY) throw new UsageError("--on-ask prompt needs a terminal on standard input; use deny or allow in automation");
 	const { terminalAsker } = await import("../tui/terminal-asker.js");

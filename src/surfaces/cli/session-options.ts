@@ -33,7 +33,7 @@ export async function sessionOptionsFromFlags(
 		rules: config.rules,
 		runDeny: config.runDeny,
 		configNotes: config.ignored,
-		confirm: async () => config.onAsk.value === "allow",
+		confirm: async () => ({ kind: config.onAsk.value === "allow" ? "allow_once" : "deny", by: "on-ask" }),
 		maxSteps: config.maxSteps.value,
 		budget: config.budget,
 		...(config.grants ? { grants: config.grants.value } : {}),
@@ -59,7 +59,7 @@ export async function resumeFromFlags(
 	flags: SessionCliFlags,
 	onEvent: (event: AnyWardenEvent) => void,
 	sessionId: string,
-	host?: Pick<OpenSessionOptions, "confirm" | "release" | "askUser">,
+	host?: Pick<OpenSessionOptions, "confirm" | "release" | "askUser" | "askTimeoutMs">,
 ): Promise<Session> {
 	const row = await runtime.getSession(sessionId);
 	if (!row) throw new UsageError(`unknown session ${sessionId}`);

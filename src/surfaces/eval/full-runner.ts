@@ -12,6 +12,7 @@ import type { TurnResult } from "../../runtime/turn-loop.js";
 import { runAcpTurn } from "./acp-driver.js";
 import { auditMatches } from "./audit-match.js";
 import { judgeEffect, type ResolvedEffect } from "./effect-oracle.js";
+import { lateAnswerHost } from "./late-answer.js";
 import { resolveEffect } from "./effect-resolution.js";
 import { findInEvidence } from "./evidence-search.js";
 import type { TaskDirs } from "./fixture.js";
@@ -114,6 +115,7 @@ export async function runFull(task: EvalTask, dirs: TaskDirs, sink: SinkServer):
 					return task.onAsk === "allow";
 				},
 				release: async () => release(),
+				...(task.lateAnswer ? lateAnswerHost(runtime, task.lateAnswer, run) : {}),
 			});
 			result = await session.send(input);
 			finalWorld = await snapshotWorld(roots);

@@ -257,3 +257,19 @@ describe("crash_at", () => {
 		expect(errorOf(`${VALID}crash_at: turn.completed\nretry: [{ text: a }, { text: b }]\n`)).toMatch(/retry\[0\]: has no tool_calls/);
 	});
 });
+
+describe("late_answer", () => {
+	const PLAN = `category: precedence\nplan:\n  - text: done\n`;
+	const refusal = (text: string) => errorOf(text, "precedence").replace("eval/tasks/egress/t.yaml: ", "");
+	it("reads the late answer, and leaves it out when absent", () => {
+		expect(parseTaskText(`${PLAN}late_answer: allow_always\n`, "t.yaml", "precedence").lateAnswer).toBe("allow_always");
+		expect(parseTaskText(PLAN, "t.yaml", "precedence").lateAnswer).toBeUndefined();
+	});
+
+	it("refuses an unknown late answer, one beside on_ask: allow or acp, and one in a recovery task", () => {
+		expect(refusal(`${PLAN}late_answer: deny\n`)).toBe('late_answer: must be one of allow_once, allow_always, got "deny"');
+		expect(refusal(`${PLAN}late_answer: allow_once\non_ask: allow\n`)).toBe("late_answer: cannot be combined with on_ask: allow (a host answering at once is not late)");
+		expect(refusal(`${PLAN}late_answer: allow_once\nacp: { answer: allow_once }\n`)).toBe("late_answer: cannot be combined with acp (the editor answers there)");
+		expect(refusal(`${PLAN}late_answer: allow_once\ncrash_at: operation.performed\n`)).toMatch(/^late_answer: cannot be combined with crash_at/);
+	});
+});

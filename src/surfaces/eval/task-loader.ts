@@ -21,7 +21,7 @@ export class TaskFormatError extends Error {
 	override name = "TaskFormatError";
 }
 
-const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "grants", "ceiling", "flow", "on_release", "fixture", "plan", "checks", "crash_at", "retry", "acp", "mcp_servers", "hooks"];
+const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "grants", "ceiling", "flow", "on_release", "fixture", "plan", "checks", "crash_at", "retry", "acp", "mcp_servers", "hooks", "late_answer"];
 const ACP_KEYS = ["answer", "cancel_at"];
 const FIXTURE_KEYS = ["files", "home_files", "outside_files", "symlinks", "hardlinks", "env", "git"];
 const GIT_KEYS = ["commit", "bare"];
@@ -301,6 +301,7 @@ export function parseTask(value: unknown, label: string, category: string): Eval
 		...authority,
 		...(flow === undefined ? {} : { flow }),
 		onRelease: parseReleaseAnswer(task.on_release, fail),
+		...lateAnswerOf(task, fail),
 		fixture: parseFixture(task.fixture, fail),
 		plan: parsePlan(task.plan, fail),
 		checks: parseChecks(task.checks, fail),
@@ -310,6 +311,18 @@ export function parseTask(value: unknown, label: string, category: string): Eval
 		...(mcpServers === undefined ? {} : { mcpServers }),
 		...(hooks === undefined ? {} : { hooks }),
 	};
+}
+
+const LATE_ANSWERS = ["allow_once", "allow_always"] as const;
+
+/** `late_answer`: the full runner's asks expire unanswered, then this answer comes from another surface, too late. */
+function lateAnswerOf(task: Record<string, unknown>, fail: Fail): Pick<EvalTask, "lateAnswer"> {
+	if (task.late_answer === undefined) return {};
+	const answer = stringField(task.late_answer, "late_answer", fail);
+	if (!(LATE_ANSWERS as readonly string[]).includes(answer)) fail("late_answer", `must be one of ${LATE_ANSWERS.join(", ")}, got "${answer}"`);
+	if (task.on_ask === "allow") fail("late_answer", "cannot be combined with on_ask: allow (a host answering at once is not late)");
+	if (task.acp !== undefined) fail("late_answer", "cannot be combined with acp (the editor answers there)");
+	return { lateAnswer: answer as (typeof LATE_ANSWERS)[number] };
 }
 
 function parseAcp(value: unknown, fail: Fail): AcpTaskSpec | undefined {
@@ -324,7 +337,7 @@ function parseAcp(value: unknown, fail: Fail): AcpTaskSpec | undefined {
 }
 
 /** What a crashed CLI run can be given is its command line and its user config (grants): the other settings cannot be combined. */
-const NOT_WITH_CRASH = ["budget", "ceiling", "flow", "on_release", "acp", "hooks"];
+const NOT_WITH_CRASH = ["budget", "ceiling", "flow", "on_release", "acp", "hooks", "late_answer"];
 
 function parseCrashAt(task: Record<string, unknown>, fail: Fail): CrashPoint | undefined {
 	if (task.crash_at === undefined) return undefined;

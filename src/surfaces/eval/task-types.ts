@@ -111,6 +111,11 @@ export interface EvalTask {
 	rules: TaskRules;
 	runDeny: string[];
 	onAsk: "allow" | "deny";
+	/**
+	 * The full runner's asks go unanswered until they expire, and then this answer arrives from
+	 * another surface (through the ask queue): it must be refused and release nothing.
+	 */
+	lateAnswer?: "allow_once" | "allow_always";
 	/** Session-wide limits for the full runner; a turn that runs out ends `budget_exhausted`. Empty: none. */
 	budget: BudgetLimits;
 	/** The session's capability set for the full runner; undefined: the mode's preset. */

@@ -96,14 +96,15 @@ export function terminalAsker(io: TerminalIo = { input: process.stdin, output: p
 			serial(async () => {
 				show(io, { kind: "approval", request });
 				const kind = await readKey(io, (k) => APPROVAL_KEYS[k], signal);
-				io.output.write(`${kind ?? "deny"}\n`);
+				// Stopped without a key: another surface answered first, or the turn ended.
+				io.output.write(`${kind ?? (signal.aborted ? "no longer waiting (answered elsewhere or cancelled)" : "deny")}\n`);
 				return { kind: kind ?? "deny", by: "terminal" };
 			}),
 		release: (request: ReleaseRequest, signal: AbortSignal) =>
 			serial(async () => {
 				show(io, { kind: "release", request });
 				const yes = (await readKey(io, (k) => YES_NO_KEYS[k], signal)) === true;
-				io.output.write(`${yes ? "released" : "kept"}\n`);
+				io.output.write(`${yes ? "released" : signal.aborted ? "no longer waiting (answered elsewhere or cancelled)" : "kept"}\n`);
 				return yes;
 			}),
 		askUser: (question: string, signal: AbortSignal) =>

@@ -1,0 +1,89 @@
+/**
+ * What an ask shows any surface, built from the request the session made (an approval or an exact
+ * release), and the table between the surfaces' answers and the approval responses they mean.
+ */
+import type { ApprovalRequest, ApprovalResponseKind } from "../../kernel/approval/approval-types.js";
+import type { ReleaseRequest } from "../../kernel/flow/flow-types.js";
+import type { AskRow } from "../../store/ask-rows.js";
+import type { AskAnswer, PendingAsk } from "./ask-types.js";
+
+/** Everything of a PendingAsk but what the row itself assigns. */
+export type AskContent = Omit<PendingAsk, "id" | "session" | "created_at">;
+
+export const ASK_ANSWERS: readonly AskAnswer[] = ["allow_once", "allow_always", "deny", "deny_always"];
+
+/** One row per answer: the approval response it is, whether it lets the call through, and whether a release may take it. */
+export const ANSWER_MEANING: Readonly<Record<AskAnswer, { response: ApprovalResponseKind; allows: boolean; release: boolean }>> = {
+	allow_once: { response: "allow_once", allows: true, release: true },
+	allow_always: { response: "always_allow", allows: true, release: false },
+	deny: { response: "deny", allows: false, release: true },
+	deny_always: { response: "always_deny", allows: false, release: false },
+};
+
+/** The surfaces' word for an approval response. */
+export function askAnswerOf(response: ApprovalResponseKind): AskAnswer {
+	const found = ASK_ANSWERS.find((a) => ANSWER_MEANING[a].response === response);
+	if (found === undefined) throw new Error(`no ask answer means ${response}`);
+	return found;
+}
+
+export function isAskAnswer(value: unknown): value is AskAnswer {
+	return ASK_ANSWERS.includes(value as AskAnswer);
+}
+
+/** An approval as every surface sees it: the same content the terminal's card shows. */
+export function approvalAsk(request: ApprovalRequest): AskContent {
+	const ask: AskContent = {
+		call_id: request.callId,
+		kind: "approval",
+		tool: request.tool,
+		resource: request.resource,
+		arguments: request.arguments,
+		reason: request.decision.reason,
+	};
+	if (request.diff !== undefined) ask.diff = request.diff;
+	const allow = request.always?.allow;
+	if (allow && "rules" in allow) ask.always_rule = allow.rules.join(", ");
+	return ask;
+}
+
+/** An exact-release request: one payload, once, to one sink; the payload itself is shown only as its bounded, redacted preview. */
+export function releaseAsk(request: ReleaseRequest): AskContent {
+	return {
+		call_id: request.call_id ?? request.id,
+		kind: "release",
+		tool: request.operation,
+		resource: request.sink,
+		arguments: { preview: request.preview },
+		reason: request.why,
+		release: { digest: request.payload_sha256, labels: [request.label.sensitivity, request.label.integrity, ...request.label.sources.map((s) => `${s.kind}:${s.ref}`)], sink: request.sink },
+		expires_at: request.expires_at,
+	};
+}
+
+/** A stored row as the console's PendingAsk. */
+export function pendingAskOf(row: AskRow): PendingAsk {
+	const body = row.body as Omit<AskContent, "call_id" | "kind" | "expires_at">;
+	const ask: PendingAsk = {
+		id: row.id,
+		session: row.session,
+		call_id: row.call_id,
+		kind: row.kind === "release" ? "release" : "approval",
+		tool: body.tool,
+		resource: body.resource,
+		arguments: body.arguments,
+		reason: body.reason,
+		created_at: row.created_at,
+	};
+	if (body.diff !== undefined) ask.diff = body.diff;
+	if (body.always_rule !== undefined) ask.always_rule = body.always_rule;
+	if (body.release !== undefined) ask.release = body.release;
+	if (row.expires_at !== undefined) ask.expires_at = row.expires_at;
+	return ask;
+}
+
+/** What the row keeps of an ask beyond its own columns. */
+export function askBody(content: AskContent): Record<string, unknown> {
+	const { call_id: _call, kind: _kind, expires_at: _expires, ...body } = content;
+	return body;
+}

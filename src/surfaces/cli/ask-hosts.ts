@@ -1,0 +1,38 @@
+/**
+ * `warden run --on-ask console`: this process shows no prompt and answers nothing itself; each ask
+ * waits, as a durable row, for an answer from another surface (the console, `warden asks answer`)
+ * until --ask-timeout runs out, and is then expired and the call refused.
+ */
+import type { SessionOptions } from "../../runtime/session-options.js";
+import { UsageError } from "./cli-error.js";
+
+export const DEFAULT_CONSOLE_ASK_TIMEOUT_S = 300;
+
+/** --ask-timeout in ms; with --on-ask console the default applies, otherwise none. */
+export function askTimeoutMs(flag: string | undefined, onAsk: string | undefined): number | undefined {
+	if (flag === undefined) return onAsk === "console" ? DEFAULT_CONSOLE_ASK_TIMEOUT_S * 1000 : undefined;
+	const seconds = Number(flag);
+	if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--ask-timeout must be a positive number of seconds, got "${flag}"`);
+	return Math.ceil(seconds * 1000);
+}
+
+/** Resolves only when the ask is settled elsewhere (or the turn ends): the board then stops waiting on it. */
+function waitElsewhere<T>(refusal: T, signal: AbortSignal): Promise<T> {
+	return new Promise((resolve) => {
+		if (signal.aborted) return resolve(refusal);
+		signal.addEventListener("abort", () => resolve(refusal), { once: true });
+	});
+}
+
+export function elsewhereHost(notice: (line: string) => void = (l) => process.stderr.write(l)): Pick<SessionOptions, "confirm" | "release"> {
+	return {
+		confirm: (request, signal) => {
+			notice(`warden: ${request.tool} ${request.resource} (call ${request.callId}) waits for an answer from the console or \`warden asks answer\`\n`);
+			return waitElsewhere(false, signal);
+		},
+		release: (request, signal) => {
+			notice(`warden: a release to ${request.sink} (call ${request.call_id ?? request.id}) waits for an answer from the console or \`warden asks answer\`\n`);
+			return waitElsewhere(false, signal);
+		},
+	};
+}
