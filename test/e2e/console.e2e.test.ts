@@ -4,7 +4,7 @@
  * photographed into docs/console/ so the README's pictures show what this build serves.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { request } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -279,7 +279,65 @@ describe("warden console", () => {
 			await inProcess.close();
 		}
 	}, 120_000);
+	it("approves a `warden run` in another process from the browser, and denies another: each answered once, by the console", async () => {
+		const before = readFileSync(join(fx.workspace, "notes.md"), "utf8");
+		const page = await operator.newPage();
+		await page.goto(`${origin}/#/approvals`);
+
+		const approved = waitingRun("# notes\nmeet on Friday\n");
+		await expect.poll(() => page.locator("article.ask").count(), { timeout: 30_000 }).toBe(1);
+		const card = page.locator("article.ask").first();
+		expect(await card.locator("pre.diff").textContent()).toContain("+meet on Friday");
+		await card.getByRole("button", { name: "Allow once" }).click();
+		const first = await approved;
+		expect(first.code, first.stderr).toBe(0);
+		expect(readFileSync(join(fx.workspace, "notes.md"), "utf8")).toBe("# notes\nmeet on Friday\n");
+
+		const refused = waitingRun("# notes\nmeet never\n");
+		await expect.poll(() => page.locator("article.ask").count(), { timeout: 30_000 }).toBe(1);
+		await page.locator("article.ask").first().getByRole("button", { name: "Deny", exact: true }).click();
+		const second = await refused;
+		expect(second.code, second.stderr).toBe(0);
+		expect(readFileSync(join(fx.workspace, "notes.md"), "utf8")).toBe("# notes\nmeet on Friday\n");
+		await expect.poll(() => page.locator("article.ask").count()).toBe(0);
+		await page.close();
+
+		const answers = (await runCli(["audit", "list", "--state-dir", fx.stateDir, "--json"])).stdout
+			.split("\n")
+			.filter(Boolean)
+			.map((l) => JSON.parse(l) as { kind: string; session: string; data: Record<string, unknown> })
+			.filter((r) => r.kind === "ask.answered");
+		expect(answers.map((r) => [r.session, r.data.answered_by, r.data.answer])).toEqual([
+			[first.session, "console", "allow_once"],
+			[second.session, "console", "deny"],
+		]);
+		expect(before).not.toBe("# notes\nmeet on Friday\n");
+	}, 120_000);
 });
+
+/** `warden run --on-ask console` writing notes.md in another process; resolves when it exits, with its session id. */
+function waitingRun(content: string): Promise<{ code: number | null; stderr: string; session: string }> {
+	const plan = writePlan(fx, [{ tool_calls: [{ name: "write_file", arguments: { path: "notes.md", content } }] }, { text: "done" }]);
+	const child = spawn(
+		process.execPath,
+		[BIN, "run", "change the note", "--model", `scripted:${plan}`, "--workspace", fx.workspace, "--state-dir", fx.stateDir, "--json", "--no-project-config", "--ask", "write_file(notes.md)", "--on-ask", "console", "--ask-timeout", "60"],
+		{ env: { ...process.env, WARDEN_HOME: "", WARDEN_MODEL: "", WARDEN_CONFIG: "", XDG_CONFIG_HOME: CONFIG_HOME, XDG_STATE_HOME: STATE_HOME, WARDEN_CACHE_DIR: CACHE_HOME }, stdio: ["ignore", "pipe", "pipe"] },
+	);
+	let stdout = "";
+	let stderr = "";
+	child.stdout?.on("data", (d: Buffer) => {
+		stdout += d.toString();
+	});
+	child.stderr?.on("data", (d: Buffer) => {
+		stderr += d.toString();
+	});
+	return new Promise((resolve) => {
+		child.on("close", (code) => {
+			const started = stdout.split("\n").find((l) => l.includes('"kind":"session.started"'));
+			resolve({ code, stderr, session: started ? (JSON.parse(started) as { session: string }).session : "" });
+		});
+	});
+}
 
 async function loginCookie(): Promise<string> {
 	const { ConsoleClient } = await import("../../src/surfaces/console/console-client.js");

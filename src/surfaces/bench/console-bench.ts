@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { openSqliteStore } from "../../kernel/evidence/store-rows.js";
 import { DB_FILE } from "../../store/sqlite-open.js";
-import { openAskQueue } from "../console/console-asks.js";
+import { openAskQueue } from "../../runtime/asks/ask-queue.js";
 import { ConsoleClient } from "../console/console-client.js";
 import { startConsole } from "../console/console-server.js";
 import type { FeedItem } from "../console/console-types.js";
@@ -129,7 +129,8 @@ process.stdout.write(JSON.stringify(took) + "\\n");
 async function feedLatency(options: ConsoleBenchOptions): Promise<{ feed: EchoTiming; append: EchoTiming }> {
 	const stateDir = join(options.tempDir, "console-feed");
 	await openSqliteStore(stateDir).close();
-	const running = await startConsole({ stateDir, asks: openAskQueue(stateDir) });
+	const asks = openAskQueue(stateDir);
+	const running = await startConsole({ stateDir, asks });
 	const script = join(options.tempDir, "console-writer.mjs");
 	writeFileSync(script, WRITER);
 	try {
@@ -172,6 +173,7 @@ async function feedLatency(options: ConsoleBenchOptions): Promise<{ feed: EchoTi
 		return { feed: latency(arrivals), append: latency(took) };
 	} finally {
 		await running.close();
+		await asks.close();
 	}
 }
 
@@ -204,8 +206,10 @@ async function seedChain(stateDir: string, records: number): Promise<void> {
 async function pageTimes(chains: readonly [Chain, Chain], options: ConsoleBenchOptions): Promise<[CallTiming, CallTiming]> {
 	for (const chain of chains) await seedChain(chain.stateDir, chain.records);
 	const consoles = [];
+	// Pages only read: their consoles list asks without taking a lease.
+	const queues = chains.map((chain) => openAskQueue(chain.stateDir, { readOnly: true }));
 	try {
-		for (const chain of chains) consoles.push(await startConsole({ stateDir: chain.stateDir, asks: openAskQueue(chain.stateDir) }));
+		for (const [i, chain] of chains.entries()) consoles.push(await startConsole({ stateDir: chain.stateDir, asks: queues[i]! }));
 		const readers = await Promise.all(
 			consoles.map(async (running, i) => {
 				const records = chains[i]!.records;
@@ -229,5 +233,6 @@ async function pageTimes(chains: readonly [Chain, Chain], options: ConsoleBenchO
 		return [callTiming(readers[0]!.samples), callTiming(readers[1]!.samples)];
 	} finally {
 		for (const running of consoles) await running.close();
+		for (const queue of queues) await queue.close();
 	}
 }

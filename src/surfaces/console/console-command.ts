@@ -28,11 +28,16 @@ export function registerConsoleCommand(program: Command, out: (text: string) => 
 			// Loaded only when this command runs, so `warden --version` never loads the server.
 			const [{ startConsole }, { openAskQueue }, { resolveStateDir }] = await Promise.all([
 				import("./console-server.js"),
-				import("./console-asks.js"),
+				import("../../runtime/asks/ask-queue.js"),
 				import("../../store/state-dir.js"),
 			]);
 			const stateDir = resolveStateDir(flags.stateDir, process.env);
-			const running = await startConsole({ stateDir, port: chosen, ...(flags.host === undefined ? {} : { host: flags.host }), asks: openAskQueue(stateDir) });
+			// The durable asks of this state dir: answering one takes this process's lease, no recovery.
+			const asks = openAskQueue(stateDir);
+			const running = await startConsole({ stateDir, port: chosen, ...(flags.host === undefined ? {} : { host: flags.host }), asks }).catch(async (error: unknown) => {
+				await asks.close();
+				throw error;
+			});
 			if (running.warning !== undefined) process.stderr.write(`${running.warning}\n`);
 			out(`warden console: ${running.url}\n`);
 			await new Promise<void>((resolve) => {
@@ -41,5 +46,6 @@ export function registerConsoleCommand(program: Command, out: (text: string) => 
 				process.once("SIGTERM", stop);
 			});
 			await running.close();
+			await asks.close();
 		});
 }
