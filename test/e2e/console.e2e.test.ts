@@ -263,7 +263,6 @@ describe("warden console", () => {
 			const first = page.locator('article.ask[data-ask-id="ask-7"]');
 			expect(await first.locator(".rule code").textContent()).toBe("write_file notes.md");
 			expect(await first.locator("pre.diff").textContent()).toContain("+meet on Friday");
-			await shot(page, "approvals");
 			await first.getByRole("button", { name: "Allow once" }).click();
 			await expect.poll(() => page.getByTestId("answered").textContent()).toContain("Allow once: write_file fs:notes.md");
 			// The answered ask leaves the queue as soon as the server's ask stream says so.
@@ -288,6 +287,8 @@ describe("warden console", () => {
 		await expect.poll(() => page.locator("article.ask").count(), { timeout: 30_000 }).toBe(1);
 		const card = page.locator("article.ask").first();
 		expect(await card.locator("pre.diff").textContent()).toContain("+meet on Friday");
+		// The README's picture of the approvals page: a real ask of a run in another process.
+		await shot(page, "approvals");
 		await card.getByRole("button", { name: "Allow once" }).click();
 		const first = await approved;
 		expect(first.code, first.stderr).toBe(0);
