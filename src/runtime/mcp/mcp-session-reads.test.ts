@@ -127,7 +127,7 @@ describe("MCP resources and prompts in a session", () => {
 
 	it("plan mode, a deny rule and exclude_tools take read tools away; a server without resources or prompts gets none", async () => {
 		const { runtime, workspace, notes } = await setup();
-		const cases: [Parameters<typeof runtime.openSession>[0], string[]][] = [
+		const cases: [Omit<Parameters<typeof runtime.openSession>[0], "model">, string[]][] = [
 			[{ workspace, mode: "plan", mcpServers: [notes()] }, []],
 			[{ workspace, mcpServers: [notes()], rules: { deny: ["mcp__notes__*_prompts", "mcp__notes__get_prompt"] } }, ["mcp__notes__list_resources", "mcp__notes__read_resource"]],
 			[{ workspace, mcpServers: [notes({ excludeTools: ["*_resource*"] })] }, ["mcp__notes__list_prompts", "mcp__notes__get_prompt"]],
