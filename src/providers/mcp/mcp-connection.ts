@@ -21,6 +21,7 @@ import {
 	ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { prepareSandbox, type PreparedSandbox, type SandboxProgram } from "../sandbox/prepare-sandbox.js";
+import { hasStoredTokens, McpOAuthProvider } from "./mcp-oauth.js";
 import { serverCodeRoots } from "./server-code-roots.js";
 import type { SandboxProfile } from "../sandbox/sandbox-profile.js";
 import {
@@ -54,6 +55,8 @@ export interface McpConnectOptions {
 	onToolsChanged?: () => void;
 	/** Asked for a server's elicitation request; without it the capability is not offered. */
 	onElicit?: (request: McpElicitation) => Promise<McpElicitationAnswer>;
+	/** Where an OAuth server's registration and tokens are kept (src/providers/mcp/mcp-oauth.ts). */
+	oauthFile?: string;
 }
 
 export const DEFAULT_MCP_REQUEST_TIMEOUT_MS = 30_000;
@@ -152,6 +155,8 @@ export class McpConnection {
 		}
 		const url = McpConnection.url(opts.name, spec.url);
 		const requestInit: RequestInit = { headers: { ...spec.headers } };
+		const authProvider = McpConnection.oauth(opts, url);
+		const auth = authProvider ? { authProvider } : {};
 		if (spec.type === "http") {
 			const client = McpConnection.client(opts);
 			const cleanup = async () => {
@@ -159,7 +164,7 @@ export class McpConnection {
 			};
 			try {
 				const connection = made("http", client, cleanup);
-				await client.connect(new StreamableHTTPClientTransport(url, { requestInit }), { timeout: timeoutMs });
+				await client.connect(new StreamableHTTPClientTransport(url, { requestInit, ...auth }), { timeout: timeoutMs });
 				return connection;
 			} catch (err) {
 				await cleanup();
@@ -172,8 +177,17 @@ export class McpConnection {
 			await client.close().catch(() => undefined);
 		};
 		const connection = made("sse", client, cleanup);
-		await McpConnection.start(opts, client, new SSEClientTransport(url, { requestInit }), timeoutMs, cleanup, stderr);
+		await McpConnection.start(opts, client, new SSEClientTransport(url, { requestInit, ...auth }), timeoutMs, cleanup, stderr);
 		return connection;
+	}
+
+	/** The OAuth provider of a server configured for it; without stored tokens a session does not try (a person has to log in first). */
+	private static oauth(opts: McpConnectOptions, url: URL): McpOAuthProvider | undefined {
+		const spec = opts.transport;
+		if (spec.type === "stdio" || !spec.oauth) return undefined;
+		if (!opts.oauthFile) throw new McpConnectError(`MCP server ${opts.name} uses OAuth, and this host keeps no state dir for its tokens`);
+		if (!hasStoredTokens(opts.oauthFile, url.href)) throw new McpConnectError(`MCP server ${opts.name} needs OAuth authorization: run \`warden mcp login ${opts.name}\``);
+		return new McpOAuthProvider({ server: opts.name, url: url.href, file: opts.oauthFile, spec: spec.oauth });
 	}
 
 	private static url(name: string, text: string): URL {

@@ -21,6 +21,8 @@ export interface McpHttpTransportSpec {
 	url: string;
 	/** Sent with every request (a bearer token resolved from a named variable lands here). */
 	headers: Readonly<Record<string, string>>;
+	/** Authorize with OAuth 2.1 + PKCE (src/providers/mcp/mcp-oauth.ts): tokens from the state dir. */
+	oauth?: { scope?: string; clientId?: string };
 }
 
 export type McpTransportSpec = McpStdioTransportSpec | McpHttpTransportSpec;

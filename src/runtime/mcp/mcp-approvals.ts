@@ -20,6 +20,8 @@ export interface McpInspectOptions {
 	workspace: string;
 	home: string;
 	servers: readonly McpServerConfig[];
+	/** Where OAuth servers' tokens are kept; without it an OAuth server is reported as not started. */
+	stateDir?: string;
 }
 
 /** A bad server or tool name, a digest that no longer matches, a tool that is not listed. */
@@ -38,7 +40,7 @@ export async function inspectMcpServers(opts: McpInspectOptions): Promise<McpSer
 	const summaries: McpServerSummary[] = [];
 	const starts = [];
 	for (const config of opts.servers) {
-		const connect = await connectOptions(config, policy);
+		const connect = await connectOptions(config, policy, { stateDir: opts.stateDir });
 		if (typeof connect === "string") summaries.push({ server: config.name, source: config.source, sandboxed: config.sandbox, error: connect, tools: [] });
 		else starts.push(connect);
 	}

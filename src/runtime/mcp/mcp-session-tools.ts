@@ -14,6 +14,7 @@ import type { McpRouter } from "../../kernel/kernel-mcp.js";
 import { createHumanPrimitives } from "../../kernel/kernel-human.js";
 import { sandboxProtectedRoots } from "../../kernel/protected/sandbox-roots.js";
 import type { McpConnectOptions } from "../../providers/mcp/mcp-connection.js";
+import { oauthFile } from "../../providers/mcp/mcp-oauth.js";
 import { McpServerSet } from "../../providers/mcp/mcp-server-set.js";
 import type { McpElicitation, McpElicitationAnswer } from "../../providers/mcp/mcp-types.js";
 import { probeSandbox } from "../../providers/sandbox/sandbox-probe.js";
@@ -38,6 +39,8 @@ export interface McpSessionDeps {
 	policy: PolicyContext;
 	authority: Authority;
 	elicit?: ElicitCallback | undefined;
+	/** Where OAuth servers' tokens are kept (src/providers/mcp/mcp-oauth.ts). */
+	stateDir?: string | undefined;
 }
 
 export interface McpServerSummary {
@@ -93,7 +96,7 @@ export class McpSessionTools {
 		const refused: McpServerSummary[] = [];
 		const options: McpConnectOptions[] = [];
 		for (const config of deps.configs) {
-			const connect = await connectOptions(config, deps.policy, { changed: (server) => onChange.handler(server), elicit: (request) => elicit(deps, request) });
+			const connect = await connectOptions(config, deps.policy, { changed: (server) => onChange.handler(server), elicit: (request) => elicit(deps, request), stateDir: deps.stateDir });
 			if (typeof connect === "string") refused.push({ server: config.name, source: config.source, sandboxed: config.sandbox, error: connect, tools: [] });
 			else options.push(connect);
 		}
@@ -227,10 +230,11 @@ export type McpStartPolicy = Pick<PolicyContext, "workspace" | "home" | "sandbox
 export async function connectOptions(
 	config: McpServerConfig,
 	policy: McpStartPolicy,
-	hooks: { changed?: (server: string) => void; elicit?: (request: McpElicitation) => Promise<McpElicitationAnswer> } = {},
+	hooks: { changed?: (server: string) => void; elicit?: (request: McpElicitation) => Promise<McpElicitationAnswer>; stateDir?: string | undefined } = {},
 ): Promise<McpConnectOptions | string> {
 	const options: McpConnectOptions = { name: config.name, transport: config.transport, workspace: policy.workspace };
-	const { changed, elicit } = hooks;
+	const { changed, elicit, stateDir } = hooks;
+	if (config.transport.type !== "stdio" && config.transport.oauth && stateDir) options.oauthFile = oauthFile(stateDir, config.name, config.transport.url);
 	if (changed) options.onToolsChanged = () => changed(config.name);
 	if (elicit) options.onElicit = elicit;
 	if (!config.sandbox || config.transport.type !== "stdio") return options;

@@ -28,7 +28,7 @@ async function withRuntime<T>(flags: McpCliFlags, readOnly: boolean, body: (runt
 
 async function review(flags: McpCliFlags, runtime: Runtime): Promise<{ workspace: string; summaries: McpServerSummary[] }> {
 	const { workspace, servers: configs } = await servers(flags);
-	return { workspace, summaries: await inspectMcpServers({ store: runtime.store, workspace, home: homedir(), servers: configs }) };
+	return { workspace, summaries: await inspectMcpServers({ store: runtime.store, workspace, home: homedir(), servers: configs, stateDir: runtime.stateDir }) };
 }
 
 const MARK: Record<McpToolReview["status"], string> = { approved: "approved", new: "new     ", changed: "CHANGED ", excluded: "excluded", denied: "denied  " };
@@ -92,7 +92,7 @@ export async function showAction(server: string, tool: string | undefined, flags
 export async function approveAction(server: string, tools: string[], flags: McpCliFlags, out: (text: string) => void): Promise<void> {
 	const { workspace, servers: configs } = await servers(flags);
 	const pins = await withRuntime(flags, false, (rt) =>
-		approveMcpTools({ store: rt.store, workspace, home: homedir(), servers: configs, server, by: "cli", ...(tools.length ? { tools } : {}), ...(flags.digest ? { digest: flags.digest } : {}) }),
+		approveMcpTools({ store: rt.store, workspace, home: homedir(), servers: configs, stateDir: rt.stateDir, server, by: "cli", ...(tools.length ? { tools } : {}), ...(flags.digest ? { digest: flags.digest } : {}) }),
 	);
 	if (pins.length === 0) out(`nothing to approve: every ${tools.length ? "named " : ""}tool of ${server} is approved as it is\n`);
 	for (const pin of pins) {

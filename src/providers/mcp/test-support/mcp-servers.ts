@@ -27,7 +27,7 @@ export interface HttpMcpServer {
 	close(): Promise<void>;
 }
 
-function tinyServer(): McpServer {
+export function tinyServer(): McpServer {
 	const server = new McpServer({ name: "http-test", version: "1.0.0" });
 	server.registerTool("add", { description: "Add two numbers.", inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));
 	return server;
