@@ -356,6 +356,7 @@ export class Runtime {
 			context,
 			parseShell: (command) => parses.parse(command),
 			...(options.files ? { files: options.files } : {}),
+			...(options.terminals ? { terminals: options.terminals } : {}),
 			...(setup.keeper ? { keeper: setup.keeper } : {}),
 			...(options.askUser ? { askUser: options.askUser } : {}),
 			sessionBudget,
