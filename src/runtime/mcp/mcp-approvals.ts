@@ -40,7 +40,8 @@ export async function inspectMcpServers(opts: McpInspectOptions): Promise<McpSer
 	const summaries: McpServerSummary[] = [];
 	const starts = [];
 	for (const config of opts.servers) {
-		const connect = await connectOptions(config, policy, { stateDir: opts.stateDir });
+		// The client offers what a session's does (elicitation included): a server may list tools by what its client can do.
+		const connect = await connectOptions(config, policy, { stateDir: opts.stateDir, elicit: async () => ({ action: "decline" }) });
 		if (typeof connect === "string") summaries.push({ server: config.name, source: config.source, sandboxed: config.sandbox, error: connect, tools: [] });
 		else starts.push(connect);
 	}
