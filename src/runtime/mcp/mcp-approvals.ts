@@ -10,6 +10,7 @@ import { McpServerSet } from "../../providers/mcp/mcp-server-set.js";
 import { probeSandbox } from "../../providers/sandbox/sandbox-probe.js";
 import type { McpPinRow } from "../../store/mcp-pins.js";
 import type { Store } from "../../store/store.js";
+import { reviewReadTools } from "./mcp-read-review.js";
 import { reviewTools } from "./mcp-review.js";
 import type { McpServerConfig } from "./mcp-server-config.js";
 import { connectOptions, type McpServerSummary } from "./mcp-session-tools.js";
@@ -57,8 +58,10 @@ export async function inspectMcpServers(opts: McpInspectOptions): Promise<McpSer
 				continue;
 			}
 			try {
-				const tools = reviewTools(config, await connection.listTools(), pins);
-				summaries.push({ server: config.name, source: config.source, transport: connection.transport, sandboxed: config.sandbox && config.transport.type === "stdio", tools });
+				const listed = await connection.listTools();
+				const tools = reviewTools(config, listed, pins);
+				const reads = reviewReadTools(config, connection.offers, listed);
+				summaries.push({ server: config.name, source: config.source, transport: connection.transport, sandboxed: config.sandbox && config.transport.type === "stdio", tools, reads });
 			} catch (err) {
 				summaries.push({ server: config.name, source: config.source, sandboxed: config.sandbox, error: err instanceof Error ? err.message : String(err), tools: [] });
 			}

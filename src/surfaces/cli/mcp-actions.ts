@@ -59,7 +59,7 @@ export async function listAction(flags: McpCliFlags, out: (text: string) => void
 	}
 	for (const s of summaries) {
 		if (flags.json) {
-			out(`${JSON.stringify({ server: s.server, source: s.source, transport: s.transport, sandboxed: s.sandboxed, ...(s.error ? { error: s.error } : {}), tools: s.tools.map((t) => toolJson(t, false)) })}\n`);
+			out(`${JSON.stringify({ server: s.server, source: s.source, transport: s.transport, sandboxed: s.sandboxed, ...(s.error ? { error: s.error } : {}), tools: s.tools.map((t) => toolJson(t, false)), reads: (s.reads ?? []).map((r) => ({ name: r.name, status: r.status, ...(r.why ? { why: r.why } : {}) })) })}\n`);
 			continue;
 		}
 		out(serverHead(s));
@@ -67,6 +67,8 @@ export async function listAction(flags: McpCliFlags, out: (text: string) => void
 			const flagged = t.flags.length ? `  FLAGGED: ${[...new Set(t.flags.map((f) => f.rule))].join(", ")}` : "";
 			out(`  ${MARK[t.status]}  ${t.name}  ${t.digest.slice(0, 12)}${t.why ? `  (${t.why})` : ""}${flagged}\n`);
 		}
+		// Resources and prompts: Warden's own read tools, offered without approval (their listings are flagged as read).
+		for (const r of s.reads ?? []) out(`  ${r.status === "offered" ? "read    " : r.status.padEnd(8)}  ${r.name}${r.why ? `  (${r.why})` : ""}\n`);
 	}
 }
 
