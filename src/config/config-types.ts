@@ -54,6 +54,7 @@ export interface McpServerEntry {
 	url?: string;
 	headers?: Record<string, string>;
 	bearer_token_env?: string;
+	oauth?: boolean | { scope?: string; client_id?: string };
 	include_tools?: string[];
 	exclude_tools?: string[];
 	sandbox?: boolean;

@@ -68,6 +68,9 @@ describe("mcpServers in the config layers", () => {
 			["mcpServers:\n  x: { url: http://h/, bearer_token_env: MISSING_TOKEN }\n", /bearer_token_env names MISSING_TOKEN, which is not set/],
 			[`mcpServers:\n  x: { command: a, env: { K: "${REF("NOT_SET_VAR")}" } }\n`, /mcpServers\.x\.env\.K names \$\{NOT_SET_VAR\}, which is not set/],
 			["mcpServers:\n  x: { command: a, colour: red }\n", /mcpServers\.x\.colour is not a known key/],
+			["mcpServers:\n  x: { command: a, oauth: true }\n", /headers, bearer_token_env and oauth are for a remote server/],
+			["mcpServers:\n  x: { url: http://h/, oauth: true, headers: { Authorization: Bearer x } }\n", /oauth does not go with bearer_token_env or an Authorization header/],
+			["mcpServers:\n  x: { url: http://h/, oauth: { scopes: all } }\n", /mcpServers\.x\.oauth/],
 			["mcpServers:\n  'bad name': { command: a }\n", /mcpServers/],
 		];
 		for (const [user, error] of cases) {
@@ -76,6 +79,12 @@ describe("mcpServers in the config layers", () => {
 			await expect(attempt).rejects.toBeInstanceOf(ConfigError);
 			await expect(resolveConfig({ workspace: f.workspace, env: f.env })).rejects.toThrow(error);
 		}
+	});
+
+	it("oauth: true or { scope, client_id } on a remote server reaches its transport", async () => {
+		const f = configFixture({ user: "mcpServers:\n  a: { url: http://h/mcp, oauth: true }\n  b: { url: http://h/mcp, oauth: { scope: read, client_id: warden-cli } }\n  c: { url: http://h/mcp, oauth: false }\n" });
+		const config = await resolveConfig({ workspace: f.workspace, env: f.env });
+		expect(config.mcpServers?.map((s) => s.transport.type !== "stdio" && s.transport.oauth)).toEqual([{}, { scope: "read", clientId: "warden-cli" }, undefined]);
 	});
 
 	it("a bad .mcp.json is a one-line error naming it", async () => {

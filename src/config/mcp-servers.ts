@@ -72,6 +72,14 @@ export function mcpServerEnv(entry: McpServerEntry, hostEnv: NodeJS.ProcessEnv, 
 	return env;
 }
 
+/** The entry's OAuth settings; with another Authorization configured too, which one is meant is ambiguous: refused. */
+function oauthSpec(entry: McpServerEntry, headers: Record<string, string>, where: string): { scope?: string; clientId?: string } | undefined {
+	if (entry.oauth === undefined || entry.oauth === false) return undefined;
+	if (Object.keys(headers).some((h) => h.toLowerCase() === "authorization")) throw new ConfigError(`${where}: oauth does not go with bearer_token_env or an Authorization header: name one way to authorize`);
+	if (entry.oauth === true) return {};
+	return { ...(entry.oauth.scope ? { scope: entry.oauth.scope } : {}), ...(entry.oauth.client_id ? { clientId: entry.oauth.client_id } : {}) };
+}
+
 function serverConfig(name: string, entry: McpServerEntry, layer: McpServerLayer, workspace: string, hostEnv: NodeJS.ProcessEnv): McpServerConfig {
 	const where = `${layer.source}: mcpServers.${name}`;
 	const remote = entry.url !== undefined;
@@ -88,7 +96,7 @@ function serverConfig(name: string, entry: McpServerEntry, layer: McpServerLayer
 		...(entry.timeout_ms !== undefined ? { timeoutMs: entry.timeout_ms } : {}),
 	};
 	if (!remote) {
-		if (entry.headers || entry.bearer_token_env) throw new ConfigError(`${where}: headers and bearer_token_env are for a remote server (url)`);
+		if (entry.headers || entry.bearer_token_env || entry.oauth) throw new ConfigError(`${where}: headers, bearer_token_env and oauth are for a remote server (url)`);
 		const cwd = entry.cwd === undefined ? workspace : isAbsolute(entry.cwd) ? entry.cwd : resolve(workspace, entry.cwd);
 		return { ...common, transport: { type: "stdio", command: entry.command!, args: entry.args ?? [], env: mcpServerEnv(entry, hostEnv, where), cwd } };
 	}
@@ -108,7 +116,8 @@ function serverConfig(name: string, entry: McpServerEntry, layer: McpServerLayer
 		if (!token) throw new ConfigError(`${where}.bearer_token_env names ${entry.bearer_token_env}, which is not set`);
 		headers.Authorization = `Bearer ${token}`;
 	}
-	return { ...common, transport: { type: type === "sse" ? "sse" : "http", url: url.href, headers } };
+	const oauth = oauthSpec(entry, headers, where);
+	return { ...common, transport: { type: type === "sse" ? "sse" : "http", url: url.href, headers, ...(oauth ? { oauth } : {}) } };
 }
 
 /**

@@ -7,7 +7,7 @@
  * server may have acted on it. What comes back is the server's word: labelled untrusted.
  */
 import { createHash } from "node:crypto";
-import { McpCancelledError, McpConnectError, type McpCallResult, type McpContent, McpServerGoneError, McpTimeoutError } from "../providers/mcp/mcp-types.js";
+import { McpCancelledError, McpConnectError, type McpCallResult, type McpContent, type McpReadRequest, type McpReadResult, McpServerGoneError, McpTimeoutError } from "../providers/mcp/mcp-types.js";
 import type { CallAuthority } from "./authority/authority.js";
 import { mcpResource } from "./authority/resource.js";
 import type { Budget } from "./budget/budget.js";
@@ -17,6 +17,8 @@ import { flowEvidence } from "./flow/flow-evidence.js";
 import type { CallFlow, FlowDecisionRecord } from "./flow/flow-types.js";
 import { label } from "./flow/label.js";
 import { PrimitiveCancelledError } from "./kernel-errors.js";
+import { createMcpRead, type McpReadOutcome } from "./kernel-mcp-read.js";
+import { capped, outcomeOf } from "./mcp/mcp-results.js";
 import { type OperationLog, runProtected } from "./operations/protected-operation.js";
 
 export type { McpContent };
@@ -24,6 +26,8 @@ export type { McpContent };
 /** The connected servers, by configured name: what the kernel dispatches a call to. */
 export interface McpRouter {
 	callTool(server: string, tool: string, args: Record<string, unknown>, options: { signal: AbortSignal; timeoutMs: number }): Promise<McpCallResult>;
+	/** Resources and prompts; a router without it serves tools only. */
+	read?(server: string, request: McpReadRequest, options: { signal: AbortSignal; timeoutMs: number }): Promise<McpReadResult>;
 }
 
 export interface McpCallRequest {
@@ -48,6 +52,16 @@ export interface McpCallOutcome {
 
 export interface McpPrimitives {
 	call(request: McpCallRequest): Promise<McpCallOutcome>;
+	/** List or read a server's resources, list or get its prompts (src/kernel/kernel-mcp-read.ts). */
+	read(request: McpReadRequestOf): Promise<McpReadOutcome>;
+}
+
+/** A read request for one server, with the call's limits. */
+export interface McpReadRequestOf {
+	server: string;
+	request: McpReadRequest;
+	timeoutMs?: number;
+	maxBytes?: number;
 }
 
 export interface McpPrimitivesOptions {
@@ -69,38 +83,9 @@ export class McpPrimitiveError extends Error {
 	override name = "McpPrimitiveError";
 }
 
-/** Keeps at most `maxBytes` of text across the blocks, in order. */
-function capped(content: readonly McpContent[], maxBytes: number): { content: McpContent[]; truncated: boolean } {
-	let room = maxBytes;
-	let truncated = false;
-	const kept: McpContent[] = [];
-	for (const block of content) {
-		if (block.type !== "text") {
-			kept.push(block);
-			continue;
-		}
-		const size = Buffer.byteLength(block.text, "utf8");
-		if (size <= room) {
-			kept.push(block);
-			room -= size;
-			continue;
-		}
-		truncated = true;
-		if (room > 0) kept.push({ type: "text", text: Buffer.from(block.text, "utf8").subarray(0, room).toString("utf8").replace(/\uFFFD$/, "") });
-		room = 0;
-	}
-	return { content: kept, truncated };
-}
-
-function outcomeOf(err: unknown): string {
-	if (err instanceof McpServerGoneError) return "server_gone";
-	if (err instanceof McpTimeoutError) return "timed_out";
-	if (err instanceof McpCancelledError) return "cancelled";
-	return "failed";
-}
-
 export function createMcpPrimitives(opts: McpPrimitivesOptions): McpPrimitives {
 	return {
+		read: createMcpRead(opts),
 		async call(request): Promise<McpCallOutcome> {
 			const { server, tool } = request;
 			const resource = mcpResource(server, tool);

@@ -9,6 +9,7 @@ import { prepareSandbox, type SandboxProgram } from "../providers/sandbox/prepar
 import { DENIED_WRITE, DENIED_WRITE_LANDLOCK, sandboxDenials } from "../providers/sandbox/sandbox-denials.js";
 import type { SandboxProfile, SandboxProfileName, SandboxProviderName } from "../providers/sandbox/sandbox-profile.js";
 import { probeSandbox, type SandboxChoice } from "../providers/sandbox/sandbox-probe.js";
+import type { EditorTerminals } from "../providers/editor-terminal-provider.js";
 import { runShell } from "../providers/shell-provider.js";
 import type { CallAuthority } from "./authority/authority.js";
 import type { Budget } from "./budget/budget.js";
@@ -57,6 +58,8 @@ interface SandboxRecord {
 	denied?: string[];
 	/** Set when it ran unconfined because a human approved it where no sandbox works. */
 	unsandboxed?: string;
+	/** The editor whose terminal ran it, when one did. */
+	terminal?: string;
 }
 
 export interface ShellPrimitivesOptions {
@@ -76,6 +79,13 @@ export interface ShellPrimitivesOptions {
 	approved?: boolean | undefined;
 	/** The host named this command in an allow rule: like an approval, it lets the command's own egress use the network. */
 	hostAllowed?: boolean | undefined;
+	/**
+	 * An editor's terminals: a command confined by bubblewrap runs there, wrapped as it would be here
+	 * (bubblewrap seals the command's environment inside its arguments, so nothing the editor adds
+	 * reaches it). Any other command — unconfined, or under Landlock, whose environment the editor
+	 * could extend — runs in Warden's own shell provider.
+	 */
+	terminals?: EditorTerminals | undefined;
 }
 
 /** Recognises secret shapes in a value (no known secrets of its own: only the shapes). */
@@ -129,6 +139,11 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 						// Made just before the spawn and undone after it: stand-ins for absent protected paths, a private temp dir.
 						const wrap = confined.prepare ? await confined.prepare() : undefined;
 						try {
+							const terminal = wrap && confined.record?.provider === "bwrap" ? opts.terminals : undefined;
+							if (terminal && wrap && confined.record) {
+								confined.record.terminal = terminal.name;
+								return await terminal.run({ program: wrap.program, args: wrap.args, env: wrap.env, cwd: root.real, timeoutMs: execOpts.timeoutMs, maxOutputBytes: execOpts.maxOutputBytes, signal: opts.signal, callId: opts.callId });
+							}
 							return await runShell({
 								command,
 								cwd: root.real,

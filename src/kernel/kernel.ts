@@ -4,6 +4,7 @@
  * (bubblewrap, src/providers/sandbox); file primitives confine paths themselves.
  */
 import type { EditorFiles } from "../providers/editor-fs-provider.js";
+import type { EditorTerminals } from "../providers/editor-terminal-provider.js";
 import { errorCode } from "../providers/fs-provider.js";
 import type { CallAuthority } from "./authority/authority.js";
 import type { Budget } from "./budget/budget.js";
@@ -80,6 +81,8 @@ export interface KernelOptions {
 	shellMaxOutputBytes?: number;
 	/** An editor's buffers (src/providers/editor-fs-provider.ts): fs.read and fs.write move contents through it. */
 	files?: EditorFiles;
+	/** An editor's terminals (src/providers/editor-terminal-provider.ts): a bubblewrap-sandboxed command may run in one. */
+	terminals?: EditorTerminals;
 	/** The session's connected MCP servers; without them mcp.call refuses. */
 	mcp?: McpRouter;
 }
@@ -99,7 +102,7 @@ export function createKernel(opts: KernelOptions): KernelPrimitives {
 	const operations = opts.operations ? consumingLog(opts.operations, opts.authority, opts.lease) : undefined;
 	const shared = { root, callId: opts.callId, signal: opts.signal, recordEffect: opts.recordEffect, budget: opts.budget, authority: opts.authority, flow: opts.flow, operations };
 	const fs = createFsPrimitives({ ...shared, protect: opts.protect, files: opts.files });
-	const shell = createShellPrimitives({ ...shared, env: opts.env ?? process.env, parseShell: opts.parseShell, sandbox: opts.sandbox, approved: opts.approved, hostAllowed: opts.hostAllowed });
+	const shell = createShellPrimitives({ ...shared, env: opts.env ?? process.env, parseShell: opts.parseShell, sandbox: opts.sandbox, approved: opts.approved, hostAllowed: opts.hostAllowed, terminals: opts.terminals });
 	const net = createNetPrimitives(shared);
 	const mcp = createMcpPrimitives({ ...shared, servers: opts.mcp });
 	// A JIT tool's syscalls enter these very objects: no second path to the world.

@@ -207,7 +207,7 @@ export class Runtime {
 		noteHistory(setup.keeper, history, labels, instructions?.text ? 1 : undefined, catalogue ? history.length - 1 : undefined);
 		await recorder.emit("session.started", { event_schema: EVENT_SCHEMA_VERSION, workspace, mode, model: model.spec, resumed: false }, 0);
 		await recorder.audit("session.started", setup.startedAudit, undefined, 0);
-		const mcp = await openSessionMcp({ ...options, elicit: setup.ceiling.manifest.approval === "deny" ? undefined : options.elicit }, { store: this.store, recorder, policy, authority: setup.authority });
+		const mcp = await openSessionMcp({ ...options, elicit: setup.ceiling.manifest.approval === "deny" ? undefined : options.elicit }, { store: this.store, recorder, policy, authority: setup.authority, stateDir: this.stateDir });
 		await startSession(setup.hooks, "startup");
 		return this.assembleSession(setup, options, history, { labels, sent: 0 }, mcp);
 	}
@@ -252,7 +252,7 @@ export class Runtime {
 			undefined,
 			0,
 		);
-		const mcp = await openSessionMcp({ ...opened, elicit: setup.ceiling.manifest.approval === "deny" ? undefined : opened.elicit }, { store: this.store, recorder, policy, authority: setup.authority });
+		const mcp = await openSessionMcp({ ...opened, elicit: setup.ceiling.manifest.approval === "deny" ? undefined : opened.elicit }, { store: this.store, recorder, policy, authority: setup.authority, stateDir: this.stateDir });
 		const compactionsBefore = (await this.store.listAudit({ session: sessionId })).filter((r) => r.kind === "compaction.started").length;
 		setup.keeper = this.keeperFor(setup, opened, undefined, compactionsBefore);
 		noteHistory(setup.keeper, resumed.history, resumed.labels, storedInstructionsAt(resumed.history), storedCatalogueAt(resumed.history));
@@ -387,6 +387,7 @@ export class Runtime {
 			context,
 			parseShell: (command) => parses.parse(command),
 			...(options.files ? { files: options.files } : {}),
+			...(options.terminals ? { terminals: options.terminals } : {}),
 			...(setup.keeper ? { keeper: setup.keeper } : {}),
 			...(setup.skills ? { skills: setup.skills } : {}),
 			...(setup.hooks ? { hooks: setup.hooks } : {}),

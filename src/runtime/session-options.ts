@@ -11,6 +11,7 @@ import type { ProtectedPathRule, ProtectedPathSpec } from "../kernel/protected/p
 import type { ModelProfiles } from "../models/model-profile.js";
 import type { ModelProvider } from "../models/provider.js";
 import type { EditorFiles } from "../providers/editor-fs-provider.js";
+import type { EditorTerminals } from "../providers/editor-terminal-provider.js";
 import type { ContextOptions } from "./context/context-settings.js";
 import type { InstructionsOption } from "./context/session-context.js";
 import type { SkillsOption } from "./skills/session-skill-setup.js";
@@ -124,6 +125,8 @@ export interface SessionOptions {
 	 * them, still admitted and recorded by the kernel; sub-agents use the disk.
 	 */
 	files?: EditorFiles;
+	/** An editor's terminals (an ACP client's): a sandboxed command of the top session may run in one (src/providers/editor-terminal-provider.ts). */
+	terminals?: EditorTerminals;
 	/**
 	 * MCP servers to start for the session (src/runtime/mcp/mcp-server-config.ts); only tools whose
 	 * definition was approved in this workspace are offered (src/runtime/mcp/mcp-approvals.ts).

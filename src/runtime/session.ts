@@ -8,6 +8,7 @@ import type { AnyWardenEvent } from "../kernel/evidence/event-types.js";
 import type { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
 import type { ParsedShell } from "../kernel/admission/shell/shell-types.js";
 import type { EditorFiles } from "../providers/editor-fs-provider.js";
+import type { EditorTerminals } from "../providers/editor-terminal-provider.js";
 import type { Label } from "../kernel/flow/label.js";
 import type { SessionFlow } from "../kernel/flow/session-flow.js";
 import type { Message, ModelProvider } from "../models/provider.js";
@@ -59,6 +60,8 @@ export interface SessionParts {
 	subagents?: SubagentLauncher;
 	/** An editor's buffers the file tools use instead of the disk (SessionOptions.files). */
 	files?: EditorFiles;
+	/** An editor's terminals a sandboxed command may run in (SessionOptions.terminals). */
+	terminals?: EditorTerminals;
 	/** The context's counter, compaction and manifests; absent (a sub-agent's session), nothing is compacted. */
 	keeper?: ContextKeeper;
 	/** The skills the session offers (its catalogue and what is active); absent, none. */

@@ -11,6 +11,7 @@ import type { EventPayloads, TurnStatus } from "../kernel/evidence/event-types.j
 import type { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
 import type { ParsedShell } from "../kernel/admission/shell/shell-types.js";
 import type { EditorFiles } from "../providers/editor-fs-provider.js";
+import type { EditorTerminals } from "../providers/editor-terminal-provider.js";
 import { llmResource } from "../kernel/authority/resource.js";
 import { FlowDeniedError } from "../kernel/flow/flow-errors.js";
 import { join, type Label, label } from "../kernel/flow/label.js";
@@ -90,6 +91,8 @@ export interface TurnDeps {
 	parseShell?: (command: string) => ParsedShell;
 	/** An editor's buffers: file tools read and write through them (an ACP client's fs). */
 	files?: EditorFiles;
+	/** An editor's terminals: a sandboxed command may run in one. */
+	terminals?: EditorTerminals;
 	/** The session's MCP servers, for mcp.call. */
 	mcp?: McpRouter;
 	/** Counts the context, compacts it before a request would pass the limit, and records each call's manifest. */
@@ -511,6 +514,7 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 			...(call.lease ? { lease: call.lease.id } : {}),
 			...(deps.parseShell ? { parseShell: deps.parseShell } : {}),
 			...(deps.files ? { files: deps.files } : {}),
+			...(deps.terminals ? { terminals: deps.terminals } : {}),
 			// The mode's sandbox profile; without a working sandbox only an approved call runs.
 			sandbox: { profile: sandboxProfileFor(deps.policy.mode, deps.policy.sandbox?.required), available: deps.policy.sandbox?.available ?? false, reason: deps.policy.sandbox?.reason, home: deps.policy.home, protect: deps.policy.sandbox?.protect, provider: deps.policy.sandbox?.provider, protectedPaths: deps.policy.protectedPaths },
 			approved: call.approved,

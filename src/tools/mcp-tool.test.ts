@@ -36,4 +36,12 @@ describe("mcp tool definition", () => {
 		expect(validateArguments(tool, { a: 1 })).toEqual({ ok: true, value: { a: 1 } });
 		expect(validateArguments(tool, { a: "x" })).toEqual({ ok: false, error: "mcp__s__t: /a must be number" });
 	});
+
+	it("gives every session's copy of the same schema one object, so it is compiled once; another schema gets its own", () => {
+		const listed = () => ({ type: "object", properties: { q: { type: "string" } } });
+		const first = mcpTool({ server: "s", tool: "t", description: "d", inputSchema: listed(), timeoutMs: 1000 });
+		const again = mcpTool({ server: "s", tool: "t", description: "d", inputSchema: listed(), timeoutMs: 1000 });
+		expect(again.inputSchema).toBe(first.inputSchema);
+		expect(mcpInputSchema({ type: "object", properties: { r: { type: "string" } } })).not.toBe(first.inputSchema);
+	});
 });

@@ -23,16 +23,32 @@ export interface AcpChild {
 	permissions: RequestPermissionRequest[];
 	/** The client's fs calls, in order: `read <path>` / `write <path>`. */
 	fsCalls: string[];
+	/** The terminals the client was asked to create, with what it ran. */
+	terminals: ClientTerminal[];
 	/** Resolves once an update matching `test` has arrived (including one that already has). */
 	waitForUpdate(test: (n: SessionNotification) => boolean): Promise<SessionNotification>;
 	/** Closes stdin and waits for the process to exit. */
 	close(): Promise<{ code: number | null; stderr: string }>;
 }
 
+/** A terminal the test client ran: the command and args it was given, its env, and the methods called on it. */
+export interface ClientTerminal {
+	command: string;
+	args: string[];
+	env: Record<string, string>;
+	cwd: string | null | undefined;
+	calls: string[];
+}
+
 export interface AcpChildOptions {
 	answer?: PermissionAnswer;
 	/** The client's unsaved buffers by absolute path; given, the client offers fs read and write. */
 	buffers?: Map<string, string>;
+	/**
+	 * Given, the client offers terminals: it runs what terminal/create names, with its own
+	 * environment plus these variables and what the request gives (as an editor would).
+	 */
+	terminalEnv?: Record<string, string>;
 }
 
 export function startAcp(args: string[], options: AcpChildOptions = {}): AcpChild {
@@ -79,12 +95,62 @@ export function startAcp(args: string[], options: AcpChildOptions = {}): AcpChil
 				return {};
 			});
 	}
+	const terminals: ClientTerminal[] = [];
+	const terminalEnv = options.terminalEnv;
+	if (terminalEnv) {
+		const running = new Map<string, { process: ChildProcessWithoutNullStreams; output: string; exit: Promise<{ exitCode: number | null; signal: string | null }>; record: ClientTerminal }>();
+		const get = (id: string) => {
+			const t = running.get(id);
+			if (!t) throw new Error(`no terminal ${id}`);
+			return t;
+		};
+		app = app
+			.onRequest("terminal/create", ({ params }) => {
+				const env = Object.fromEntries((params.env ?? []).map((v) => [v.name, v.value]));
+				const record: ClientTerminal = { command: params.command, args: params.args ?? [], env, cwd: params.cwd, calls: ["create"] };
+				terminals.push(record);
+				const proc = spawn(params.command, params.args ?? [], { cwd: params.cwd ?? undefined, env: { ...process.env, ...terminalEnv, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+				const id = `term-${terminals.length}`;
+				const entry = { process: proc, output: "", record, exit: new Promise<{ exitCode: number | null; signal: string | null }>((resolve) => proc.on("close", (exitCode, signal) => resolve({ exitCode, signal }))) };
+				proc.stdout.on("data", (d: Buffer) => {
+					entry.output += d.toString();
+				});
+				proc.stderr.on("data", (d: Buffer) => {
+					entry.output += d.toString();
+				});
+				running.set(id, entry);
+				return { terminalId: id };
+			})
+			.onRequest("terminal/wait_for_exit", async ({ params }) => {
+				const t = get(params.terminalId);
+				t.record.calls.push("wait_for_exit");
+				return await t.exit;
+			})
+			.onRequest("terminal/output", ({ params }) => {
+				const t = get(params.terminalId);
+				t.record.calls.push("output");
+				return { output: t.output, truncated: false };
+			})
+			.onRequest("terminal/kill", ({ params }) => {
+				const t = get(params.terminalId);
+				t.record.calls.push("kill");
+				t.process.kill("SIGKILL");
+				return {};
+			})
+			.onRequest("terminal/release", ({ params }) => {
+				const t = get(params.terminalId);
+				t.record.calls.push("release");
+				running.delete(params.terminalId);
+				return {};
+			});
+	}
 	const connection = app.connect(ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
 	return {
 		connection,
 		updates,
 		permissions,
 		fsCalls,
+		terminals,
 		waitForUpdate(test) {
 			const seen = updates.find(test);
 			if (seen) return Promise.resolve(seen);

@@ -232,6 +232,51 @@ describe("warden acp", () => {
 		expect(settled).toContain("-unsaved buffer");
 	});
 
+	it("runs a sandboxed command in the client's terminal, wrapped in the same bubblewrap profile; an unconfined one runs in Warden's own shell", async () => {
+		const fixture = makeFixture({ "w.sh": "echo x > ../outside.txt\n" });
+		const outside = join(fixture.dir, "outside.txt");
+		const plan = writePlan(fixture, [
+			{ tool_calls: [{ name: "shell", arguments: { command: 'echo "secret=[$EDITOR_SECRET]" && touch made.txt' } }] },
+			{ tool_calls: [{ name: "shell", arguments: { command: "sh w.sh" } }] },
+			{ text: "sandboxed done" },
+			{ tool_calls: [{ name: "shell", arguments: { command: "touch unconfined.txt" } }] },
+			{ text: "unconfined done" },
+		]);
+		const child = start(fixture, plan, [], { answer: async () => pick("allow_once"), terminalEnv: { EDITOR_SECRET: "editor-only-secret" } });
+		await initialize(child, { terminal: true });
+		const { sessionId } = await child.connection.agent.request("session/new", { cwd: fixture.workspace, mcpServers: [] });
+		await child.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "run" }] });
+		expect(child.terminals).toHaveLength(2);
+		const [first, second] = child.terminals;
+		// What the client ran is the sandbox wrapper with the command inside it, not the command.
+		expect(first!.command).toMatch(/bwrap$/);
+		expect(first!.args).toContain("--clearenv");
+		expect(first!.args.at(-1)).toContain("touch made.txt");
+		expect(first!.calls).toEqual(["create", "wait_for_exit", "output", "release"]);
+		expect(existsSync(join(fixture.workspace, "made.txt"))).toBe(true);
+		// The editor's own environment does not reach the command; the sandbox's write limits hold in its terminal.
+		const shown = JSON.stringify(child.updates.map((n) => n.update));
+		expect(shown).toContain("secret=[]");
+		expect(shown).not.toContain("editor-only-secret");
+		expect(second!.args.at(-1)).toContain("sh w.sh");
+		expect(existsSync(outside)).toBe(false);
+		expect(shown).toContain('{"terminalId":"term-1","type":"terminal"}');
+
+		await child.connection.agent.request("session/set_mode", { sessionId, modeId: "full-access" });
+		await child.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "again" }] });
+		expect(existsSync(join(fixture.workspace, "unconfined.txt"))).toBe(true);
+		expect(child.terminals).toHaveLength(2);
+		expect((await child.close()).code).toBe(0);
+
+		const { audit } = await evidence(fixture, sessionId);
+		const shells = audit.filter((r) => r.kind === "effect" && r.data.effect === "shell.exec").map((r) => r.data.sandbox as Record<string, unknown>);
+		expect(shells.map((s) => [s.provider, s.terminal])).toEqual([
+			["bwrap", "acp-client"],
+			["bwrap", "acp-client"],
+			[undefined, undefined],
+		]);
+	});
+
 	it("refuses in one line: a cwd that does not exist, a prompt for an unknown session, a mode looser than the one it was started with", async () => {
 		const fixture = makeFixture();
 		const child = start(fixture, writePlan(fixture, [{ text: "hi" }]), ["--mode", "workspace-write"]);

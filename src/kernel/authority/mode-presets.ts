@@ -13,8 +13,9 @@
  * secret from leaving. The other modes grant no `net:`: net.fetch is refused there unless a host
  * grant covers the origin. Host grants replace the preset, `net:` included.
  *
- * workspace-write and full-access may call configured MCP servers' tools (`mcp:*`, right `exec`);
- * read-only and plan may not, whatever a server says its tool does: annotations never loosen.
+ * workspace-write and full-access may call configured MCP servers' tools (`mcp:*`, right `exec`)
+ * and read their resources and prompts (right `read`); read-only and plan may do neither, whatever
+ * a server says its tool does: annotations never loosen, and a read is a request the server acts on.
  *
  * Every mode may talk to any model (`llm:*`) and ask the host (`human:*`), both with the right
  * `egress`: each sends content out of the session (messages to a provider, a call's exact
@@ -39,14 +40,14 @@ export const MODE_PRESETS: Readonly<Record<PermissionMode, readonly GrantSpec[]>
 	"workspace-write": [
 		{ id: "mode:workspace-write:fs", resource: "fs:**", rights: ["read", "write", "delete"] },
 		{ id: "mode:workspace-write:shell", resource: "shell:*", rights: ["exec"] },
-		{ id: "mode:workspace-write:mcp", resource: "mcp:*", rights: ["exec"] },
+		{ id: "mode:workspace-write:mcp", resource: "mcp:*", rights: ["exec", "read"] },
 		{ id: "mode:workspace-write:llm", resource: "llm:*", rights: ["egress"] },
 		{ id: "mode:workspace-write:human", resource: "human:*", rights: ["egress"] },
 	],
 	"full-access": [
 		{ id: "mode:full-access:fs", resource: "fs:**", rights: ["read", "write", "delete"] },
 		{ id: "mode:full-access:shell", resource: "shell:*", rights: ["exec"] },
-		{ id: "mode:full-access:mcp", resource: "mcp:*", rights: ["exec"] },
+		{ id: "mode:full-access:mcp", resource: "mcp:*", rights: ["exec", "read"] },
 		{ id: "mode:full-access:net", resource: "net:*", rights: ["egress"] },
 		{ id: "mode:full-access:llm", resource: "llm:*", rights: ["egress"] },
 		{ id: "mode:full-access:human", resource: "human:*", rights: ["egress"] },

@@ -21,6 +21,7 @@ import {
 	ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { prepareSandbox, type PreparedSandbox, type SandboxProgram } from "../sandbox/prepare-sandbox.js";
+import { hasStoredTokens, McpOAuthProvider } from "./mcp-oauth.js";
 import { serverCodeRoots } from "./server-code-roots.js";
 import type { SandboxProfile } from "../sandbox/sandbox-profile.js";
 import {
@@ -30,7 +31,11 @@ import {
 	type McpContent,
 	type McpElicitation,
 	type McpElicitationAnswer,
+	type McpListEntry,
+	type McpReadRequest,
+	type McpReadResult,
 	McpServerGoneError,
+	type McpServerOffers,
 	McpTimeoutError,
 	type McpToolInfo,
 	type McpTransportSpec,
@@ -50,6 +55,8 @@ export interface McpConnectOptions {
 	onToolsChanged?: () => void;
 	/** Asked for a server's elicitation request; without it the capability is not offered. */
 	onElicit?: (request: McpElicitation) => Promise<McpElicitationAnswer>;
+	/** Where an OAuth server's registration and tokens are kept (src/providers/mcp/mcp-oauth.ts). */
+	oauthFile?: string;
 }
 
 export const DEFAULT_MCP_REQUEST_TIMEOUT_MS = 30_000;
@@ -79,6 +86,21 @@ function describeBlock(block: Record<string, unknown>): McpContent {
 		return { type: "other", kind, summary: `${kind} ${String(block.mimeType ?? "")} (${bytes} bytes)` };
 	}
 	return { type: "other", kind, summary: `${kind} block` };
+}
+
+/** A listed resource, template or prompt, keeping only the fields the read tools show. */
+function listEntry(item: Record<string, unknown>): McpListEntry {
+	const text = (key: string) => (typeof item[key] === "string" ? { [key]: item[key] as string } : {});
+	const args = Array.isArray(item.arguments)
+		? {
+				arguments: (item.arguments as Record<string, unknown>[]).map((a) => ({
+					name: String(a.name ?? ""),
+					...(typeof a.description === "string" ? { description: a.description } : {}),
+					...(typeof a.required === "boolean" ? { required: a.required } : {}),
+				})),
+			}
+		: {};
+	return { name: String(item.name ?? ""), ...text("uri"), ...text("uriTemplate"), ...text("title"), ...text("description"), ...text("mimeType"), ...args };
 }
 
 export class McpConnection {
@@ -133,6 +155,8 @@ export class McpConnection {
 		}
 		const url = McpConnection.url(opts.name, spec.url);
 		const requestInit: RequestInit = { headers: { ...spec.headers } };
+		const authProvider = McpConnection.oauth(opts, url);
+		const auth = authProvider ? { authProvider } : {};
 		if (spec.type === "http") {
 			const client = McpConnection.client(opts);
 			const cleanup = async () => {
@@ -140,7 +164,7 @@ export class McpConnection {
 			};
 			try {
 				const connection = made("http", client, cleanup);
-				await client.connect(new StreamableHTTPClientTransport(url, { requestInit }), { timeout: timeoutMs });
+				await client.connect(new StreamableHTTPClientTransport(url, { requestInit, ...auth }), { timeout: timeoutMs });
 				return connection;
 			} catch (err) {
 				await cleanup();
@@ -153,8 +177,17 @@ export class McpConnection {
 			await client.close().catch(() => undefined);
 		};
 		const connection = made("sse", client, cleanup);
-		await McpConnection.start(opts, client, new SSEClientTransport(url, { requestInit }), timeoutMs, cleanup, stderr);
+		await McpConnection.start(opts, client, new SSEClientTransport(url, { requestInit, ...auth }), timeoutMs, cleanup, stderr);
 		return connection;
+	}
+
+	/** The OAuth provider of a server configured for it; without stored tokens a session does not try (a person has to log in first). */
+	private static oauth(opts: McpConnectOptions, url: URL): McpOAuthProvider | undefined {
+		const spec = opts.transport;
+		if (spec.type === "stdio" || !spec.oauth) return undefined;
+		if (!opts.oauthFile) throw new McpConnectError(`MCP server ${opts.name} uses OAuth, and this host keeps no state dir for its tokens`);
+		if (!hasStoredTokens(opts.oauthFile, url.href)) throw new McpConnectError(`MCP server ${opts.name} needs OAuth authorization: run \`warden mcp login ${opts.name}\``);
+		return new McpOAuthProvider({ server: opts.name, url: url.href, file: opts.oauthFile, spec: spec.oauth });
 	}
 
 	private static url(name: string, text: string): URL {
@@ -221,6 +254,12 @@ export class McpConnection {
 		return this.client.getInstructions();
 	}
 
+	/** Whether the server serves resources and prompts (its capabilities at initialize). */
+	get offers(): McpServerOffers {
+		const caps = this.client.getServerCapabilities();
+		return { resources: caps?.resources !== undefined, prompts: caps?.prompts !== undefined };
+	}
+
 	/** Marks the tool list stale: the next listTools reads it again. */
 	markStale(): void {
 		this.stale = true;
@@ -270,6 +309,62 @@ export class McpConnection {
 		const content = blocks.map(describeBlock);
 		if (blocks.length === 0 && result.structuredContent !== undefined) content.push({ type: "text", text: JSON.stringify(result.structuredContent) });
 		return { content, isError: result.isError === true, bytes: Buffer.byteLength(JSON.stringify(result), "utf8") };
+	}
+
+	/**
+	 * One read of resources or prompts: a list is read to its last page (resources and resource
+	 * templates together), a resource's contents and a prompt's messages become content blocks.
+	 */
+	async read(request: McpReadRequest, options: { signal: AbortSignal; timeoutMs: number }): Promise<McpReadResult> {
+		if (this.gone) throw new McpServerGoneError(this.gone);
+		const what = request.method === "resources/read" ? `resources/read ${request.uri}` : request.method === "prompts/get" ? `prompts/get ${request.name}` : request.method;
+		const sent = { signal: options.signal, timeout: options.timeoutMs };
+		try {
+			switch (request.method) {
+				case "resources/list": {
+					const resources = await this.pages((cursor) => this.client.listResources(cursor, sent), (r) => r.resources.map(listEntry));
+					const templates = await this.pages((cursor) => this.client.listResourceTemplates(cursor, sent), (r) => r.resourceTemplates.map(listEntry));
+					const entries = [...resources.entries, ...templates.entries];
+					return { kind: "list", entries, bytes: resources.bytes + templates.bytes };
+				}
+				case "prompts/list": {
+					const prompts = await this.pages((cursor) => this.client.listPrompts(cursor, sent), (r) => r.prompts.map(listEntry));
+					return { kind: "list", ...prompts };
+				}
+				case "resources/read": {
+					const result = await this.client.readResource({ uri: request.uri }, sent);
+					const content = result.contents.map((c) => describeBlock({ type: "resource", resource: c }));
+					return { kind: "content", content, bytes: Buffer.byteLength(JSON.stringify(result), "utf8") };
+				}
+				case "prompts/get": {
+					const result = await this.client.getPrompt({ name: request.name, arguments: { ...request.arguments } }, sent);
+					const content = result.messages.map((m): McpContent => {
+						const block = describeBlock(m.content as Record<string, unknown>);
+						return block.type === "text" ? { type: "text", text: `[${m.role}] ${block.text}` } : { ...block, summary: `[${m.role}] ${block.summary}` };
+					});
+					return { kind: "content", content, bytes: Buffer.byteLength(JSON.stringify(result), "utf8") };
+				}
+			}
+		} catch (err) {
+			if (options.signal.aborted) throw new McpCancelledError(`${what} on MCP server ${this.name} cancelled`);
+			throw this.failure(err, what);
+		}
+	}
+
+	/** Every page of a list request, up to MAX_LIST_PAGES. */
+	private async pages<R extends { nextCursor?: string | undefined }>(request: (params: { cursor?: string }) => Promise<R>, entries: (page: R) => McpListEntry[]): Promise<{ entries: McpListEntry[]; bytes: number }> {
+		const all: McpListEntry[] = [];
+		let bytes = 0;
+		let cursor: string | undefined;
+		for (let page = 0; ; page++) {
+			if (page >= MAX_LIST_PAGES) throw new McpConnectError(`MCP server ${this.name} listed more than ${MAX_LIST_PAGES} pages`);
+			const result = await request(cursor === undefined ? {} : { cursor });
+			bytes += Buffer.byteLength(JSON.stringify(result), "utf8");
+			all.push(...entries(result));
+			cursor = result.nextCursor;
+			if (cursor === undefined || cursor === "") break;
+		}
+		return { entries: all, bytes };
 	}
 
 	/** The provider's error for a failed request: gone, timed out, or the server's own error. */

@@ -4,7 +4,7 @@
  * server by name. A server whose process ended stays listed as gone: its calls fail as such.
  */
 import { McpConnection, type McpConnectOptions } from "./mcp-connection.js";
-import { type McpCallResult, McpConnectError } from "./mcp-types.js";
+import { type McpCallResult, McpConnectError, type McpReadRequest, type McpReadResult } from "./mcp-types.js";
 
 export interface McpStartFailure {
 	server: string;
@@ -44,6 +44,12 @@ export class McpServerSet {
 		const connection = this.connections.get(server);
 		if (!connection) return Promise.reject(new McpConnectError(`no MCP server ${server} is connected`));
 		return connection.callTool(tool, args, options);
+	}
+
+	read(server: string, request: McpReadRequest, options: { signal: AbortSignal; timeoutMs: number }): Promise<McpReadResult> {
+		const connection = this.connections.get(server);
+		if (!connection) return Promise.reject(new McpConnectError(`no MCP server ${server} is connected`));
+		return connection.read(request, options);
 	}
 
 	async close(): Promise<void> {

@@ -21,6 +21,8 @@ export interface McpHttpTransportSpec {
 	url: string;
 	/** Sent with every request (a bearer token resolved from a named variable lands here). */
 	headers: Readonly<Record<string, string>>;
+	/** Authorize with OAuth 2.1 + PKCE (src/providers/mcp/mcp-oauth.ts): tokens from the state dir. */
+	oauth?: { scope?: string; clientId?: string };
 }
 
 export type McpTransportSpec = McpStdioTransportSpec | McpHttpTransportSpec;
@@ -73,3 +75,29 @@ export interface McpElicitation {
 
 /** The host's answer: accept with content, decline, or cancel. */
 export type McpElicitationAnswer = { action: "accept"; content: Record<string, unknown> } | { action: "decline" } | { action: "cancel" };
+
+/** A read request of resources or prompts: what the governed read tools ask a server. */
+export type McpReadRequest =
+	| { method: "resources/list" }
+	| { method: "resources/read"; uri: string }
+	| { method: "prompts/list" }
+	| { method: "prompts/get"; name: string; arguments: Readonly<Record<string, string>> };
+
+/** One listed resource, resource template or prompt, as the server described it. */
+export interface McpListEntry {
+	name: string;
+	uri?: string;
+	uriTemplate?: string;
+	title?: string;
+	description?: string;
+	mimeType?: string;
+	arguments?: { name: string; description?: string; required?: boolean }[];
+}
+
+export type McpReadResult = { kind: "list"; entries: McpListEntry[]; bytes: number } | { kind: "content"; content: McpContent[]; bytes: number };
+
+/** What a server says it serves besides tools (its `resources` and `prompts` capabilities). */
+export interface McpServerOffers {
+	resources: boolean;
+	prompts: boolean;
+}

@@ -10,6 +10,7 @@ import { McpServerSet } from "../../providers/mcp/mcp-server-set.js";
 import { probeSandbox } from "../../providers/sandbox/sandbox-probe.js";
 import type { McpPinRow } from "../../store/mcp-pins.js";
 import type { Store } from "../../store/store.js";
+import { reviewReadTools } from "./mcp-read-review.js";
 import { reviewTools } from "./mcp-review.js";
 import type { McpServerConfig } from "./mcp-server-config.js";
 import { connectOptions, type McpServerSummary } from "./mcp-session-tools.js";
@@ -20,6 +21,8 @@ export interface McpInspectOptions {
 	workspace: string;
 	home: string;
 	servers: readonly McpServerConfig[];
+	/** Where OAuth servers' tokens are kept; without it an OAuth server is reported as not started. */
+	stateDir?: string;
 }
 
 /** A bad server or tool name, a digest that no longer matches, a tool that is not listed. */
@@ -38,7 +41,8 @@ export async function inspectMcpServers(opts: McpInspectOptions): Promise<McpSer
 	const summaries: McpServerSummary[] = [];
 	const starts = [];
 	for (const config of opts.servers) {
-		const connect = await connectOptions(config, policy);
+		// The client offers what a session's does (elicitation included): a server may list tools by what its client can do.
+		const connect = await connectOptions(config, policy, { stateDir: opts.stateDir, elicit: async () => ({ action: "decline" }) });
 		if (typeof connect === "string") summaries.push({ server: config.name, source: config.source, sandboxed: config.sandbox, error: connect, tools: [] });
 		else starts.push(connect);
 	}
@@ -54,8 +58,10 @@ export async function inspectMcpServers(opts: McpInspectOptions): Promise<McpSer
 				continue;
 			}
 			try {
-				const tools = reviewTools(config, await connection.listTools(), pins);
-				summaries.push({ server: config.name, source: config.source, transport: connection.transport, sandboxed: config.sandbox && config.transport.type === "stdio", tools });
+				const listed = await connection.listTools();
+				const tools = reviewTools(config, listed, pins);
+				const reads = reviewReadTools(config, connection.offers, listed);
+				summaries.push({ server: config.name, source: config.source, transport: connection.transport, sandboxed: config.sandbox && config.transport.type === "stdio", tools, reads });
 			} catch (err) {
 				summaries.push({ server: config.name, source: config.source, sandboxed: config.sandbox, error: err instanceof Error ? err.message : String(err), tools: [] });
 			}

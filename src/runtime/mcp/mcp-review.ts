@@ -45,7 +45,7 @@ export interface McpOfferPolicy {
 /** Plan and read-only deny every tool that is not read-only, and no MCP tool is (annotations never loosen). */
 const DENYING_MODES: ReadonlySet<PermissionMode> = new Set(["plan", "read-only"]);
 
-function deniedBy(name: string, policy: McpOfferPolicy): string | undefined {
+export function deniedBy(name: string, policy: McpOfferPolicy): string | undefined {
 	// A rule with a pattern denies some calls only; without one, every call: the tool is not offered.
 	const rule = [...policy.runDenyRules, ...policy.hostRules].find((r) => r.outcome === "deny" && r.pattern === undefined && toolMatches(r, name));
 	if (rule) return `denied by ${rule.text} (${rule.source})`;
@@ -53,7 +53,7 @@ function deniedBy(name: string, policy: McpOfferPolicy): string | undefined {
 	return undefined;
 }
 
-function excludedBy(tool: string, config: McpServerConfig): string | undefined {
+export function excludedBy(tool: string, config: McpServerConfig): string | undefined {
 	if (config.includeTools && !config.includeTools.some((g) => wordGlob(g, tool))) return `not in include_tools of ${config.source}`;
 	const hit = config.excludeTools?.find((g) => wordGlob(g, tool));
 	return hit === undefined ? undefined : `exclude_tools ${JSON.stringify(hit)} of ${config.source}`;

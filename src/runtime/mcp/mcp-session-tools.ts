@@ -14,13 +14,16 @@ import type { McpRouter } from "../../kernel/kernel-mcp.js";
 import { createHumanPrimitives } from "../../kernel/kernel-human.js";
 import { sandboxProtectedRoots } from "../../kernel/protected/sandbox-roots.js";
 import type { McpConnectOptions } from "../../providers/mcp/mcp-connection.js";
+import { oauthFile } from "../../providers/mcp/mcp-oauth.js";
 import { McpServerSet } from "../../providers/mcp/mcp-server-set.js";
 import type { McpElicitation, McpElicitationAnswer } from "../../providers/mcp/mcp-types.js";
 import { probeSandbox } from "../../providers/sandbox/sandbox-probe.js";
 import type { Store } from "../../store/store.js";
+import { mcpReadTool } from "../../tools/mcp-read-tools.js";
 import { mcpTool } from "../../tools/mcp-tool.js";
 import type { ToolRegistry } from "../../tools/registry.js";
 import type { ToolDefinition } from "../../tools/tool.js";
+import { type McpReadToolReview, reviewReadTools } from "./mcp-read-review.js";
 import { type McpToolReview, reviewTools } from "./mcp-review.js";
 import type { McpServerConfig } from "./mcp-server-config.js";
 
@@ -36,6 +39,8 @@ export interface McpSessionDeps {
 	policy: PolicyContext;
 	authority: Authority;
 	elicit?: ElicitCallback | undefined;
+	/** Where OAuth servers' tokens are kept (src/providers/mcp/mcp-oauth.ts). */
+	stateDir?: string | undefined;
 }
 
 export interface McpServerSummary {
@@ -45,6 +50,8 @@ export interface McpServerSummary {
 	sandboxed: boolean;
 	error?: string;
 	tools: McpToolReview[];
+	/** The governed read tools of its resources and prompts, offered or not (with why). */
+	reads?: McpReadToolReview[];
 }
 
 function withheldRecord(r: McpToolReview): Record<string, unknown> {
@@ -75,6 +82,7 @@ export class McpSessionTools {
 			await this.settled();
 			return result;
 		},
+		read: (server, request, options) => this.servers.read(server, request, options),
 	};
 
 	private constructor(
@@ -88,7 +96,7 @@ export class McpSessionTools {
 		const refused: McpServerSummary[] = [];
 		const options: McpConnectOptions[] = [];
 		for (const config of deps.configs) {
-			const connect = await connectOptions(config, deps.policy, { changed: (server) => onChange.handler(server), elicit: (request) => elicit(deps, request) });
+			const connect = await connectOptions(config, deps.policy, { changed: (server) => onChange.handler(server), elicit: (request) => elicit(deps, request), stateDir: deps.stateDir });
 			if (typeof connect === "string") refused.push({ server: config.name, source: config.source, sandboxed: config.sandbox, error: connect, tools: [] });
 			else options.push(connect);
 		}
@@ -108,8 +116,10 @@ export class McpSessionTools {
 				continue;
 			}
 			try {
-				const tools = reviewTools(config, await connection.listTools(), pins, deps.policy);
-				summaries.push({ server: config.name, source: config.source, transport: connection.transport, sandboxed: config.sandbox && config.transport.type === "stdio", tools });
+				const listed = await connection.listTools();
+				const tools = reviewTools(config, listed, pins, deps.policy);
+				const reads = reviewReadTools(config, connection.offers, listed, deps.policy);
+				summaries.push({ server: config.name, source: config.source, transport: connection.transport, sandboxed: config.sandbox && config.transport.type === "stdio", tools, reads });
 			} catch (err) {
 				summaries.push({ server: config.name, source: config.source, sandboxed: config.sandbox, error: err instanceof Error ? err.message : String(err), tools: [] });
 			}
@@ -127,6 +137,12 @@ export class McpSessionTools {
 					...(s.error ? { error: s.error } : {}),
 					offered: s.tools.filter((t) => t.status === "approved").map((t) => t.name),
 					withheld: s.tools.filter((t) => t.status !== "approved").map(withheldRecord),
+					...(s.reads?.length
+						? {
+								reads_offered: s.reads.filter((r) => r.status === "offered").map((r) => r.name),
+								reads_withheld: s.reads.filter((r) => r.status !== "offered").map((r) => ({ tool: r.row.suffix, status: r.status, why: r.why })),
+							}
+						: {}),
 				})),
 			},
 			undefined,
@@ -144,7 +160,9 @@ export class McpSessionTools {
 	tools(): ToolDefinition[] {
 		return this.summaries.flatMap((s) => {
 			const config = this.deps.configs.find((c) => c.name === s.server)!;
-			return s.tools.filter((t) => t.status === "approved").map((t) => toolOf(config, t));
+			const timeoutMs = config.timeoutMs ?? DEFAULT_MCP_TOOL_TIMEOUT_MS;
+			const reads = (s.reads ?? []).filter((r) => r.status === "offered").map((r) => mcpReadTool(config.name, r.row, timeoutMs));
+			return [...s.tools.filter((t) => t.status === "approved").map((t) => toolOf(config, t)), ...reads];
 		});
 	}
 
@@ -212,10 +230,11 @@ export type McpStartPolicy = Pick<PolicyContext, "workspace" | "home" | "sandbox
 export async function connectOptions(
 	config: McpServerConfig,
 	policy: McpStartPolicy,
-	hooks: { changed?: (server: string) => void; elicit?: (request: McpElicitation) => Promise<McpElicitationAnswer> } = {},
+	hooks: { changed?: (server: string) => void; elicit?: (request: McpElicitation) => Promise<McpElicitationAnswer>; stateDir?: string | undefined } = {},
 ): Promise<McpConnectOptions | string> {
 	const options: McpConnectOptions = { name: config.name, transport: config.transport, workspace: policy.workspace };
-	const { changed, elicit } = hooks;
+	const { changed, elicit, stateDir } = hooks;
+	if (config.transport.type !== "stdio" && config.transport.oauth && stateDir) options.oauthFile = oauthFile(stateDir, config.name, config.transport.url);
 	if (changed) options.onToolsChanged = () => changed(config.name);
 	if (elicit) options.onElicit = elicit;
 	if (!config.sandbox || config.transport.type !== "stdio") return options;

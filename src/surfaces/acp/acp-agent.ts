@@ -2,8 +2,9 @@
  * `warden acp`'s agent: the ACP methods Warden implements, over one connection. It advertises
  * what it does (session/load, text and embedded text resources in prompts) and nothing more:
  * no images or audio, no MCP servers from the client, no authentication (models are configured
- * on the host). Client terminals are not used: Warden cannot make a client wrap a command in its
- * sandbox profile, so its own shell provider runs every command (src/providers/shell-provider.ts).
+ * on the host). A client that offers terminals runs the commands Warden confines with bubblewrap,
+ * handed over already wrapped (src/surfaces/acp/client-terminals.ts); every other command runs in
+ * Warden's own shell provider (src/providers/shell-provider.ts).
  */
 import { agent, type AgentApp, type ClientCapabilities, type McpServer, PROTOCOL_VERSION, RequestError } from "@agentclientprotocol/sdk";
 import { DirectoryProbeError, realDirectory } from "../../providers/directory-probe.js";

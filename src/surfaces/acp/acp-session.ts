@@ -33,7 +33,7 @@ export interface AcpConnectionState {
 }
 
 /** The options a session is opened or resumed with, less what the ACP session itself supplies. */
-export type BaseOptions = Omit<OpenSessionOptions, "workspace" | "model" | "confirm" | "release" | "files" | "onEvent">;
+export type BaseOptions = Omit<OpenSessionOptions, "workspace" | "model" | "confirm" | "release" | "files" | "terminals" | "onEvent">;
 
 /** How a session is to run: its options, its model, and the loosest mode the editor may choose. */
 export interface SessionPlan {
@@ -197,6 +197,13 @@ export class AcpSession {
 		await this.flush();
 		const response = await this.connection.client.request("session/request_permission", releasePermissionRequest(this.id, request), { cancellationSignal: signal });
 		return releaseAnswer(response.outcome);
+	}
+
+	/** Shows a client terminal with the tool call it runs for, once the call's earlier updates are out. */
+	async showTerminal(callId: string, terminalId: string): Promise<void> {
+		const update = this.live.terminal(callId, terminalId);
+		if (update) this.push(update);
+		await this.flush();
 	}
 
 	/** Cancels a running turn and ends the Warden session's run, so its evidence is complete. */

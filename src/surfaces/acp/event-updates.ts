@@ -67,6 +67,14 @@ export class UpdateMapper {
 	}
 
 	/** The output of each call seen here whose tool message is now stored and was not shown yet. */
+	/** Embeds a client terminal in a call's content (kept there in the call's later updates). */
+	terminal(callId: string, terminalId: string): SessionUpdate | undefined {
+		const view = this.calls.get(callId);
+		if (!view) return undefined;
+		view.content = [...view.content, { type: "terminal", terminalId }];
+		return { sessionUpdate: "tool_call_update", toolCallId: callId, content: view.content };
+	}
+
 	forMessages(messages: readonly StoredMessage[]): SessionUpdate[] {
 		const updates: SessionUpdate[] = [];
 		for (const stored of messages) {

@@ -28,7 +28,7 @@ async function withRuntime<T>(flags: McpCliFlags, readOnly: boolean, body: (runt
 
 async function review(flags: McpCliFlags, runtime: Runtime): Promise<{ workspace: string; summaries: McpServerSummary[] }> {
 	const { workspace, servers: configs } = await servers(flags);
-	return { workspace, summaries: await inspectMcpServers({ store: runtime.store, workspace, home: homedir(), servers: configs }) };
+	return { workspace, summaries: await inspectMcpServers({ store: runtime.store, workspace, home: homedir(), servers: configs, stateDir: runtime.stateDir }) };
 }
 
 const MARK: Record<McpToolReview["status"], string> = { approved: "approved", new: "new     ", changed: "CHANGED ", excluded: "excluded", denied: "denied  " };
@@ -59,7 +59,7 @@ export async function listAction(flags: McpCliFlags, out: (text: string) => void
 	}
 	for (const s of summaries) {
 		if (flags.json) {
-			out(`${JSON.stringify({ server: s.server, source: s.source, transport: s.transport, sandboxed: s.sandboxed, ...(s.error ? { error: s.error } : {}), tools: s.tools.map((t) => toolJson(t, false)) })}\n`);
+			out(`${JSON.stringify({ server: s.server, source: s.source, transport: s.transport, sandboxed: s.sandboxed, ...(s.error ? { error: s.error } : {}), tools: s.tools.map((t) => toolJson(t, false)), reads: (s.reads ?? []).map((r) => ({ name: r.name, status: r.status, ...(r.why ? { why: r.why } : {}) })) })}\n`);
 			continue;
 		}
 		out(serverHead(s));
@@ -67,6 +67,8 @@ export async function listAction(flags: McpCliFlags, out: (text: string) => void
 			const flagged = t.flags.length ? `  FLAGGED: ${[...new Set(t.flags.map((f) => f.rule))].join(", ")}` : "";
 			out(`  ${MARK[t.status]}  ${t.name}  ${t.digest.slice(0, 12)}${t.why ? `  (${t.why})` : ""}${flagged}\n`);
 		}
+		// Resources and prompts: Warden's own read tools, offered without approval (their listings are flagged as read).
+		for (const r of s.reads ?? []) out(`  ${r.status === "offered" ? "read    " : r.status.padEnd(8)}  ${r.name}${r.why ? `  (${r.why})` : ""}\n`);
 	}
 }
 
@@ -92,7 +94,7 @@ export async function showAction(server: string, tool: string | undefined, flags
 export async function approveAction(server: string, tools: string[], flags: McpCliFlags, out: (text: string) => void): Promise<void> {
 	const { workspace, servers: configs } = await servers(flags);
 	const pins = await withRuntime(flags, false, (rt) =>
-		approveMcpTools({ store: rt.store, workspace, home: homedir(), servers: configs, server, by: "cli", ...(tools.length ? { tools } : {}), ...(flags.digest ? { digest: flags.digest } : {}) }),
+		approveMcpTools({ store: rt.store, workspace, home: homedir(), servers: configs, stateDir: rt.stateDir, server, by: "cli", ...(tools.length ? { tools } : {}), ...(flags.digest ? { digest: flags.digest } : {}) }),
 	);
 	if (pins.length === 0) out(`nothing to approve: every ${tools.length ? "named " : ""}tool of ${server} is approved as it is\n`);
 	for (const pin of pins) {

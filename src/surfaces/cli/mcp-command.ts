@@ -1,7 +1,7 @@
 /**
- * `warden mcp list|show|approve|revoke`: the MCP servers the layered config gives this workspace,
+ * `warden mcp list|show|approve|revoke|login|logout`: the MCP servers the layered config gives this workspace,
  * each tool's review (approved, new, changed, excluded; flagged content), the approved definition
- * pinned by digest, and revocation. The work is in mcp-actions.ts, loaded when a command runs.
+ * pinned by digest, revocation, and OAuth authorization of remote servers. The work is in mcp-actions.ts, loaded when a command runs.
  */
 import type { Command } from "commander";
 import { EXIT } from "./cli-error.js";
@@ -24,6 +24,7 @@ function common(command: Command): Command {
 }
 
 const actions = () => import("./mcp-actions.js");
+const loginActions = () => import("./mcp-login-actions.js");
 
 export function registerMcpCommand(program: Command, out: (text: string) => void): void {
 	const mcp = program.command("mcp").description("MCP servers: what they offer, what was approved in this workspace, approve and revoke tool definitions");
@@ -58,6 +59,20 @@ export function registerMcpCommand(program: Command, out: (text: string) => void
 		.argument("[tool]", "one tool (default: all of the server's)")
 		.action(async (server: string, tool: string | undefined, flags: McpCliFlags) => {
 			await (await actions()).revokeAction(server, tool, flags, out);
+			process.exitCode = EXIT.ok;
+		});
+	common(mcp.command("login"))
+		.description("authorize Warden at a remote server configured with oauth (OAuth 2.1 + PKCE, loopback redirect): prints the URL to open; tokens are kept in the state dir, mode 0600")
+		.argument("<server>", "the server's name in mcpServers")
+		.action(async (server: string, flags: McpCliFlags) => {
+			await (await loginActions()).loginAction(server, flags, out, (text) => process.stderr.write(text));
+			process.exitCode = EXIT.ok;
+		});
+	common(mcp.command("logout"))
+		.description("forget the OAuth registration and tokens stored for a server")
+		.argument("<server>", "the server's name in mcpServers")
+		.action(async (server: string, flags: McpCliFlags) => {
+			await (await loginActions()).logoutAction(server, flags, out);
 			process.exitCode = EXIT.ok;
 		});
 }

@@ -10,6 +10,7 @@ import type { Runtime } from "../../runtime/runtime.js";
 import { buildAcpAgent } from "../acp/acp-agent.js";
 import type { BaseOptions } from "../acp/acp-session.js";
 import { streamingModel } from "../acp/streaming-model.js";
+import { ClientTerminals } from "./acp-client-terminals.js";
 import type { AcpTaskSpec } from "./task-types.js";
 
 export interface AcpTaskHooks {
@@ -23,6 +24,7 @@ export interface AcpTaskHooks {
 export async function runAcpTurn(runtime: Runtime, workspace: string, model: ModelProvider, base: BaseOptions, input: string, spec: AcpTaskSpec, hooks: AcpTaskHooks): Promise<string> {
 	const agent = buildAcpAgent(runtime, async () => ({ base, model: streamingModel(model) }));
 	let sessionId = "";
+	const terminals = spec.terminals ? new ClientTerminals() : undefined;
 	const app = client({ name: "warden-eval" })
 		.onNotification("session/update", ({ params, agent: peer }) => {
 			const update = params.update;
@@ -41,14 +43,15 @@ export async function runAcpTurn(runtime: Runtime, workspace: string, model: Mod
 				void peer.notify("session/cancel", { sessionId: params.sessionId });
 			});
 		});
-	const connection = app.connect(agent.app);
+	const connection = (terminals ? terminals.serve(app) : app).connect(agent.app);
 	try {
-		await connection.agent.request("initialize", { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+		await connection.agent.request("initialize", { protocolVersion: PROTOCOL_VERSION, clientCapabilities: terminals ? { terminal: true } : {} });
 		sessionId = (await connection.agent.request("session/new", { cwd: workspace, mcpServers: [] })).sessionId;
 		// A turn that ends in error answers with an error; its evidence is read from the store all the same.
 		await connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: input }] }).catch(() => undefined);
 	} finally {
 		await agent.endAll();
+		terminals?.killAll();
 		connection.close();
 	}
 	return sessionId;

@@ -6,6 +6,7 @@
  */
 import { McpServerSet } from "../../providers/mcp/mcp-server-set.js";
 import { approveMcpTools } from "../../runtime/mcp/mcp-approvals.js";
+import { mcpReadToolRow } from "../../tools/mcp-read-tools.js";
 import type { McpServerConfig } from "../../runtime/mcp/mcp-server-config.js";
 import type { Runtime } from "../../runtime/runtime.js";
 import type { Store } from "../../store/store.js";
@@ -54,6 +55,13 @@ export class PlainMcp {
 
 	async call(target: { server: string; tool: string }, args: unknown): Promise<PlainResult> {
 		try {
+			// A naive client's resource and prompt reads: everything the server says, as it says it.
+			const read = mcpReadToolRow(target.server, `mcp__${target.server}__${target.tool}`);
+			if (read) {
+				const result = await this.servers.read(target.server, read.request((args ?? {}) as Record<string, unknown>), { signal: new AbortController().signal, timeoutMs: PLAIN_TIMEOUT_MS });
+				const text = result.kind === "list" ? JSON.stringify(result.entries) : result.content.map((b) => (b.type === "text" ? b.text : `[${b.summary}]`)).join("\n");
+				return { output: text, isError: false };
+			}
 			const result = await this.servers.callTool(target.server, target.tool, (args ?? {}) as Record<string, unknown>, { signal: new AbortController().signal, timeoutMs: PLAIN_TIMEOUT_MS });
 			const text = result.content.map((b) => (b.type === "text" ? b.text : `[${b.summary}]`)).join("\n");
 			return { output: text, isError: result.isError };

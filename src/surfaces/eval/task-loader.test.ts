@@ -69,6 +69,8 @@ describe("parseTaskText", () => {
 		expect(parseTaskText(VALID, "t.yaml", "egress").acp).toBeUndefined();
 		expect(errorOf(`${VALID}acp: { answer: maybe }\n`)).toBe('eval/tasks/egress/t.yaml: acp.answer: must be one of allow_once, allow_always, reject_once, reject_always, cancelled, got "maybe"');
 		expect(errorOf(`${VALID}acp: { answer: allow_once, when: now }\n`)).toMatch(/acp/);
+		expect(parseTaskText(`${VALID}acp: { answer: allow_once, terminals: true }\n`, "t.yaml", "egress").acp).toEqual({ answer: "allow_once", terminals: true });
+		expect(errorOf(`${VALID}acp: { answer: allow_once, terminals: yes please }\n`)).toBe("eval/tasks/egress/t.yaml: acp.terminals: must be true or false, got string \"yes please\"");
 		expect(errorOf(`${VALID}acp: { answer: allow_once }\non_ask: allow\n`)).toBe("eval/tasks/egress/t.yaml: on_ask: cannot be combined with acp: acp.answer is the client's answer to every ask");
 	});
 

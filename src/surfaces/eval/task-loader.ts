@@ -22,7 +22,7 @@ export class TaskFormatError extends Error {
 }
 
 const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "grants", "ceiling", "flow", "on_release", "fixture", "plan", "checks", "crash_at", "retry", "acp", "mcp_servers", "hooks", "late_answer"];
-const ACP_KEYS = ["answer", "cancel_at"];
+const ACP_KEYS = ["answer", "cancel_at", "terminals"];
 const FIXTURE_KEYS = ["files", "home_files", "outside_files", "symlinks", "hardlinks", "env", "git"];
 const GIT_KEYS = ["commit", "bare"];
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -333,7 +333,8 @@ function parseAcp(value: unknown, fail: Fail): AcpTaskSpec | undefined {
 	const answer = stringField(spec.answer, "acp.answer", fail);
 	if (!(ACP_ANSWERS as readonly string[]).includes(answer)) fail("acp.answer", `must be one of ${ACP_ANSWERS.join(", ")}, got "${answer}"`);
 	const cancelAt = spec.cancel_at === undefined ? undefined : nonEmptyString(spec.cancel_at, "acp.cancel_at", fail);
-	return { answer: answer as AcpAnswer, ...(cancelAt === undefined ? {} : { cancelAt }) };
+	if (spec.terminals !== undefined && typeof spec.terminals !== "boolean") fail("acp.terminals", `must be true or false, got ${describe(spec.terminals)}`);
+	return { answer: answer as AcpAnswer, ...(cancelAt === undefined ? {} : { cancelAt }), ...(spec.terminals === true ? { terminals: true } : {}) };
 }
 
 /** What a crashed CLI run can be given is its command line and its user config (grants): the other settings cannot be combined. */

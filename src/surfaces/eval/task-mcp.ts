@@ -24,7 +24,7 @@ export interface EvalMcpServer {
 }
 
 const SERVER_KEYS = ["script", "env", "approve", "approve_env", "sandbox", "timeout_ms"];
-const SCRIPTS = new Set(["hostile"]);
+const SCRIPTS = new Set(["hostile", "resources"]);
 const NAME = /^[A-Za-z0-9_-]{1,32}$/;
 
 type Fail = (field: string, problem: string) => never;

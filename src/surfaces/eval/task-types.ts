@@ -30,6 +30,8 @@ export interface AcpTaskSpec {
 	answer: AcpAnswer;
 	/** The client sends session/cancel once this call (e.g. `call_1_1_1`) is in progress. */
 	cancelAt?: string;
+	/** The client offers terminals and runs what it is asked to in them (src/surfaces/eval/acp-client-terminals.ts). */
+	terminals?: boolean;
 }
 
 /**

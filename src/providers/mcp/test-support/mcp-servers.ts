@@ -13,6 +13,7 @@ const ROOT = new URL("../../../../", import.meta.url);
 export const EVERYTHING_SERVER = fileURLToPath(new URL("node_modules/@modelcontextprotocol/server-everything/dist/index.js", ROOT));
 export const FILESYSTEM_SERVER = fileURLToPath(new URL("node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", ROOT));
 export const HOSTILE_SERVER = fileURLToPath(new URL("eval/mcp/hostile-server.mjs", ROOT));
+export const RESOURCES_SERVER = fileURLToPath(new URL("eval/mcp/resources-server.mjs", ROOT));
 
 /** A stdio spec running `script` under this Node, with only PATH and what `env` adds. */
 export function nodeServer(script: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): McpStdioTransportSpec {
@@ -26,7 +27,7 @@ export interface HttpMcpServer {
 	close(): Promise<void>;
 }
 
-function tinyServer(): McpServer {
+export function tinyServer(): McpServer {
 	const server = new McpServer({ name: "http-test", version: "1.0.0" });
 	server.registerTool("add", { description: "Add two numbers.", inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));
 	return server;
