@@ -4,6 +4,7 @@
  */
 import type { Database } from "better-sqlite3";
 import { oneLine } from "./sqlite-errors.js";
+import { MEMORY_SCHEMA } from "./sqlite-memory.js";
 import { StoreError } from "./store.js";
 
 export interface Migration {
@@ -248,6 +249,13 @@ export const MIGRATIONS: readonly Migration[] = [
 			`);
 		},
 	},
+	{
+		version: 10,
+		description: "memory: scoped records (user, project, session) with their labels, and an FTS5 index over them",
+		up(db) {
+			db.exec(MEMORY_SCHEMA);
+		},
+	},
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
@@ -269,6 +277,8 @@ const REQUIRED_TABLES = [
 	"run_commands",
 	"process_leases",
 	"mcp_pins",
+	"memory_records",
+	"memory_fts",
 ];
 
 /**

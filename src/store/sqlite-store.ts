@@ -4,6 +4,8 @@
  */
 import type { McpPinStore } from "./mcp-pins.js";
 import { SqliteMcpPins } from "./sqlite-mcp-pins.js";
+import type { MemoryRowStore } from "./memory-rows.js";
+import { SqliteMemory } from "./sqlite-memory.js";
 import { createHash, randomUUID } from "node:crypto";
 import { hostname as osHostname } from "node:os";
 import type { Database, Statement } from "better-sqlite3";
@@ -156,6 +158,18 @@ export class SqliteStore implements Store {
 		immediate: (body) => this.immediate(body),
 		writable: () => {
 			this.writable();
+		},
+	});
+
+	readonly memory: MemoryRowStore = new SqliteMemory({
+		sql: (source) => this.sql(source),
+		immediate: (body) => this.immediate(body),
+		writable: () => {
+			this.writable();
+		},
+		labels: {
+			problem: (value) => this.rules.labels.problem(value),
+			join: (a, b) => this.rules.labels.join(a, b),
 		},
 	});
 

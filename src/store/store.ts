@@ -6,6 +6,7 @@
 import type { LeaseHolder } from "./process-lease.js";
 
 import type { McpPinStore } from "./mcp-pins.js";
+import type { MemoryRowStore } from "./memory-rows.js";
 
 export type { StoreRules } from "./store-rules.js";
 
@@ -228,6 +229,9 @@ export interface Store {
 
 	/** Approved MCP tool definitions, by digest (src/store/mcp-pins.ts). */
 	readonly mcpPins: McpPinStore;
+
+	/** Memory records and their text index (src/store/memory-rows.ts). */
+	readonly memory: MemoryRowStore;
 
 	/** Records a label on written content; a second label for the same key is joined with the first, never replacing it. */
 	putFileLabel(row: FileLabelRow): Promise<void>;

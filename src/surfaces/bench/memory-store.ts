@@ -5,6 +5,8 @@
  * difference between the two is the cost of SQLite and fsync alone. Nothing survives the process.
  */
 import { MemoryMcpPins, type McpPinStore } from "../../store/mcp-pins.js";
+import { InProcessMemoryRows } from "../../store/in-process-memory-rows.js";
+import type { MemoryRowStore } from "../../store/memory-rows.js";
 import { createHash } from "node:crypto";
 import { ChainVerifier } from "../../kernel/evidence/audit-chain.js";
 import { oneLine } from "../../store/sqlite-errors.js";
@@ -59,6 +61,7 @@ export class MemoryStore implements Store {
 	private readonly runCommands = new Map<string, string>();
 	private closed = false;
 	readonly mcpPins: McpPinStore = new MemoryMcpPins();
+	readonly memory: MemoryRowStore = new InProcessMemoryRows(STORE_RULES.labels);
 
 	constructor(private readonly now: () => Date = () => new Date()) {}
 
