@@ -12,6 +12,7 @@ import type { ModelProfiles } from "../models/model-profile.js";
 import type { ModelProvider } from "../models/provider.js";
 import type { EditorFiles } from "../providers/editor-fs-provider.js";
 import type { ContextOptions } from "./context/context-settings.js";
+import type { SessionMemoryOptions } from "./session-memory.js";
 import type { InstructionsOption } from "./context/session-context.js";
 import type { ToolLimits } from "../tools/tool.js";
 
@@ -134,6 +135,8 @@ export interface SessionOptions {
 	instructions?: InstructionsOption;
 	/** Answers the model's ask_user questions (through the `human:user` primitive); absent, the tool says nobody is there. */
 	askUser?: (question: string, signal: AbortSignal) => Promise<string | undefined>;
+	/** Memory (src/runtime/session-memory.ts): on by default; `false` offers no memory tools and records no tool outcomes. */
+	memory?: SessionMemoryOptions | false;
 }
 
 export type { Decision };
