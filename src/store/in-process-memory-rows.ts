@@ -51,6 +51,16 @@ export class InProcessMemoryRows implements MemoryRowStore {
 		this.rows.set(row.id, { row: kept, ...(embedding ? { vector: Float32Array.from(embedding) } : {}), order: this.inserted++ });
 	}
 
+	async putMany(rows: readonly MemoryRow[]): Promise<void> {
+		const ids = new Set<string>();
+		for (const row of rows) {
+			if (this.rows.has(row.id) || ids.has(row.id)) throw new StoreError(`memory record ${row.id} already exists`);
+			ids.add(row.id);
+			labelToJson(this.labels, row.label, `memory record ${row.id}`);
+		}
+		for (const row of rows) await this.put(row);
+	}
+
 	async get(id: string): Promise<MemoryRow | undefined> {
 		const hit = this.rows.get(id);
 		return hit ? copy(hit.row) : undefined;

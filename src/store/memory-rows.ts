@@ -72,6 +72,8 @@ export interface MemoryMatch {
 export interface MemoryRowStore {
 	/** Inserts a new row; a StoreError if its id exists or its label is malformed. */
 	put(row: MemoryRow, embedding?: Float32Array): Promise<void>;
+	/** Inserts many rows (an import) in one transaction: all or none. */
+	putMany(rows: readonly MemoryRow[]): Promise<void>;
 	get(id: string): Promise<MemoryRow | undefined>;
 	/** Newest first (updated_at), filtered. */
 	list(filter: MemoryFilter): Promise<MemoryRow[]>;

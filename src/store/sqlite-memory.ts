@@ -111,9 +111,8 @@ export class SqliteMemory implements MemoryRowStore {
 		return out;
 	}
 
-	async put(row: MemoryRow, embedding?: Float32Array): Promise<void> {
-		this.db.writable();
-		const params = {
+	private params(row: MemoryRow, embedding?: Float32Array) {
+		return {
 			id: row.id,
 			scope: row.scope,
 			scope_key: row.scope_key,
@@ -134,16 +133,31 @@ export class SqliteMemory implements MemoryRowStore {
 			embedding: embedding ? Buffer.from(embedding.buffer, embedding.byteOffset, embedding.byteLength) : null,
 			embedding_model: embedding ? (row.embedding_model ?? null) : null,
 		};
+	}
+
+	private insert(params: ReturnType<SqliteMemory["params"]>): void {
+		if (this.db.sql("SELECT 1 FROM memory_records WHERE id = ?").get(params.id) !== undefined) throw new StoreError(`memory record ${params.id} already exists`);
+		this.db
+			.sql(
+				`INSERT INTO memory_records (id, scope, scope_key, namespace, kind, title, tags, content, path_hints, metadata, created_at, updated_at,
+					expires_at, stale, label, written_by_session, written_by_call, embedding, embedding_model)
+				 VALUES (@id, @scope, @scope_key, @namespace, @kind, @title, @tags, @content, @path_hints, @metadata, @created_at, @updated_at,
+					@expires_at, @stale, @label, @written_by_session, @written_by_call, @embedding, @embedding_model)`,
+			)
+			.run(params);
+	}
+
+	async put(row: MemoryRow, embedding?: Float32Array): Promise<void> {
+		this.db.writable();
+		const params = this.params(row, embedding);
+		this.db.immediate(() => this.insert(params));
+	}
+
+	async putMany(rows: readonly MemoryRow[]): Promise<void> {
+		this.db.writable();
+		const all = rows.map((r) => this.params(r));
 		this.db.immediate(() => {
-			if (this.db.sql("SELECT 1 FROM memory_records WHERE id = ?").get(row.id) !== undefined) throw new StoreError(`memory record ${row.id} already exists`);
-			this.db
-				.sql(
-					`INSERT INTO memory_records (id, scope, scope_key, namespace, kind, title, tags, content, path_hints, metadata, created_at, updated_at,
-						expires_at, stale, label, written_by_session, written_by_call, embedding, embedding_model)
-					 VALUES (@id, @scope, @scope_key, @namespace, @kind, @title, @tags, @content, @path_hints, @metadata, @created_at, @updated_at,
-						@expires_at, @stale, @label, @written_by_session, @written_by_call, @embedding, @embedding_model)`,
-				)
-				.run(params);
+			for (const params of all) this.insert(params);
 		});
 	}
 

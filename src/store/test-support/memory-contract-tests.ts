@@ -51,6 +51,17 @@ export function describeMemoryContract(subject: () => Store): void {
 			expect(await store.memory.get("nope")).toBeUndefined();
 		});
 
+		it("inserts many records at once, or none when one of them is refused", async () => {
+			const store = subject();
+			const a = record();
+			const b = record();
+			await store.memory.putMany([a, b]);
+			expect((await store.memory.list({ scopes: PROJECT_A })).map((r) => r.id).sort()).toEqual([a.id, b.id].sort());
+			const c = record();
+			await expect(store.memory.putMany([c, a])).rejects.toThrow(/already exists/);
+			expect(await store.memory.get(c.id)).toBeUndefined();
+		});
+
 		it("refuses a second record with the same id and a malformed label", async () => {
 			const store = subject();
 			const row = record();

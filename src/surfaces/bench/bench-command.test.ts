@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerBenchCommand } from "./bench-command.js";
 import type { BenchOptions, BenchReport } from "./bench-types.js";
 
-const TINY: BenchOptions = { readCalls: 2, rounds: 1, warmupRounds: 0, decisionRounds: 1, decisionVariants: 1, appendsPerRound: 2, chainRecords: 5, cliRuns: 1, recoveryRows: 20, recoveryLargeRows: 40, recoveryPending: 4, recoveryRounds: 1, sandboxRuns: 1, jitRuns: 1, concurrentProcesses: 2, concurrentCalls: 1, transportCalls: 1, downloadBytes: 1000, mcpCalls: 1, sessionCalls: 2, sessionCallsPerTurn: 1, compactionRounds: 1, compactionSteps: 1, llamaRuns: 1, tuiRuns: 1, tuiLines: 200, tuiKeystrokes: 2 };
+const TINY: BenchOptions = { readCalls: 2, rounds: 1, warmupRounds: 0, decisionRounds: 1, decisionVariants: 1, appendsPerRound: 2, chainRecords: 5, cliRuns: 1, recoveryRows: 20, recoveryLargeRows: 40, recoveryPending: 4, recoveryRounds: 1, sandboxRuns: 1, jitRuns: 1, concurrentProcesses: 2, concurrentCalls: 1, transportCalls: 1, downloadBytes: 1000, mcpCalls: 1, memoryRecords: 50, memoryQueries: 2, sessionCalls: 2, sessionCallsPerTurn: 1, compactionRounds: 1, compactionSteps: 1, llamaRuns: 1, tuiRuns: 1, tuiLines: 200, tuiKeystrokes: 2 };
 
 /** A fresh `eval`-like parent with the bench command, printing into `printed`. */
 function evalCommand(printed: string[]): Command {

@@ -61,6 +61,9 @@ export interface BenchOptions {
 	llamaRuns?: number;
 	/** MCP echo calls per round of the MCP round-trip benchmark. */
 	mcpCalls?: number;
+	/** Memory records searched by the memory search benchmark. */
+	memoryRecords?: number;
+	memoryQueries?: number;
 	/** The `warden` entry point the cold-start benchmark runs. Default: bin/warden.js of this checkout or package. */
 	wardenBin?: string;
 	/** Governed calls in the long-session benchmark. Default 10000. */
@@ -523,6 +526,29 @@ export interface BenchReport {
 	compaction?: CompactionBenchReport;
 	/** The interactive terminal in a pseudo-terminal (src/surfaces/bench/tui-bench.ts); absent in older reports. */
 	tui?: TuiBenchReport;
+	/** Memory search with the interpretable score vs a plain FTS5 query (src/surfaces/bench/memory-search-bench.ts); absent in older reports. */
+	memorySearch?: MemorySearchReport;
+}
+
+/** One memory search, per query: ranked as memory_search ranks vs a plain FTS5 MATCH on the same table. */
+export interface MemorySearchReport {
+	records: number;
+	queries: number;
+	rounds: number;
+	warmupRounds: number;
+	/** Results asked for per query. */
+	limit: number;
+	/** Results memory search returned per query, and the plain query. */
+	meanHits: number;
+	meanPlainHits: number;
+	/** The yardstick: SELECT … WHERE memory_fts MATCH ? ORDER BY bm25 LIMIT n. */
+	plainFts: CallTiming;
+	/** Candidates joined to their rows, filtered, each scored term by term, the top n. */
+	memorySearch: CallTiming;
+	/** memorySearch.medianUs / plainFts.medianUs. */
+	ratio: number;
+	/** p50 ≤ 5 ms and ratio ≤ 1.5. */
+	goalMet: boolean;
 }
 
 /** One MCP tools/call echo round trip, per call: through a governed session vs the bare SDK client. */

@@ -18,6 +18,7 @@ import { benchRecovery } from "./recovery-bench.js";
 import { benchModelTransport, transportDir } from "./model-transport-bench.js";
 import { benchJitColdStart, benchSandboxSpawn } from "./sandbox-bench.js";
 import { benchMcpRoundTrip } from "./mcp-bench.js";
+import { benchMemorySearch } from "./memory-search-bench.js";
 import { benchSession } from "./session-bench.js";
 import { benchTui } from "./tui-bench.js";
 
@@ -52,6 +53,8 @@ export const BENCH_DEFAULTS = {
 	llamaRuns: 9,
 	groupCommitSessions: 8,
 	mcpCalls: 50,
+	memoryRecords: 100_000,
+	memoryQueries: 200,
 	sessionCalls: 10_000,
 	sessionCallsPerTurn: 100,
 	compactionRounds: 9,
@@ -95,6 +98,8 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const llamaRuns = count("llamaRuns", options.llamaRuns, 1);
 	const groupCommitSessions = count("groupCommitSessions", options.groupCommitSessions, 2);
 	const mcpCalls = count("mcpCalls", options.mcpCalls, 1);
+	const memoryRecords = count("memoryRecords", options.memoryRecords, 1);
+	const memoryQueries = count("memoryQueries", options.memoryQueries, 1);
 	const sessionCallsPerTurn = count("sessionCallsPerTurn", options.sessionCallsPerTurn, 1);
 	const sessionCalls = count("sessionCalls", options.sessionCalls, 2 * sessionCallsPerTurn);
 	const compactionRounds = count("compactionRounds", options.compactionRounds, 1);
@@ -176,6 +181,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		onProgress,
 	});
 	const compaction = await benchCompaction({ rounds: compactionRounds, warmupRounds, stepsPerRound: compactionSteps, fileBytes, tempDir, onProgress });
+	const memorySearch = await benchMemorySearch({ records: memoryRecords, queries: memoryQueries, rounds, warmupRounds, limit: 10, tempDir, onProgress });
 	const tui = await benchTui({ wardenBin, tempDir, runs: tuiRuns, warmupRuns: warmupRounds, lines: tuiLines, keystrokes: tuiKeystrokes, onProgress });
 
 	const cores = cpus();
@@ -208,5 +214,6 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		session,
 		compaction,
 		...(tui ? { tui } : {}),
+		memorySearch,
 	};
 }
