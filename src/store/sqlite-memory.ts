@@ -39,8 +39,17 @@ interface MemoryDbRow {
 	embedding_model: string | null;
 }
 
-/** bm25 weights of title, tags, content and path hints, in the index's column order. */
-export const MEMORY_BM25 = "bm25(memory_fts, 4.0, 3.0, 1.0, 1.0)";
+/**
+ * The index's rank: bm25 with title and tags weighted above content and path hints (in the
+ * index's column order), set once as the table's rank function so `ORDER BY rank` takes FTS5's
+ * fast path for a top-n query.
+ */
+export const MEMORY_RANK = "bm25(4.0, 3.0, 1.0, 1.0)";
+
+/** Candidates first taken from the index per result asked for; widened while filters leave too few. */
+const WINDOW_PER_RESULT = 4;
+const WIDEN = 8;
+const MAX_WINDOW = 1 << 16;
 
 const COLUMNS = `r.id, r.scope, r.scope_key, r.namespace, r.kind, r.title, r.tags, r.content, r.path_hints, r.metadata,
 	r.created_at, r.updated_at, r.expires_at, r.stale, r.label, r.written_by_session, r.written_by_call, r.embedding_model`;
@@ -172,15 +181,28 @@ export class SqliteMemory implements MemoryRowStore {
 		return rows.map((r) => this.toRow(r));
 	}
 
+	/**
+	 * The index ranks first and only the best `window` hits are joined to their rows and filtered;
+	 * when the filters (other scopes, expired, stale) leave fewer than asked, the window widens, and
+	 * past MAX_WINDOW every hit is filtered. The result is the same as filtering all hits. CROSS
+	 * JOIN keeps the index's hits outermost: otherwise the planner may walk every row of a scope.
+	 */
 	async match(query: MemoryMatchQuery): Promise<MemoryMatch[]> {
 		const match = ftsAnyOf(query.terms);
 		if (match === "") return [];
 		const w = where(query);
-		const rows = this.db
-			.sql(`SELECT ${COLUMNS}, -${MEMORY_BM25} AS relevance FROM memory_fts JOIN memory_records r ON r.rowid = memory_fts.rowid
-				WHERE memory_fts MATCH ? AND ${w.clause} ORDER BY ${MEMORY_BM25} LIMIT ?`)
-			.all(match, ...w.params, limitOf(query, 50)) as (MemoryDbRow & { relevance: number })[];
-		return rows.map((r) => ({ row: this.toRow(r), relevance: r.relevance }));
+		const limit = limitOf(query, 50);
+		const windowed = `SELECT ${COLUMNS}, -f.rank AS relevance
+			FROM (SELECT rowid AS hit, rank FROM memory_fts WHERE memory_fts MATCH ? ORDER BY rank LIMIT ?) f
+			CROSS JOIN memory_records r ON r.rowid = f.hit WHERE ${w.clause} ORDER BY f.rank LIMIT ?`;
+		for (let window = limit * WINDOW_PER_RESULT; ; window *= WIDEN) {
+			const bounded = window <= MAX_WINDOW;
+			const rows = this.db.sql(windowed).all(match, bounded ? window : -1, ...w.params, limit) as (MemoryDbRow & { relevance: number })[];
+			if (rows.length >= limit || !bounded) return rows.map((r) => ({ row: this.toRow(r), relevance: r.relevance }));
+			// Fewer hits than the window held means the index has no more: filtering further finds nothing new.
+			const hits = (this.db.sql("SELECT count(*) AS n FROM (SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)").get(match, window) as { n: number }).n;
+			if (hits < window) return rows.map((r) => ({ row: this.toRow(r), relevance: r.relevance }));
+		}
 	}
 
 	async embeddings(filter: MemoryFilter): Promise<{ id: string; vector: Float32Array }[]> {
@@ -248,6 +270,7 @@ export const MEMORY_SCHEMA = `
 	);
 	CREATE INDEX memory_scope ON memory_records (scope, scope_key, namespace, updated_at);
 	CREATE VIRTUAL TABLE memory_fts USING fts5(title, tags, content, path_hints, content = 'memory_records', content_rowid = 'rowid', tokenize = 'unicode61');
+	INSERT INTO memory_fts (memory_fts, rank) VALUES ('rank', '${MEMORY_RANK}');
 	CREATE TRIGGER memory_fts_insert AFTER INSERT ON memory_records BEGIN
 		INSERT INTO memory_fts (rowid, title, tags, content, path_hints) VALUES (new.rowid, new.title, new.tags, new.content, new.path_hints);
 	END;

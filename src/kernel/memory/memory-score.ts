@@ -64,9 +64,22 @@ export interface ScoreInput {
 	similarity?: number;
 }
 
-function fraction(words: readonly string[], found: ReadonlySet<string>): number {
+/** A word as a whole word (letters and digits around it do not count), case-insensitive; kept per word, since a search scores many records with the same words. */
+const matchers = new Map<string, RegExp>();
+function wordPattern(word: string): RegExp {
+	let re = matchers.get(word);
+	if (re === undefined) {
+		if (matchers.size > 1000) matchers.clear();
+		// memoryWords yields letters and digits only: nothing in a word needs escaping.
+		re = new RegExp(`(?<![\\p{L}\\p{N}])${word}(?![\\p{L}\\p{N}])`, "iu");
+		matchers.set(word, re);
+	}
+	return re;
+}
+
+function fraction(words: readonly string[], texts: readonly string[]): number {
 	if (words.length === 0) return 0;
-	return words.filter((w) => found.has(w)).length / words.length;
+	return words.filter((w) => texts.some((t) => wordPattern(w).test(t))).length / words.length;
 }
 
 function normalPath(p: string): string {
@@ -91,15 +104,14 @@ export function recencyValue(updatedAt: string, now: Date): number {
 
 /** Each term's value for one record; the semantic term only when a similarity was given. */
 export function termValues(input: ScoreInput): Partial<Record<ScoreTerm, number>> {
-	const words = [...new Set(input.words)];
+	const words = [...new Set(input.words.flatMap((w) => memoryWords(w)))];
 	const { record } = input;
-	const tagWords = new Set(record.tags.flatMap((t) => memoryWords(t)));
-	const titleWords = new Set(memoryWords(record.title));
-	const all = new Set([...tagWords, ...titleWords, ...memoryWords(record.content), ...record.path_hints.flatMap((p) => memoryWords(p))]);
+	const tags = record.tags.join(" \n ");
+	const paths = record.path_hints.join(" \n ");
 	const values: Partial<Record<ScoreTerm, number>> = {
-		tag: fraction(words, tagWords),
-		title: fraction(words, titleWords),
-		keyword: fraction(words, all),
+		tag: fraction(words, [tags]),
+		title: fraction(words, [record.title]),
+		keyword: fraction(words, [record.title, tags, record.content, paths]),
 		content: input.bestRelevance > 0 ? Math.min(1, Math.max(0, input.relevance / input.bestRelevance)) : 0,
 		path: pathHintMatches(record.path_hints, input.paths) ? 1 : 0,
 		recency: recencyValue(record.updated_at, input.now),

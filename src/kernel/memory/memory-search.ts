@@ -8,8 +8,8 @@ import type { MemoryHit } from "./memory-request.js";
 import { cosine, scoreMemory } from "./memory-score.js";
 
 /** Candidates taken from the text index per result asked for (the score then reorders them). */
-const CANDIDATES_PER_RESULT = 8;
-const MIN_CANDIDATES = 40;
+const CANDIDATES_PER_RESULT = 2;
+const MIN_CANDIDATES = 10;
 /** Nearest records by embedding added to the candidates. */
 const SEMANTIC_CANDIDATES = 20;
 
