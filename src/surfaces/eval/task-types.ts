@@ -138,4 +138,11 @@ export interface EvalTask {
 	acp?: AcpTaskSpec;
 	/** MCP servers the task's session starts (src/surfaces/eval/task-mcp.ts); the baselines call them unreviewed. */
 	mcpServers?: EvalMcpServer[];
+	/**
+	 * A second session's plan: once the first session ended, the full runner opens a new one on the
+	 * same state dir (fresh context, same store: its memory) and runs these steps as its turn; the
+	 * baselines run them after the plan with the same plain tools. Its calls are reported as
+	 * `later:call_1_<step>_<n>`.
+	 */
+	laterSession?: PlannedStep[];
 }
