@@ -68,6 +68,11 @@ export interface MemoryPrimitivesOptions {
 	memory?: MemoryBinding | undefined;
 }
 
+/** What a write sends to its memory sink, canonical: what flow detection scans and the release binding hashes. */
+export function memoryPayload(req: { title: string; tags: readonly string[]; content: string; path_hints: readonly string[]; metadata: Record<string, unknown> }): string {
+	return canonicalJson({ title: req.title, tags: req.tags, content: req.content, path_hints: req.path_hints, metadata: req.metadata });
+}
+
 /** The label levels and sources as evidence, never the text. */
 function labelSummary(l: Label): Record<string, unknown> {
 	return { sensitivity: l.sensitivity, integrity: l.integrity, sources: l.sources.slice(0, 4).map((s) => `${s.kind} ${s.ref}`) };
@@ -97,7 +102,7 @@ export function createMemoryPrimitives(opts: MemoryPrimitivesOptions): MemoryPri
 			const memory = binding("memory.write");
 			const req = checkWrite(request);
 			const resource = memoryResource(req.scope, req.namespace);
-			const payload = canonicalJson({ title: req.title, tags: req.tags, content: req.content, path_hints: req.path_hints, metadata: req.metadata });
+			const payload = memoryPayload(req);
 			opts.authority?.admit([{ resource, right: "write", bytes: Buffer.byteLength(payload, "utf8") }]);
 			// Without the flow plane nothing could say what the record was written from: it is not written.
 			if (!opts.flow) throw new MemoryPrimitiveError(`memory.write refused ${resource}: no flow plane to label the record`);
