@@ -6,6 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ScriptedModel } from "../models/scripted.js";
 import type { Runtime } from "./runtime.js";
 import { eventValidator, expectSoundEvidence } from "./test-support/evidence-checks.js";
 import { LOOPBACK_GRANTS, type LoopbackSink, openLoopbackSink } from "./test-support/loopback-sink.js";
@@ -126,6 +127,26 @@ describe("memory across sessions", () => {
 		expect(recalled).not.toContain("friday");
 		expect(second.result.toolCalls).toMatchObject({ completed: 1, denied: 1 });
 		expect((await runtime.store.memory.list({ scopes: [{ scope: "session", scope_key: first.session.id }] })).map((r) => r.title)).toEqual(["scratch"]);
+	});
+
+	it("a sub-agent's note is its own session's, labelled from the context it started with (the parent's, after .env)", async () => {
+		const model = ScriptedModel.fromPlan(
+			{
+				steps: [
+					{ tool_calls: [{ name: "read_file", arguments: { path: ".env" } }] },
+					{ tool_calls: [{ name: "agent", arguments: { task: "remember", steps: [{ tool_calls: [{ name: "memory_write", arguments: { title: "child note", content: "nothing secret here" } }] }, { text: "kept" }] } }] },
+					{ text: "done" },
+				],
+			},
+			"scripted:memory-child",
+		);
+		const session = await runtime.openSession({ workspace, model, grants, rules });
+		expect((await session.send("go")).toolCalls).toMatchObject({ completed: 2 });
+		await session.end();
+		const [note] = await runtime.store.memory.list({ scopes: [{ scope: "project", scope_key: workspace }], namespaces: ["notes"] });
+		expect(note).toMatchObject({ title: "child note", label: { sensitivity: "secret" } });
+		const child = (await runtime.listSessions()).find((s) => s.parent_session === session.id);
+		expect(note!.written_by_session).toBe(child!.id);
 	});
 
 	it("a host deny grant on memory refuses the write at the primitive", async () => {
