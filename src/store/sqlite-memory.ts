@@ -47,7 +47,7 @@ interface MemoryDbRow {
 export const MEMORY_RANK = "bm25(4.0, 3.0, 1.0, 1.0)";
 
 /** Candidates first taken from the index per result asked for; widened while filters leave too few. */
-const WINDOW_PER_RESULT = 4;
+const WINDOW_PER_RESULT = 1.5;
 const WIDEN = 8;
 const MAX_WINDOW = 1 << 16;
 
@@ -195,7 +195,7 @@ export class SqliteMemory implements MemoryRowStore {
 		const windowed = `SELECT ${COLUMNS}, -f.rank AS relevance
 			FROM (SELECT rowid AS hit, rank FROM memory_fts WHERE memory_fts MATCH ? ORDER BY rank LIMIT ?) f
 			CROSS JOIN memory_records r ON r.rowid = f.hit WHERE ${w.clause} ORDER BY f.rank LIMIT ?`;
-		for (let window = limit * WINDOW_PER_RESULT; ; window *= WIDEN) {
+		for (let window = Math.ceil(limit * WINDOW_PER_RESULT); ; window *= WIDEN) {
 			const bounded = window <= MAX_WINDOW;
 			const rows = this.db.sql(windowed).all(match, bounded ? window : -1, ...w.params, limit) as (MemoryDbRow & { relevance: number })[];
 			if (rows.length >= limit || !bounded) return rows.map((r) => ({ row: this.toRow(r), relevance: r.relevance }));

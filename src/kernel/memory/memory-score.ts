@@ -71,15 +71,16 @@ function wordPattern(word: string): RegExp {
 	if (re === undefined) {
 		if (matchers.size > 1000) matchers.clear();
 		// memoryWords yields letters and digits only: nothing in a word needs escaping.
-		re = new RegExp(`(?<![\\p{L}\\p{N}])${word}(?![\\p{L}\\p{N}])`, "iu");
+		re = new RegExp(`(?<![\\p{L}\\p{N}])${word}(?![\\p{L}\\p{N}])`, "u");
 		matchers.set(word, re);
 	}
 	return re;
 }
 
+/** The share of the words found, as whole words, in any of the (lower-cased) texts; a plain substring test first, since most texts hold most words not at all. */
 function fraction(words: readonly string[], texts: readonly string[]): number {
 	if (words.length === 0) return 0;
-	return words.filter((w) => texts.some((t) => wordPattern(w).test(t))).length / words.length;
+	return words.filter((w) => texts.some((t) => t.includes(w) && wordPattern(w).test(t))).length / words.length;
 }
 
 function normalPath(p: string): string {
@@ -106,12 +107,13 @@ export function recencyValue(updatedAt: string, now: Date): number {
 export function termValues(input: ScoreInput): Partial<Record<ScoreTerm, number>> {
 	const words = [...new Set(input.words.flatMap((w) => memoryWords(w)))];
 	const { record } = input;
-	const tags = record.tags.join(" \n ");
-	const paths = record.path_hints.join(" \n ");
+	const tags = record.tags.join(" \n ").toLowerCase();
+	const title = record.title.toLowerCase();
+	const paths = record.path_hints.join(" \n ").toLowerCase();
 	const values: Partial<Record<ScoreTerm, number>> = {
 		tag: fraction(words, [tags]),
-		title: fraction(words, [record.title]),
-		keyword: fraction(words, [record.title, tags, record.content, paths]),
+		title: fraction(words, [title]),
+		keyword: fraction(words, [title, tags, record.content.toLowerCase(), paths]),
 		content: input.bestRelevance > 0 ? Math.min(1, Math.max(0, input.relevance / input.bestRelevance)) : 0,
 		path: pathHintMatches(record.path_hints, input.paths) ? 1 : 0,
 		recency: recencyValue(record.updated_at, input.now),

@@ -7,8 +7,8 @@ import { type MemoryRow, type MemoryRowStore, type MemoryScopeKey, memoryWords }
 import type { MemoryHit } from "./memory-request.js";
 import { cosine, scoreMemory } from "./memory-score.js";
 
-/** Candidates taken from the text index per result asked for (the score then reorders them). */
-const CANDIDATES_PER_RESULT = 2;
+/** Candidates taken from the text index per result asked for (the score then reorders them): a few more than asked, since bm25 already weighs title and tags. */
+const CANDIDATES_PER_RESULT = 1.5;
 const MIN_CANDIDATES = 10;
 /** Nearest records by embedding added to the candidates. */
 const SEMANTIC_CANDIDATES = 20;
@@ -35,7 +35,7 @@ export async function rankMemory(rows: MemoryRowStore, q: RankQuery): Promise<Me
 		now: q.now.toISOString(),
 		includeStale: q.includeStale,
 	};
-	const matches = await rows.match({ ...filter, terms: words, limit: Math.max(MIN_CANDIDATES, q.limit * CANDIDATES_PER_RESULT) });
+	const matches = await rows.match({ ...filter, terms: words, limit: Math.max(MIN_CANDIDATES, Math.ceil(q.limit * CANDIDATES_PER_RESULT)) });
 	const candidates = new Map<string, { row: MemoryRow; relevance: number; similarity?: number }>();
 	for (const m of matches) candidates.set(m.row.id, { row: m.row, relevance: m.relevance });
 	if (q.vector) {
