@@ -39,7 +39,7 @@ const TERMINALS: Record<string, string> = {
 	"tool.invalid": "invalid",
 };
 
-/** The scripted model's steps for a plan, with the task's placeholders expanded. */
+/** The scripted model's steps for a plan, with the task's {workspace}-style variables expanded. */
 function scriptedSteps(plan: readonly PlannedStep[], dirs: TaskDirs) {
 	return plan.map((step) => {
 		const out: { text?: string; tool_calls?: unknown[] } = {};
