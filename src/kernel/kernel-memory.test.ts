@@ -6,7 +6,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { embedderFor } from "../runtime/session-memory.js";
+import { fetchEmbeddings } from "../providers/embeddings-provider.js";
 import { InProcessMemoryRows } from "../store/in-process-memory-rows.js";
 import { Authority } from "./authority/authority.js";
 import { CapabilityDeniedError } from "./authority/authority-errors.js";
@@ -24,6 +24,11 @@ import { createMemoryPrimitives, type MemoryBinding, type MemoryEmbedder } from 
 import { MemoryPrimitiveError } from "./memory/memory-request.js";
 
 const signal = new AbortController().signal;
+
+/** An embeddings model over the test's server, as the runtime builds one (llm:embeddings/<model>). */
+function embedderFor(endpoint: { baseUrl: string; model: string }): MemoryEmbedder {
+	return { model: endpoint.model, resource: `llm:embeddings/${endpoint.model}`, embed: (texts, s) => fetchEmbeddings(endpoint, texts, s) };
+}
 
 /** The vocabulary the test server embeds over: a text's vector counts these words. */
 const AXES = ["ship", "deliver", "release", "cat", "dog"];
