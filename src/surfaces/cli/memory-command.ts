@@ -163,7 +163,7 @@ export function registerMemoryCommand(program: Command, out: (text: string) => v
 		.argument("[id]", "the record's id")
 		.option("--expired", "forget every expired record of the workspace's scopes")
 		.action(async (id: string | undefined, flags: WhereFlags & { expired?: boolean }) => {
-			if ((id === undefined) === (flags.expired !== true)) throw new UsageError("forget takes a record id or --expired, not both");
+			if ((id === undefined) === (flags.expired !== true)) throw new UsageError("forget takes either a record id or --expired (exactly one of them)");
 			const admin = await import("../../runtime/memory-admin.js");
 			const where = flags.expired ? await whereOf(flags) : undefined;
 			const rows = await withRuntime(flags.stateDir, async (rt) => (where ? admin.forgetExpired(rt.store, where, "cli") : [await admin.forgetMemory(rt.store, id!, "cli")]), false);
