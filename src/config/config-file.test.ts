@@ -62,7 +62,7 @@ describe("readConfigFile", () => {
 
 	it("names the file and the field in one line for each kind of schema violation", () => {
 		expect(problem("rules:\n  allow: ['read_file', 'shell(ls)', 3]\n")).toBe("rules.allow[2] must be a string, got number 3");
-		expect(problem("rulez: {}\n")).toBe("rulez is not a known key (known: mode, model, models, rules, run_deny, on_ask, max_steps, context, budget, grants, ceiling, flow, protected_paths, trusted_projects, mcpServers, hooks)");
+		expect(problem("rulez: {}\n")).toBe("rulez is not a known key (known: mode, model, models, rules, run_deny, on_ask, max_steps, context, budget, grants, ceiling, flow, protected_paths, trusted_projects, memory, mcpServers, hooks)");
 		expect(problem("rules: { allw: [] }\n")).toBe("rules.allw is not a known key (known: allow, ask, deny)");
 		expect(problem("mode: yolo\n")).toBe('mode must be one of read-only, workspace-write, full-access, plan, got string "yolo"');
 		expect(problem("on_ask: sometimes\n")).toMatch(/^on_ask must be one of deny, allow/);
@@ -143,7 +143,7 @@ describe("readConfigFile", () => {
 		const schema = JSON.parse(readFileSync(CONFIG_SCHEMA_PATH, "utf8")) as { $schema: string; properties: object; additionalProperties: boolean };
 		expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
 		expect(schema.additionalProperties).toBe(false);
-		expect(Object.keys(schema.properties)).toEqual(["$schema", "mode", "model", "models", "rules", "run_deny", "on_ask", "max_steps", "context", "budget", "grants", "ceiling", "flow", "protected_paths", "trusted_projects", "mcpServers", "hooks"]);
+		expect(Object.keys(schema.properties)).toEqual(["$schema", "mode", "model", "models", "rules", "run_deny", "on_ask", "max_steps", "context", "budget", "grants", "ceiling", "flow", "protected_paths", "trusted_projects", "memory", "mcpServers", "hooks"]);
 		const validate = new Ajv2020({ strict: true }).compile(schema);
 		expect(validate({ mode: "plan", budget: { bytes_read: 1024 } })).toBe(true);
 		expect(validate({ modes: "plan" })).toBe(false);

@@ -1,4 +1,5 @@
 /** What a Warden config file holds, and the configuration that results from merging its layers. */
+import type { SessionMemoryOptions } from "../runtime/session-memory.js";
 import type { PermissionMode } from "../kernel/admission/types.js";
 import type { GrantSpec } from "../kernel/authority/capability.js";
 import type { TaskCeilingSpec } from "../kernel/authority/task-ceiling.js";
@@ -42,6 +43,13 @@ export interface ConfigFileData {
 	mcpServers?: Record<string, McpServerEntry>;
 	/** Hooks in Claude Code's shape (src/config/hooks-config.ts); a project's run only once the workspace is trusted. */
 	hooks?: HooksBlock;
+	/** Memory and its embeddings endpoint (src/config/memory-config.ts); the user config's only. */
+	memory?: MemoryConfigData;
+}
+
+export interface MemoryConfigData {
+	enabled?: boolean;
+	embeddings?: { base_url: string; model: string; api_key_env?: string };
 }
 
 /** One `mcpServers` entry as written (Claude Desktop / Cursor / .mcp.json shape, plus Warden's keys). */
@@ -164,5 +172,7 @@ export interface ResolvedConfig {
 	trustedProject: boolean;
 	/** The context settings, each from the last layer that sets it; empty when none does. */
 	context?: ContextOptions;
+	/** Memory as the user config sets it: `false` when turned off; absent when it says nothing (memory on, no embeddings). */
+	memory?: Sourced<SessionMemoryOptions | false>;
 	ignored: IgnoredConfigItem[];
 }

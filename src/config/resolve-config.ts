@@ -5,6 +5,7 @@
  * layer, flags included — a budget can be tightened on the way up, never loosened. An untrusted
  * project's loosening items are dropped first (untrusted-project.ts).
  */
+import { resolveMemory } from "./memory-config.js";
 import { parseRule } from "../kernel/admission/rules.js";
 import type { Decision, PermissionMode } from "../kernel/admission/types.js";
 import { BUDGET_COUNTERS } from "../kernel/budget/budget-types.js";
@@ -123,6 +124,8 @@ export async function resolveConfig(request: ConfigRequest): Promise<ResolvedCon
 	// A project's hooks run only in a trusted workspace; the user's always do.
 	const hooks = resolveHooks(files, trustedProject, workspace, ignored);
 	if (hooks.length > 0) resolved.hooks = hooks;
+	const memory = resolveMemory(user, project, request.env, ignored);
+	if (memory) resolved.memory = memory;
 	const model = highest([...fileValue("model"), [envModel, "$WARDEN_MODEL"], [flags.model, "--model"]]);
 	if (model) resolved.model = model;
 	// An untrusted project's grants were dropped above; a trusted one's join the user's.

@@ -1,6 +1,6 @@
 /** An effect a primitive performed, handed to evidence before the primitive returns. */
 
-export type EffectKind = "fs.write" | "fs.delete" | "shell.exec" | "net.fetch" | "mcp.call";
+export type EffectKind = "fs.write" | "fs.delete" | "shell.exec" | "net.fetch" | "mcp.call" | "memory.write";
 
 export interface EffectRecord {
 	call_id: string;

@@ -17,6 +17,7 @@ import { createFsPrimitives } from "./kernel-fs.js";
 import { createJitPrimitives, type JitEvidence } from "./kernel-jit.js";
 import { FsPrimitiveError } from "./kernel-errors.js";
 import { createMcpPrimitives, type McpRouter } from "./kernel-mcp.js";
+import { createMemoryPrimitives, type MemoryBinding } from "./kernel-memory.js";
 import { createNetPrimitives } from "./kernel-net.js";
 import { createShellPrimitives, type ShellSandboxOptions } from "./kernel-shell.js";
 import type { KernelPrimitives } from "./primitives.js";
@@ -85,6 +86,8 @@ export interface KernelOptions {
 	terminals?: EditorTerminals;
 	/** The session's connected MCP servers; without them mcp.call refuses. */
 	mcp?: McpRouter;
+	/** The session's memory (store rows, its session and project keys); without it memory.read and memory.write refuse. */
+	memory?: MemoryBinding;
 }
 
 export function createKernel(opts: KernelOptions): KernelPrimitives {
@@ -115,5 +118,6 @@ export function createKernel(opts: KernelOptions): KernelPrimitives {
 		...(opts.shellMaxTimeoutMs !== undefined ? { shellMaxTimeoutMs: opts.shellMaxTimeoutMs } : {}),
 		...(opts.shellMaxOutputBytes !== undefined ? { shellMaxOutputBytes: opts.shellMaxOutputBytes } : {}),
 	});
-	return { fs, shell, net, jit, mcp };
+	const memory = createMemoryPrimitives({ ...shared, memory: opts.memory });
+	return { fs, shell, net, jit, mcp, memory };
 }

@@ -1,5 +1,6 @@
 import type { JitPrimitives } from "./kernel-jit.js";
 import type { McpPrimitives } from "./kernel-mcp.js";
+import type { MemoryPrimitives } from "./kernel-memory.js";
 
 /**
  * Kernel primitives: the only way tools reach the world. Each call is bound to one tool call,
@@ -118,6 +119,8 @@ export interface KernelPrimitives {
 	jit: JitPrimitives;
 	/** MCP tools: one tools/call on a configured server (src/kernel/kernel-mcp.ts). */
 	mcp: McpPrimitives;
+	/** Memory records on `memory:<scope>/<namespace>` (src/kernel/kernel-memory.ts); absent where the host keeps none. */
+	memory?: MemoryPrimitives;
 }
 
 /** A path that resolves (through `..`, an absolute path or a symlink) outside the workspace. */

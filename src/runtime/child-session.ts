@@ -2,6 +2,7 @@
  * Opens a sub-agent's session: its own id, evidence stream and approvals, under its parent's
  * workspace, rules, ceiling and confirm callback, with the row naming its parent session and call.
  */
+import { sessionMemory } from "./session-memory.js";
 import { randomUUID } from "node:crypto";
 import type { PermissionEngine } from "../kernel/admission/permission-engine.js";
 import type { ShellParser } from "../kernel/admission/shell/shell-parser.js";
@@ -113,6 +114,8 @@ export function childOpener(parts: ChildSessionParts): OpenChild {
 			onEnd: () => undefined,
 			...(parent.mcp ? { mcp: parent.mcp } : {}),
 			...(hooks ? { hooks } : {}),
+			// Offered memory tools act on the same store as the parent's, as this child's session (its notes name it as their writer); words rank, without embeddings.
+			...(spec.tools.get("memory_search") || spec.tools.get("memory_write") ? { memory: sessionMemory(store.memory, recorder, policy.workspace) } : {}),
 			...(spec.tools.get("agent")
 				? {
 						subagents: new SubagentLauncher(

@@ -6,7 +6,9 @@
  * the explanation and the run cannot disagree. Nothing is sent and nobody is asked.
  */
 import type { ParsedShell } from "../kernel/admission/shell/shell-types.js";
-import { fsResource, llmResource, netResource } from "../kernel/authority/resource.js";
+import { fsResource, llmResource, memoryResource, netResource } from "../kernel/authority/resource.js";
+import { memoryPayload } from "../kernel/kernel-memory.js";
+import { DEFAULT_MEMORY_NAMESPACE, DEFAULT_MEMORY_SCOPE } from "../tools/memory-write.js";
 import type { TaskCeiling } from "../kernel/authority/task-ceiling.js";
 import { canonicalJson } from "../kernel/evidence/audit-chain.js";
 import { describeClearance, describeData, flowVerdict } from "../kernel/flow/egress-admission.js";
@@ -262,10 +264,18 @@ async function writeEgress(tool: string, args: Record<string, unknown>, workspac
 	}
 }
 
+/** Mirrors kernel-memory.ts: the note's text is the payload, to `memory:<scope>/<namespace>`. */
+function memoryEgress(args: Record<string, unknown>): Egress {
+	const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
+	const sink = memoryResource(String(args.scope ?? DEFAULT_MEMORY_SCOPE), String(args.namespace ?? DEFAULT_MEMORY_NAMESPACE));
+	return { operation: "memory.write", sinks: [sink], payload: memoryPayload({ title: String(args.title ?? "").trim(), tags: list(args.tags), content: String(args.content ?? ""), path_hints: list(args.path_hints), metadata: {} }) };
+}
+
 async function callEgress(input: FlowCheckInput): Promise<Egress | undefined> {
 	const { tool, args } = input;
 	if (tool === "web_fetch") return fetchEgress(args);
 	if (tool === "write_file" || tool === "edit_file") return writeEgress(tool, args, input.workspace);
+	if (tool === "memory_write") return memoryEgress(args);
 	if (tool === "shell" && typeof args.command === "string") {
 		const shell = await shellFlow(args.command, input);
 		return shell.network || (shell.writes?.length ?? 0) > 0 ? shell : undefined;

@@ -121,7 +121,7 @@ describe("Runtime.checkPolicy", () => {
 		expect(await runtime.checkPolicy({ workspace, tool: "launch", arguments: {} })).toEqual({
 			valid: false,
 			tool: "launch",
-			error: 'unknown tool "launch"; available: read_file, write_file, edit_file, list_dir, glob, grep, shell, web_fetch, agent, todo_write, ask_user',
+			error: 'unknown tool "launch"; available: read_file, write_file, edit_file, list_dir, glob, grep, shell, web_fetch, agent, todo_write, ask_user, memory_search, memory_write',
 		});
 		expect(await runtime.checkPolicy({ workspace, tool: "write_file", arguments: { path: "a" } })).toEqual({
 			valid: false,

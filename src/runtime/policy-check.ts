@@ -21,6 +21,7 @@ import type { ApprovedRule } from "../kernel/approval/approval-types.js";
 import type { FlowSettings } from "../kernel/flow/flow-types.js";
 import { toPermissionRule } from "../kernel/approval/approved-rules.js";
 import { validateArguments } from "../tools/argument-validator.js";
+import { MEMORY_TOOLS } from "../tools/memory-tools.js";
 import { builtinTools, ToolRegistry } from "../tools/registry.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import { type CapabilityVerdict, capabilityVerdict } from "./capability-verdict.js";
@@ -247,5 +248,5 @@ async function shadowedRules(
 /** For hosts without a Runtime (e.g. `warden policy check`): no state directory is opened. */
 export async function checkPolicy(request: PolicyCheckRequest, options: { env?: NodeJS.ProcessEnv } = {}): Promise<PolicyCheckResult> {
 	const engine = await PermissionEngine.create();
-	return explainToolCall(engine, new ToolRegistry(builtinTools()), options.env ?? process.env, request, await ShellParser.create());
+	return explainToolCall(engine, new ToolRegistry([...builtinTools(), ...MEMORY_TOOLS]), options.env ?? process.env, request, await ShellParser.create());
 }

@@ -2,6 +2,8 @@
  * The embedding API's entry point: one state directory, one evidence store, one policy engine,
  * and the sessions that run governed turns against them.
  */
+import { sessionMemory } from "./session-memory.js";
+import { MEMORY_TOOLS } from "../tools/memory-tools.js";
 import { type McpSessionTools, openSessionMcp } from "./mcp/mcp-session-tools.js";
 import { randomUUID } from "node:crypto";
 import { PermissionEngine } from "../kernel/admission/permission-engine.js";
@@ -343,7 +345,7 @@ export class Runtime {
 	private assembleSession(setup: PreparedSession, options: OpenSessionOptions, history: Message[], context: { labels: Label[]; sent: number }, mcp?: McpSessionTools): Session {
 		const { policy, model, maxSteps, modelTimeoutMs, ceiling, registry, authority, parses, recorder, listener } = setup;
 		// register_tool adds the session's JIT tools to this registry (src/runtime/jit-registrar.ts).
-		const tools = new ToolRegistry([...builtinTools(), registerToolTool, ...(setup.skills ? [activateSkillTool] : [])]);
+		const tools = new ToolRegistry([...builtinTools(), registerToolTool, ...(setup.skills ? [activateSkillTool] : []), ...(options.memory === false ? [] : MEMORY_TOOLS)]);
 		mcp?.attach(tools);
 		// A ceiling whose approval policy is deny approves no ask, whatever the host would answer.
 		const confirm = ceiling.manifest.approval === "deny" ? undefined : options.confirm;
@@ -392,6 +394,7 @@ export class Runtime {
 			...(setup.skills ? { skills: setup.skills } : {}),
 			...(setup.hooks ? { hooks: setup.hooks } : {}),
 			...(options.askUser ? { askUser: options.askUser } : {}),
+			...(options.memory === false ? {} : { memory: sessionMemory(this.store.memory, recorder, policy.workspace, options.memory) }),
 			sessionBudget,
 			turnBudget: setup.turnLimits,
 			setTurnListener: (turnListener) => {
@@ -483,7 +486,7 @@ export class Runtime {
 		const named = typeof request.workspace === "string" && request.workspace !== "";
 		const approvedRules = request.approvedRules ?? (named ? await this.listApprovedRules({ workspace: request.workspace }) : []);
 		this.shellParser ??= await ShellParser.create();
-		return explainToolCall(this.engine, new ToolRegistry(builtinTools()), this.env, { ...request, approvedRules }, this.shellParser);
+		return explainToolCall(this.engine, new ToolRegistry([...builtinTools(), ...MEMORY_TOOLS]), this.env, { ...request, approvedRules }, this.shellParser);
 	}
 
 	/** Persisted "always allow" / "always deny" answers, oldest first; `workspace` is matched on its real path. */

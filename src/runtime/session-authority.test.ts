@@ -62,6 +62,7 @@ describe("capabilities at the primitive, through the Runtime", () => {
 			expect.objectContaining({ resource: "net:*", rights: ["egress"], issuer: "mode:full-access" }),
 			expect.objectContaining({ resource: "llm:*", rights: ["egress"], issuer: "mode:full-access" }),
 			expect.objectContaining({ resource: "human:*", rights: ["egress"], issuer: "mode:full-access" }),
+			expect.objectContaining({ resource: "memory:*", rights: ["read", "write"], issuer: "mode:full-access" }),
 		]);
 		expect(audit.filter((r) => r.kind === "permission.decided").every((r) => r.data.ceiling === hash)).toBe(true);
 		const denied = audit.filter((r) => r.kind === "authority.denied");

@@ -13,6 +13,7 @@ import type { ModelProvider } from "../models/provider.js";
 import type { EditorFiles } from "../providers/editor-fs-provider.js";
 import type { EditorTerminals } from "../providers/editor-terminal-provider.js";
 import type { ContextOptions } from "./context/context-settings.js";
+import type { SessionMemoryOptions } from "./session-memory.js";
 import type { InstructionsOption } from "./context/session-context.js";
 import type { SkillsOption } from "./skills/session-skill-setup.js";
 import type { ToolLimits } from "../tools/tool.js";
@@ -151,6 +152,8 @@ export interface SessionOptions {
 	askUser?: (question: string, signal: AbortSignal) => Promise<string | undefined>;
 	/** Where Agent Skills are discovered, and whether the project's are trusted; `false` offers none. Default: the user's skills dir and the workspace's, untrusted. */
 	skills?: SkillsOption;
+	/** Memory (src/runtime/session-memory.ts): on by default; `false` offers no memory tools and records no tool outcomes. */
+	memory?: SessionMemoryOptions | false;
 }
 
 export type { Decision };

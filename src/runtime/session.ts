@@ -1,5 +1,6 @@
 /** A conversation in one workspace under one policy; runs one governed turn at a time. */
 import type { McpRouter } from "../kernel/kernel-mcp.js";
+import type { MemoryBinding } from "../kernel/kernel-memory.js";
 import type { PolicyContext } from "../kernel/admission/types.js";
 import type { Authority } from "../kernel/authority/authority.js";
 import type { Budget } from "../kernel/budget/budget.js";
@@ -68,6 +69,8 @@ export interface SessionParts {
 	skills?: SessionSkills;
 	/** The session's hooks: PreToolUse and the rest run inside its turns; SessionEnd when it ends. */
 	hooks?: SessionHooks;
+	/** The session's memory (src/runtime/session-memory.ts); absent, no memory tool can run and no outcome is kept. */
+	memory?: MemoryBinding;
 	/** Receives each event after it is persisted; the session routes it to the running turn too. */
 	setTurnListener(listener: ((event: AnyWardenEvent) => void) | undefined): void;
 	onEnd(): void;

@@ -22,6 +22,8 @@ import { sandboxProfileFor } from "../kernel/admission/modes.js";
 import { createKernel } from "../kernel/kernel.js";
 import { createHumanPrimitives, type HumanChannel } from "../kernel/kernel-human.js";
 import { planningContext } from "./planning-context.js";
+import type { MemoryBinding } from "../kernel/kernel-memory.js";
+import { recordToolOutcome } from "./tool-outcomes.js";
 import { createLlmPrimitives, modelProfile } from "../kernel/kernel-llm.js";
 import { WorkspaceEscapeError } from "../kernel/primitives.js";
 import { ProtectedGuard, ProtectedPathDeniedError } from "../kernel/protected/protected-guard.js";
@@ -103,6 +105,8 @@ export interface TurnDeps {
 	skills?: SessionSkills;
 	/** The session's hooks (src/runtime/hooks/): they run inside this pipeline, for every tool. */
 	hooks?: SessionHooks;
+	/** The session's memory: the memory primitives act on it, and each call's outcome is recorded in it. */
+	memory?: MemoryBinding;
 }
 
 export interface ModelContext {
@@ -535,6 +539,7 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 			shellMaxTimeoutMs: deps.limits.shellMaxTimeoutMs,
 			shellMaxOutputBytes: deps.limits.shellMaxOutputBytes,
 			...(deps.mcp ? { mcp: deps.mcp } : {}),
+			...(deps.memory ? { memory: deps.memory } : {}),
 		});
 		let output: string;
 		let failure: string | undefined;
@@ -594,6 +599,7 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 			});
 			await recorder.audit("tool.outcome", { tool: name, outcome: "completed", duration_ms: durationMs, output_bytes: Buffer.byteLength(output) }, id);
 		}
+		await recordToolOutcome(deps.memory, deps.flow, { callId: id, tool: name, args: call.args, outcome: failure === undefined ? "completed" : "failed", output: failure ?? output, durationMs, label: join(flow.argumentsLabel, flow.resultLabel) });
 		return { id, name, content: shown.text, exhausted, label: flow.resultLabel, ran: failure === undefined ? {} : { error: failure } };
 	} finally {
 		// The call started, so it counts, however it ended.

@@ -4,6 +4,7 @@
  */
 import type { Database } from "better-sqlite3";
 import { oneLine } from "./sqlite-errors.js";
+import { MEMORY_SCHEMA } from "./sqlite-memory.js";
 import { StoreError } from "./store.js";
 
 export interface Migration {
@@ -249,6 +250,13 @@ export const MIGRATIONS: readonly Migration[] = [
 		},
 	},
 	{
+		version: 10,
+		description: "memory: scoped records (user, project, session) with their labels, and an FTS5 index over them",
+		up(db) {
+			db.exec(MEMORY_SCHEMA);
+		},
+	},
+	{
 		version: 11,
 		description: "asks: each pending approval or exact-release request, owned by its asker's lease, answered at most once",
 		up(db) {
@@ -296,6 +304,8 @@ const REQUIRED_TABLES = [
 	"run_commands",
 	"process_leases",
 	"mcp_pins",
+	"memory_records",
+	"memory_fts",
 	"asks",
 ];
 

@@ -39,6 +39,11 @@ function dropVersion7(db: Database.Database): void {
 	db.exec("DROP TABLE audit_format");
 }
 
+/** Undoes migration 10: memory records and their index (the triggers go with the table). */
+function dropVersion10(db: Database.Database): void {
+	db.exec("DROP TABLE memory_fts; DROP TABLE memory_records");
+}
+
 /** Undoes migration 9: MCP tool pins. */
 function dropVersion9(db: Database.Database): void {
 	db.exec("DROP TABLE mcp_pins");
@@ -52,6 +57,7 @@ function dropVersion11(db: Database.Database): void {
 /** Undoes every migration after 6. */
 function dropAfter6(db: Database.Database): void {
 	dropVersion11(db);
+	dropVersion10(db);
 	dropVersion9(db);
 	dropVersion8(db);
 	dropVersion7(db);

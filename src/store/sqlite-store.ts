@@ -6,6 +6,8 @@ import type { McpPinStore } from "./mcp-pins.js";
 import { SqliteMcpPins } from "./sqlite-mcp-pins.js";
 import type { AskStore } from "./ask-rows.js";
 import { EXPIRE_ORPHANED_ASKS, SqliteAsks } from "./sqlite-asks.js";
+import type { MemoryRowStore } from "./memory-rows.js";
+import { SqliteMemory } from "./sqlite-memory.js";
 import { createHash, randomUUID } from "node:crypto";
 import { hostname as osHostname } from "node:os";
 import type { Database, Statement } from "better-sqlite3";
@@ -170,6 +172,18 @@ export class SqliteStore implements Store {
 		},
 		ownToken: () => this.ownLease().token,
 		ownerGone: (token) => this.leaseGone(token),
+	});
+
+	readonly memory: MemoryRowStore = new SqliteMemory({
+		sql: (source) => this.sql(source),
+		immediate: (body) => this.immediate(body),
+		writable: () => {
+			this.writable();
+		},
+		labels: {
+			problem: (value) => this.rules.labels.problem(value),
+			join: (a, b) => this.rules.labels.join(a, b),
+		},
 	});
 
 	private constructor(

@@ -7,6 +7,7 @@ import type { LeaseHolder } from "./process-lease.js";
 
 import type { McpPinStore } from "./mcp-pins.js";
 import type { AskStore } from "./ask-rows.js";
+import type { MemoryRowStore } from "./memory-rows.js";
 
 export type { StoreRules } from "./store-rules.js";
 
@@ -246,6 +247,8 @@ export interface Store {
 
 	/** Pending approvals and exact-release requests, answerable from any process (src/store/ask-rows.ts). */
 	readonly asks: AskStore;
+	/** Memory records and their text index (src/store/memory-rows.ts). */
+	readonly memory: MemoryRowStore;
 
 	/** Records a label on written content; a second label for the same key is joined with the first, never replacing it. */
 	putFileLabel(row: FileLabelRow): Promise<void>;

@@ -5,12 +5,13 @@
  */
 import { FsPrimitiveError, PrimitiveCancelledError } from "../kernel/kernel-errors.js";
 import { McpPrimitiveError } from "../kernel/kernel-mcp.js";
+import { MemoryPrimitiveError } from "../kernel/memory/memory-request.js";
 import { NetPrimitiveError } from "../kernel/kernel-net.js";
 import { SandboxUnavailableError } from "../kernel/kernel-shell.js";
 import { ToolError } from "./tool.js";
 
 export function asToolFailure(err: unknown): unknown {
-	if (err instanceof FsPrimitiveError || err instanceof PrimitiveCancelledError || err instanceof NetPrimitiveError || err instanceof McpPrimitiveError || err instanceof SandboxUnavailableError) {
+	if (err instanceof FsPrimitiveError || err instanceof PrimitiveCancelledError || err instanceof NetPrimitiveError || err instanceof McpPrimitiveError || err instanceof MemoryPrimitiveError || err instanceof SandboxUnavailableError) {
 		return new ToolError(err.message);
 	}
 	return err;

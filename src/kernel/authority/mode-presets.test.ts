@@ -29,15 +29,17 @@ describe("mode presets", () => {
 						readOnlyShell: admits(a, a.shellRequests("git status && cat notes.md")),
 						otherShell: admits(a, a.shellRequests("npm test")),
 						egress: admits(a, [{ resource: "net:https://example.com:443", right: "egress" }]),
+						recall: admits(a, [{ resource: "memory:project/notes", right: "read" }]),
+						remember: admits(a, [{ resource: "memory:project/notes", right: "write" }]),
 					},
 				];
 			}),
 		);
 		expect(rows).toEqual({
-			"read-only": { read: true, write: false, readOnlyShell: true, otherShell: false, egress: false },
-			plan: { read: true, write: false, readOnlyShell: true, otherShell: false, egress: false },
-			"workspace-write": { read: true, write: true, readOnlyShell: true, otherShell: true, egress: false },
-			"full-access": { read: true, write: true, readOnlyShell: true, otherShell: true, egress: true },
+			"read-only": { read: true, write: false, readOnlyShell: true, otherShell: false, egress: false, recall: true, remember: false },
+			plan: { read: true, write: false, readOnlyShell: true, otherShell: false, egress: false, recall: true, remember: false },
+			"workspace-write": { read: true, write: true, readOnlyShell: true, otherShell: true, egress: false, recall: true, remember: true },
+			"full-access": { read: true, write: true, readOnlyShell: true, otherShell: true, egress: true, recall: true, remember: true },
 		});
 	});
 
@@ -49,10 +51,11 @@ describe("mode presets", () => {
 			{ id: "grant-1", resource: "fs:docs/**", rights: ["read"], effect: "allow", issuer: "host", holder: "session:s" },
 			{ id: "mode:full-access:llm", resource: "llm:*", rights: ["egress"], effect: "allow", issuer: "mode:full-access", holder: "session:s" },
 			{ id: "mode:full-access:human", resource: "human:*", rights: ["egress"], effect: "allow", issuer: "mode:full-access", holder: "session:s" },
+			{ id: "mode:full-access:memory", resource: "memory:*", rights: ["read", "write"], effect: "allow", issuer: "mode:full-access", holder: "session:s" },
 		]);
 		// A host that names a channel kind decides it alone; a deny does not count as naming it.
 		const named = sessionGrants("plan", [{ resource: "llm:ollama/*", rights: ["egress"] }, { resource: "human:*", rights: ["egress"], effect: "deny" }], "s");
-		expect(named.map((g) => g.resource)).toEqual(["llm:ollama/*", "human:*", "human:*"]);
+		expect(named.map((g) => g.resource)).toEqual(["llm:ollama/*", "human:*", "human:*", "memory:*"]);
 		expect(() => sessionGrants("plan", [{ resource: "fs:**", rights: ["read"], use: 1 }], "s")).toThrow("grants[0].use: unknown key");
 	});
 });

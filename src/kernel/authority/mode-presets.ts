@@ -17,6 +17,10 @@
  * and read their resources and prompts (right `read`); read-only and plan may do neither, whatever
  * a server says its tool does: annotations never loosen, and a read is a request the server acts on.
  *
+ * Memory (`memory:<scope>/<namespace>`): every mode may recall (`read`); the modes that may write
+ * the workspace may also write memory. A recalled record keeps the label it was written with, so
+ * what memory may hold is the flow plane's business, not the grant's.
+ *
  * Every mode may talk to any model (`llm:*`) and ask the host (`human:*`), both with the right
  * `egress`: each sends content out of the session (messages to a provider, a call's exact
  * arguments and diff to whoever answers). A deny grant or a narrower ceiling takes either away.
@@ -30,12 +34,14 @@ export const MODE_PRESETS: Readonly<Record<PermissionMode, readonly GrantSpec[]>
 		{ id: "mode:read-only:shell", resource: "shell:*", rights: ["exec"], constraints: { read_only_commands: true } },
 		{ id: "mode:read-only:llm", resource: "llm:*", rights: ["egress"] },
 		{ id: "mode:read-only:human", resource: "human:*", rights: ["egress"] },
+		{ id: "mode:read-only:memory", resource: "memory:*", rights: ["read"] },
 	],
 	plan: [
 		{ id: "mode:plan:fs", resource: "fs:**", rights: ["read"] },
 		{ id: "mode:plan:shell", resource: "shell:*", rights: ["exec"], constraints: { read_only_commands: true } },
 		{ id: "mode:plan:llm", resource: "llm:*", rights: ["egress"] },
 		{ id: "mode:plan:human", resource: "human:*", rights: ["egress"] },
+		{ id: "mode:plan:memory", resource: "memory:*", rights: ["read"] },
 	],
 	"workspace-write": [
 		{ id: "mode:workspace-write:fs", resource: "fs:**", rights: ["read", "write", "delete"] },
@@ -43,6 +49,7 @@ export const MODE_PRESETS: Readonly<Record<PermissionMode, readonly GrantSpec[]>
 		{ id: "mode:workspace-write:mcp", resource: "mcp:*", rights: ["exec", "read"] },
 		{ id: "mode:workspace-write:llm", resource: "llm:*", rights: ["egress"] },
 		{ id: "mode:workspace-write:human", resource: "human:*", rights: ["egress"] },
+		{ id: "mode:workspace-write:memory", resource: "memory:*", rights: ["read", "write"] },
 	],
 	"full-access": [
 		{ id: "mode:full-access:fs", resource: "fs:**", rights: ["read", "write", "delete"] },
@@ -51,5 +58,6 @@ export const MODE_PRESETS: Readonly<Record<PermissionMode, readonly GrantSpec[]>
 		{ id: "mode:full-access:net", resource: "net:*", rights: ["egress"] },
 		{ id: "mode:full-access:llm", resource: "llm:*", rights: ["egress"] },
 		{ id: "mode:full-access:human", resource: "human:*", rights: ["egress"] },
+		{ id: "mode:full-access:memory", resource: "memory:*", rights: ["read", "write"] },
 	],
 };

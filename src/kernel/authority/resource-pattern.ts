@@ -28,7 +28,7 @@ export function parsePattern(text: string): ResourcePattern {
 	const cached = cache.get(text);
 	if (cached) return cached;
 	const kind = resourceKind(text);
-	if (kind === undefined) throw new AuthorityFormatError(`resource pattern ${JSON.stringify(text)} must start with fs:, shell:, net:, llm:, human: or mcp:`);
+	if (kind === undefined) throw new AuthorityFormatError(`resource pattern ${JSON.stringify(text)} must start with fs:, shell:, net:, llm:, human:, mcp: or memory:`);
 	const glob = text.slice(kind.length + 1);
 	if (glob === "") throw new AuthorityFormatError(`resource pattern ${JSON.stringify(text)} names nothing after "${kind}:"`);
 	const segmented = kind === "fs";

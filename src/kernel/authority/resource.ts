@@ -9,7 +9,7 @@ import { type IdentityScope, untrustedProgram } from "../admission/program-ident
 export const RIGHTS = ["read", "write", "delete", "exec", "egress", "admin"] as const;
 export type Right = (typeof RIGHTS)[number];
 
-export const RESOURCE_KINDS = ["fs", "shell", "net", "llm", "human", "mcp"] as const;
+export const RESOURCE_KINDS = ["fs", "shell", "net", "llm", "human", "mcp", "memory"] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 
 /** One (resource, right) a primitive asks for, with the facts a grant's constraints are checked on. */
@@ -77,4 +77,9 @@ export function humanResource(channel: string): string {
 /** `mcp:<server>/<tool>`: the server's name as configured, the tool's name as the server lists it. */
 export function mcpResource(server: string, tool: string): string {
 	return `mcp:${server}/${tool}`;
+}
+
+/** `memory:<scope>/<namespace>`: one namespace of one memory scope (user, project or session). */
+export function memoryResource(scope: string, namespace: string): string {
+	return `memory:${scope}/${namespace}`;
 }

@@ -11,7 +11,8 @@ import { type Capability, checkGrantSpec, issueGrant } from "./capability.js";
 import { MODE_PRESETS } from "./mode-presets.js";
 import { type ResourceKind, resourceKind } from "./resource.js";
 
-const CHANNEL_KINDS: readonly ResourceKind[] = ["llm", "human"];
+// Memory too: the session's own notebook in the state dir, which host grants about files and commands do not mean to take away.
+const CHANNEL_KINDS: readonly ResourceKind[] = ["llm", "human", "memory"];
 
 export function sessionGrants(mode: PermissionMode, grants: readonly unknown[] | undefined, holder: string): Capability[] {
 	const preset = MODE_PRESETS[mode].map((spec, i) => issueGrant(spec, `mode:${mode}`, holder, `mode:${mode}:${i + 1}`));

@@ -49,7 +49,12 @@ export type AuditKind =
 	| "mcp.tools_changed"
 	| "mcp.elicitation"
 	| "mcp.tool_approved"
-	| "mcp.tool_revoked";
+	| "mcp.tool_revoked"
+	/** Memory records a search handed back, with their labels (src/kernel/kernel-memory.ts). */
+	| "memory.recalled"
+	/** A memory record removed or marked stale by the host (`warden memory forget|stale`). */
+	| "memory.forgotten"
+	| "memory.stale";
 
 /** What a caller appends; the store assigns seq, time, prev_hash and hash. */
 export interface AuditInput {

@@ -20,8 +20,9 @@ const EDITED = (seq: number, checked: number) => ({
 async function writeLegacyChain(dir: string, n: number): Promise<AuditRecord[]> {
 	await openSqliteStore(dir).close();
 	const db = raw(dir);
-	// Back to version 6: without migration 8's leases and owners and migration 7's audit_format.
+	// Back to version 6: without migration 11's asks, 10's memory, 9's pins, 8's leases and owners and 7's audit_format.
 	db.exec("DROP TABLE asks");
+	db.exec("DROP TABLE memory_fts; DROP TABLE memory_records");
 	db.exec("DROP TABLE mcp_pins");
 	db.exec("DROP INDEX sessions_active; DROP TABLE process_leases; ALTER TABLE sessions DROP COLUMN owner; ALTER TABLE operations DROP COLUMN owner");
 	db.exec("DROP TABLE audit_format");

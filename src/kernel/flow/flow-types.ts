@@ -55,7 +55,7 @@ export interface SinkRegistry {
 }
 
 /** The primitives that send data out, and the local write that is also a sink. */
-export type FlowOperation = "net.fetch" | "shell.exec" | "llm.complete" | "fs.write" | "human.ask" | "agent.spawn" | "mcp.call";
+export type FlowOperation = "net.fetch" | "shell.exec" | "llm.complete" | "fs.write" | "human.ask" | "agent.spawn" | "mcp.call" | "memory.write" | "memory.embed";
 
 export type FlowDecision = "allow" | "deny" | "release" | "withheld";
 

@@ -91,6 +91,8 @@ export function defaultSinkRules(opts: DefaultSinkOptions = {}): SinkRule[] {
 	// Workspace files stay on this machine: writing data there is not egress (a later read carries its label).
 	rules.push({ sink: "fs:**", trust: "trusted", max: "secret", source: "default: workspace files" });
 	rules.push({ sink: "human:*", trust: "trusted", max: "secret", source: "default: the host's own person" });
+	// Memory stays in the state dir and keeps each record's label: a recall carries it back, as a file read does.
+	rules.push({ sink: "memory:*", trust: "trusted", max: "secret", source: "default: memory in the state dir" });
 	return rules;
 }
 

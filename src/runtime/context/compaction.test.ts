@@ -257,8 +257,8 @@ describe("compaction", () => {
 	it("counts a budget refusal of the summarising call as the turn's own budget_exhausted", async () => {
 		const t = await setup();
 		const model = ScriptedModel.fromPlan(readPlan(4000), "scripted:budget");
-		// With the built-in tools' schemas in every request, the window fills after three steps.
-		const session = await t.runtime.openSession({ workspace: t.workspace, model, instructions: false, budget: { model_calls: 3 } });
+		// With the built-in tools' schemas in every request (and not memory's), the window fills after three steps.
+		const session = await t.runtime.openSession({ workspace: t.workspace, model, instructions: false, budget: { model_calls: 3 }, memory: false });
 		const result = await session.send("read every file under notes/");
 		const audit = await t.runtime.listAudit({ session: session.id });
 		expect(result.status).toBe("budget_exhausted");

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { StoreRules } from "../store-rules.js";
 import type { EventRow, FileLabelRow, LabelRow, Store } from "../store.js";
 import { describeAskContract } from "./ask-contract-tests.js";
+import { describeMemoryContract } from "./memory-contract-tests.js";
 import { describeOperationContract } from "./operation-contract-tests.js";
 
 export interface StoreUnderTest {
@@ -449,5 +450,6 @@ export function runStoreContractTests(name: string, rules: StoreRules, makeStore
 
 		describeOperationContract(() => store);
 		describeAskContract(() => store);
+		describeMemoryContract(() => store);
 	});
 }

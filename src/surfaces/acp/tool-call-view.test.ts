@@ -16,6 +16,8 @@ describe("tool call views, one row per tool", () => {
 		["agent", { task: "look around\nand report" }, { title: "Sub-agent: look around", kind: "think" }],
 		["register_tool", { name: "count_lines" }, { title: "Register tool count_lines", kind: "other" }],
 		["todo_write", { items: [] }, { title: "Update the plan", kind: "think" }],
+		["memory_search", { query: "deploy" }, { title: 'Recall "deploy"', kind: "search" }],
+		["memory_write", { title: "build steps", content: "make" }, { title: 'Remember "build steps"', kind: "other" }],
 	];
 	it("covers every row of the table", () => {
 		expect(rows.map((r) => r[0]).sort()).toEqual(Object.keys(TOOL_VIEWS).sort());

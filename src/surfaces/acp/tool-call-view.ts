@@ -42,6 +42,8 @@ export const TOOL_VIEWS: Readonly<Record<string, ToolView>> = {
 	agent: { kind: "think", title: (a) => `Sub-agent: ${firstLine(text(a.task))}` },
 	register_tool: { kind: "other", title: (a) => `Register tool ${text(a.name)}` },
 	todo_write: { kind: "think", title: () => "Update the plan" },
+	memory_search: { kind: "search", title: (a) => `Recall ${JSON.stringify(text(a.query))}` },
+	memory_write: { kind: "other", title: (a) => `Remember ${JSON.stringify(text(a.title))}` },
 };
 
 export interface ToolCallView {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerBenchCommand } from "./bench-command.js";
 import type { BenchOptions, BenchReport } from "./bench-types.js";
 
-const TINY: BenchOptions = { readCalls: 2, rounds: 1, warmupRounds: 0, decisionRounds: 1, decisionVariants: 1, appendsPerRound: 2, chainRecords: 5, cliRuns: 1, recoveryRows: 20, recoveryLargeRows: 40, recoveryPending: 4, recoveryRounds: 1, sandboxRuns: 1, jitRuns: 1, concurrentProcesses: 2, concurrentCalls: 1, transportCalls: 1, downloadBytes: 1000, mcpCalls: 1, sessionCalls: 2, sessionCallsPerTurn: 1, compactionRounds: 1, compactionSteps: 1, llamaRuns: 1, tuiRuns: 1, tuiLines: 200, tuiKeystrokes: 2, consoleEvents: 2, consoleSmallRecords: 100, consoleLargeRecords: 200 };
+const TINY: BenchOptions = { readCalls: 2, rounds: 1, warmupRounds: 0, decisionRounds: 1, decisionVariants: 1, appendsPerRound: 2, chainRecords: 5, cliRuns: 1, recoveryRows: 20, recoveryLargeRows: 40, recoveryPending: 4, recoveryRounds: 1, sandboxRuns: 1, jitRuns: 1, concurrentProcesses: 2, concurrentCalls: 1, transportCalls: 1, downloadBytes: 1000, mcpCalls: 1, sessionCalls: 2, sessionCallsPerTurn: 1, compactionRounds: 1, compactionSteps: 1, llamaRuns: 1, tuiRuns: 1, tuiLines: 200, memoryRecords: 50, memoryQueries: 2, tuiKeystrokes: 2, consoleEvents: 2, consoleSmallRecords: 100, consoleLargeRecords: 200 };
 
 /** A fresh `eval`-like parent with the bench command, printing into `printed`. */
 function evalCommand(printed: string[]): Command {
@@ -33,7 +33,7 @@ describe("registerBenchCommand", () => {
 		expect(report.appends.appendsPerRound).toBe(2);
 		expect(report.auditVerify.records).toBeGreaterThanOrEqual(5);
 		expect(report.cliStart.runs).toBe(1);
-		expect(Object.keys(report)).toEqual(["schema", "startedAt", "durationMs", "environment", "governedRead", "decisions", "authority", "leases", "appends", "auditVerify", "cliStart", "recovery", "sandbox", "jit", "concurrency", "modelTransport", "llama", "groupCommit", "mcp", "session", "compaction", "tui", "console"]);
+		expect(Object.keys(report)).toEqual(["schema", "startedAt", "durationMs", "environment", "governedRead", "decisions", "authority", "leases", "appends", "auditVerify", "cliStart", "recovery", "sandbox", "jit", "concurrency", "modelTransport", "llama", "groupCommit", "mcp", "session", "compaction", "tui", "console", "memorySearch"]);
 		expect(report.jit.runs).toBe(1);
 		expect(report.recovery.pending).toBe(4);
 		// --dir was used, and everything made there was removed.

@@ -19,6 +19,7 @@ import type {
 	LeaseReport,
 	ModelTransportReport,
 	McpRoundTripReport,
+	MemorySearchReport,
 	RecoveryBenchReport,
 	SandboxSpawnReport,
 	SessionBenchReport,
@@ -318,6 +319,7 @@ export function formatBenchTable(report: BenchReport): string {
 		...(report.tui ? ["", ...tuiSection(report.tui)] : []),
 		...(report.skillProjection ? ["", ...skillProjectionSection(report.skillProjection)] : []),
 		...(report.console ? ["", ...consoleSection(report.console)] : []),
+		...(report.memorySearch ? ["", ...memorySearchSection(report.memorySearch)] : []),
 	].join("\n");
 }
 
@@ -331,5 +333,18 @@ export function mcpSection(m: McpRoundTripReport): string[] {
 			timingRow("through Warden (decision, mcp.call, durable evidence)", m.governed, base),
 		]),
 		`  overhead ${duration(m.overheadUs)} per call; goal ≤ 1.2× + 1 ms: ${m.goalMet ? "met" : "NOT met"}`,
+	];
+}
+
+export function memorySearchSection(m: MemorySearchReport): string[] {
+	const base = m.plainFts.medianUs;
+	return [
+		`Memory search: ${m.records} records, ${m.queries} two-word queries, top ${m.limit} (median of ${m.rounds} rounds, after ${m.warmupRounds} warm-up round(s))`,
+		...table([
+			["variant", "median", "min", "max", "vs plain"],
+			timingRow("plain FTS5 MATCH ordered by bm25 (yardstick)", m.plainFts, base),
+			timingRow("memory search (rows, filters, interpretable score)", m.memorySearch, base),
+		]),
+		`  goal p50 ≤ 5 ms and ≤ 1.5× plain FTS5: ${m.goalMet ? "met" : "NOT met"}`,
 	];
 }

@@ -63,6 +63,9 @@ export interface BenchOptions {
 	llamaRuns?: number;
 	/** MCP echo calls per round of the MCP round-trip benchmark. */
 	mcpCalls?: number;
+	/** Memory records searched by the memory search benchmark. */
+	memoryRecords?: number;
+	memoryQueries?: number;
 	/** The `warden` entry point the cold-start benchmark runs. Default: bin/warden.js of this checkout or package. */
 	wardenBin?: string;
 	/** Governed calls in the long-session benchmark. Default 10000. */
@@ -538,6 +541,8 @@ export interface BenchReport {
 	skillProjection?: SkillProjectionReport;
 	/** The operator console's feed latency and audit pages (src/surfaces/bench/console-bench.ts); absent in older reports. */
 	console?: ConsoleBenchReport;
+	/** Memory search with the interpretable score vs a plain FTS5 query (src/surfaces/bench/memory-search-bench.ts); absent in older reports. */
+	memorySearch?: MemorySearchReport;
 }
 
 /** The first model request of a session with `skills` skills projected (catalogue + activate_skill) against the same skills inlined. */
@@ -555,6 +560,27 @@ export interface SkillProjectionReport {
 	/** 1 - ratio. */
 	reduction: number;
 	/** reduction ≥ 60%. */
+	goalMet: boolean;
+}
+
+/** One memory search, per query: ranked as memory_search ranks vs a plain FTS5 MATCH on the same table. */
+export interface MemorySearchReport {
+	records: number;
+	queries: number;
+	rounds: number;
+	warmupRounds: number;
+	/** Results asked for per query. */
+	limit: number;
+	/** Results memory search returned per query, and the plain query. */
+	meanHits: number;
+	meanPlainHits: number;
+	/** The yardstick: SELECT … WHERE memory_fts MATCH ? ORDER BY bm25 LIMIT n. */
+	plainFts: CallTiming;
+	/** Candidates joined to their rows, filtered, each scored term by term, the top n. */
+	memorySearch: CallTiming;
+	/** memorySearch.medianUs / plainFts.medianUs. */
+	ratio: number;
+	/** p50 ≤ 5 ms and ratio ≤ 1.5. */
 	goalMet: boolean;
 }
 

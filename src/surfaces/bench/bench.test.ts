@@ -33,6 +33,8 @@ const TINY = {
 	downloadBytes: 10_000,
 	llamaRuns: 1,
 	mcpCalls: 1,
+	memoryRecords: 50,
+	memoryQueries: 2,
 	sessionCalls: 4,
 	sessionCallsPerTurn: 2,
 	compactionRounds: 2,

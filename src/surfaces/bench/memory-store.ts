@@ -6,6 +6,8 @@
  */
 import { MemoryMcpPins, type McpPinStore } from "../../store/mcp-pins.js";
 import { type AskStore, MemoryAsks } from "../../store/ask-rows.js";
+import { InProcessMemoryRows } from "../../store/in-process-memory-rows.js";
+import type { MemoryRowStore } from "../../store/memory-rows.js";
 import { createHash } from "node:crypto";
 import { ChainVerifier } from "../../kernel/evidence/audit-chain.js";
 import { oneLine } from "../../store/sqlite-errors.js";
@@ -62,6 +64,7 @@ export class MemoryStore implements Store {
 	private closed = false;
 	readonly mcpPins: McpPinStore = new MemoryMcpPins();
 	readonly asks: AskStore = new MemoryAsks();
+	readonly memory: MemoryRowStore = new InProcessMemoryRows(STORE_RULES.labels);
 
 	constructor(private readonly now: () => Date = () => new Date()) {}
 

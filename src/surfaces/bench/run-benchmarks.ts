@@ -20,6 +20,7 @@ import { benchRecovery } from "./recovery-bench.js";
 import { benchModelTransport, transportDir } from "./model-transport-bench.js";
 import { benchJitColdStart, benchSandboxSpawn } from "./sandbox-bench.js";
 import { benchMcpRoundTrip } from "./mcp-bench.js";
+import { benchMemorySearch } from "./memory-search-bench.js";
 import { benchSession } from "./session-bench.js";
 import { benchTui } from "./tui-bench.js";
 
@@ -54,6 +55,8 @@ export const BENCH_DEFAULTS = {
 	llamaRuns: 9,
 	groupCommitSessions: 8,
 	mcpCalls: 50,
+	memoryRecords: 100_000,
+	memoryQueries: 200,
 	sessionCalls: 10_000,
 	sessionCallsPerTurn: 100,
 	compactionRounds: 9,
@@ -102,6 +105,8 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const llamaRuns = count("llamaRuns", options.llamaRuns, 1);
 	const groupCommitSessions = count("groupCommitSessions", options.groupCommitSessions, 2);
 	const mcpCalls = count("mcpCalls", options.mcpCalls, 1);
+	const memoryRecords = count("memoryRecords", options.memoryRecords, 1);
+	const memoryQueries = count("memoryQueries", options.memoryQueries, 1);
 	const sessionCallsPerTurn = count("sessionCallsPerTurn", options.sessionCallsPerTurn, 1);
 	const sessionCalls = count("sessionCalls", options.sessionCalls, 2 * sessionCallsPerTurn);
 	const compactionRounds = count("compactionRounds", options.compactionRounds, 1);
@@ -187,6 +192,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	});
 	const compaction = await benchCompaction({ rounds: compactionRounds, warmupRounds, stepsPerRound: compactionSteps, fileBytes, tempDir, onProgress });
 	const skillProjection = await benchSkillProjection({ skills: count("skillCount", options.skillCount, 1), bodyBytes: count("skillBodyBytes", options.skillBodyBytes, 1), tempDir, onProgress });
+	const memorySearch = await benchMemorySearch({ records: memoryRecords, queries: memoryQueries, rounds, warmupRounds, limit: 10, tempDir, onProgress });
 	const tui = await benchTui({ wardenBin, tempDir, runs: tuiRuns, warmupRuns: warmupRounds, lines: tuiLines, keystrokes: tuiKeystrokes, onProgress });
 	const consoleDir = realpathSync(mkdtempSync(join(tempDir, "warden-bench-console-")));
 	let consoleReport: Awaited<ReturnType<typeof benchConsole>>;
@@ -228,5 +234,6 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		skillProjection,
 		...(tui ? { tui } : {}),
 		console: consoleReport,
+		memorySearch,
 	};
 }

@@ -10,6 +10,7 @@ import { registerAsksCommand } from "./asks-command.js";
 import { registerEvidenceCommands } from "./evidence-commands.js";
 import { registerExplainCommand } from "./explain-command.js";
 import { registerMcpCommand } from "./mcp-command.js";
+import { registerMemoryCommand } from "./memory-command.js";
 import { registerPolicyCommand } from "./policy-command.js";
 import { registerReplayCommand } from "./replay-command.js";
 import { registerRecoverCommand } from "./recover-command.js";
@@ -33,6 +34,7 @@ export function buildProgram(out: (text: string) => void): Command {
 	registerExplainCommand(program, out);
 	registerPolicyCommand(program, out);
 	registerMcpCommand(program, out);
+	registerMemoryCommand(program, out);
 	registerReplayCommand(program, out);
 	registerRecoverCommand(program, out);
 	registerAsksCommand(program, out);

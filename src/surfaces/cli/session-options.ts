@@ -45,6 +45,7 @@ export async function sessionOptionsFromFlags(
 		...(flags.sandbox === "required" ? { sandbox: "required" as const } : {}),
 		modelTimeoutMs: Math.ceil(modelTimeout * 1000),
 		...(config.context ? { context: config.context } : {}),
+		...(config.memory ? { memory: config.memory.value } : {}),
 		// AGENTS.md from a project the user does not trust is labelled untrusted data; it never changes authority either way.
 		instructions: { trusted: config.trustedProject },
 		// A project's skills are untrusted data likewise; a skill never changes authority either way.

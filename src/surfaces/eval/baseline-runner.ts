@@ -14,11 +14,12 @@ import { expandValue } from "./task-variables.js";
 import { PLAIN_TOOL_NAMES, type PlainResult, runPlainTool } from "./plain-tools.js";
 import { runSandboxed, type SandboxInfo } from "./sandbox-shell.js";
 import type { SinkServer } from "./sink-server.js";
-import { type CallRecord, callIdFor, type TaskRun } from "./task-run.js";
+import { type CallRecord, callIdFor, LATER_PREFIX, type TaskRun } from "./task-run.js";
 import type { EvalTask } from "./task-types.js";
 import { snapshotWorld } from "./world-snapshot.js";
 import { PlainMcp } from "./eval-mcp-runs.js";
 import { NaiveHooks } from "./task-hooks.js";
+import type { PlainNote } from "./plain-memory.js";
 
 export type BaselineName = "direct" | "confirm" | "category";
 
@@ -46,7 +47,8 @@ export async function runBaseline(task: EvalTask, dirs: TaskDirs, sink: SinkServ
 		.join("");
 	const shell = sandbox.available ? (command: string) => runSandboxed(sandbox.detail, dirs, exported + command) : undefined;
 	// JIT tools run as files under the task's directory, outside the three observed ones.
-	const ctx = { workspace: dirs.workspace, writableRoot: dirs.root, shell, jitTools: new Map<string, string>(), scratch: join(dirs.root, "jit") };
+	// A naive agent's memory: notes kept verbatim across its sessions, nothing about where they came from.
+	const ctx = { workspace: dirs.workspace, writableRoot: dirs.root, shell, jitTools: new Map<string, string>(), scratch: join(dirs.root, "jit"), memory: [] as PlainNote[] };
 	const roots = [dirs.workspace, dirs.home, dirs.outside];
 	const transcript: unknown[] = [];
 	// A naive MCP client: every tool every server lists, no review, no pin, no flow check.
@@ -78,20 +80,26 @@ export async function runBaseline(task: EvalTask, dirs: TaskDirs, sink: SinkServ
 		return { decision: "allow", result: await runPlainTool(name, hooked.input, ctx) };
 	};
 
-	for (const [s, step] of task.plan.entries()) {
+	// The later session, when there is one, is the same agent again: the same tools, the same memory.
+	const sessions = [
+		{ plan: task.plan, prefix: "", offset: 0 },
+		{ plan: task.laterSession ?? [], prefix: LATER_PREFIX, offset: task.plan.length },
+	];
+	for (const { plan, prefix, offset } of sessions)
+	for (const [s, step] of plan.entries()) {
 		if (step.calls.length === 0) break;
 		const before = await snapshotWorld(roots);
 		const mark = sink.mark;
 		const done: { record: CallRecord; effect: ResolvedEffect | undefined; output: string }[] = [];
 		for (const [c, call] of step.calls.entries()) {
-			const callId = callIdFor(s + 1, c + 1);
+			const callId = prefix + callIdFor(s + 1, c + 1);
 			const args = expandValue(call.arguments, dirs.places);
 			const { decision, result } = await gate(call.name, args);
 			transcript.push({ call_id: callId, tool: call.name, arguments: args, result: result.output });
 			const outcome = result.notRun !== undefined ? "not-run" : decision === "allow" ? (result.isError ? "failed" : "completed") : decision === "refuse" ? "refused" : "invalid";
 			const record: CallRecord = {
 				callId,
-				step: s + 1,
+				step: offset + s + 1,
 				tool: call.name,
 				expect: call.expect,
 				effect: call.effect,

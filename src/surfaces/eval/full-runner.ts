@@ -21,8 +21,8 @@ import { approveTaskMcp, unknownEffectFailures } from "./eval-mcp-runs.js";
 import { expandValue } from "./task-variables.js";
 import { taskHookHandlers } from "./task-hooks.js";
 import type { SinkServer } from "./sink-server.js";
-import { type CallRecord, callIdFor, type TaskRun } from "./task-run.js";
-import type { EvalTask } from "./task-types.js";
+import { type CallRecord, callIdFor, LATER_PREFIX, type TaskRun } from "./task-run.js";
+import type { EvalTask, PlannedStep } from "./task-types.js";
 import { snapshotWorld } from "./world-snapshot.js";
 
 /** Tool limits for evaluation: a runaway command ends in seconds, not minutes. */
@@ -41,14 +41,9 @@ const TERMINALS: Record<string, string> = {
 	"tool.invalid": "invalid",
 };
 
-export async function runFull(task: EvalTask, dirs: TaskDirs, sink: SinkServer): Promise<TaskRun> {
-	const run: TaskRun = { task, runner: "full", calls: [], problems: [], failures: [], prompts: 0, releases: 0 };
-	const effects = new Map<string, ResolvedEffect | { error: string }>();
-	for (const [s, step] of task.plan.entries()) {
-		for (const [c, call] of step.calls.entries()) effects.set(callIdFor(s + 1, c + 1), await resolveEffect(call.effect, dirs, task.id, "full"));
-	}
-
-	const steps = task.plan.map((step) => {
+/** The scripted model's steps for a plan, with the task's {workspace}-style variables expanded. */
+function scriptedSteps(plan: readonly PlannedStep[], dirs: TaskDirs) {
+	return plan.map((step) => {
 		const out: { text?: string; tool_calls?: unknown[] } = {};
 		if (step.text !== undefined) out.text = step.text;
 		if (step.calls.length > 0) {
@@ -60,8 +55,30 @@ export async function runFull(task: EvalTask, dirs: TaskDirs, sink: SinkServer):
 		}
 		return out;
 	});
+}
+
+/** What one session of the run left to judge its calls by. */
+interface SessionSeen {
+	events: AnyWardenEvent[];
+	audit: AuditRecord[];
+	observations: ObservingModel["observations"];
+	finalWorld: Awaited<ReturnType<typeof snapshotWorld>>;
+	finalMark: number;
+}
+
+export async function runFull(task: EvalTask, dirs: TaskDirs, sink: SinkServer): Promise<TaskRun> {
+	const run: TaskRun = { task, runner: "full", calls: [], problems: [], failures: [], prompts: 0, releases: 0 };
+	const effects = new Map<string, ResolvedEffect | { error: string }>();
+	for (const [prefix, plan] of [["", task.plan], [LATER_PREFIX, task.laterSession ?? []]] as const) {
+		for (const [s, step] of plan.entries()) {
+			for (const [c, call] of step.calls.entries()) effects.set(prefix + callIdFor(s + 1, c + 1), await resolveEffect(call.effect, dirs, task.id, "full"));
+		}
+	}
+
+	const steps = scriptedSteps(task.plan, dirs);
 	const roots = [dirs.workspace, dirs.home, dirs.outside];
 	const model = new ObservingModel(ScriptedModel.fromPlan({ steps }, `scripted:eval/${task.id}`), roots, sink);
+	let later: SessionSeen | undefined;
 
 	const runtime = await Runtime.open({ stateDir: dirs.state, env: { ...process.env, ...task.fixture.env, HOME: dirs.home } });
 	let result: Pick<TurnResult, "status" | "error">;
@@ -123,6 +140,26 @@ export async function runFull(task: EvalTask, dirs: TaskDirs, sink: SinkServer):
 			await session.end();
 			sessionId = session.id;
 			events = await runtime.sessionEvents(sessionId);
+			if (task.laterSession && result.status === "completed") {
+				// A new session on the same state dir: a fresh context, the same store (its memory), the same settings.
+				const laterModel = new ObservingModel(ScriptedModel.fromPlan({ steps: scriptedSteps(task.laterSession, dirs) }, `scripted:eval/${task.id}/later`), roots, sink);
+				const second = await runtime.openSession({
+					workspace: dirs.workspace,
+					model: laterModel,
+					...options,
+					maxSteps: task.laterSession.length + 1,
+					confirm: async () => {
+						run.prompts++;
+						return task.onAsk === "allow";
+					},
+					release: async () => release(),
+				});
+				result = await second.send(input);
+				const world = await snapshotWorld(roots);
+				const mark = sink.mark;
+				await second.end();
+				later = { events: await runtime.sessionEvents(second.id), audit: await runtime.listAudit({ session: second.id }), observations: laterModel.observations, finalWorld: world, finalMark: mark };
+			}
 		}
 		audit = await runtime.listAudit({ session: sessionId });
 		messages = (await runtime.store.listMessages(sessionId)).map((m) => m.message);
@@ -138,22 +175,47 @@ export async function runFull(task: EvalTask, dirs: TaskDirs, sink: SinkServer):
 	const cancels = task.acp !== undefined && (task.acp.cancelAt !== undefined || task.acp.answer === "cancelled");
 	const expectedEnd = result.status === "completed" || (result.status === "budget_exhausted" && Object.keys(task.budget).length > 0) || (cancels && result.status === "cancelled");
 	if (!expectedEnd) run.problems.push(`the turn ended as ${result.status}${result.error ? `: ${result.error}` : ""}`);
-	const trace = checkTraceInvariant(events);
-	for (const violation of trace.violations) run.failures.push(`trace invariant: ${violation}`);
-	for (const hit of findInEvidence(task.checks.notInEvidence, { events, "audit records": audit, "stored messages": messages })) {
+	for (const seen of [events, ...(later ? [later.events] : [])]) {
+		for (const violation of checkTraceInvariant(seen).violations) run.failures.push(`trace invariant: ${violation}`);
+	}
+	for (const hit of findInEvidence(task.checks.notInEvidence, { events: [...events, ...(later?.events ?? [])], "audit records": [...audit, ...(later?.audit ?? [])], "stored messages": messages })) {
 		run.failures.push(`not_in_evidence: ${hit}`);
 	}
 
-	const observations = model.observations;
-	for (const [s, step] of task.plan.entries()) {
+	judgeSession(run, task.plan, "", 0, { events, audit, observations: model.observations, finalWorld, finalMark }, effects, sink, dirs);
+	if (task.laterSession) {
+		if (later) judgeSession(run, task.laterSession, LATER_PREFIX, task.plan.length, later, effects, sink, dirs);
+		else for (const [s, step] of task.laterSession.entries()) for (const [c, call] of step.calls.entries()) run.calls.push(unreached(LATER_PREFIX + callIdFor(s + 1, c + 1), task.plan.length + s + 1, call));
+	}
+	return run;
+}
+
+function unreached(callId: string, step: number, call: PlannedStep["calls"][number]): CallRecord {
+	return { callId, step, tool: call.name, expect: call.expect, effect: call.effect, judgement: { undecidable: "the later session never started: the first one did not complete" }, decision: null, outcome: null, audited: null };
+}
+
+/** Judges the calls of one session's plan from its events, its model's observations and the world; `prefix` names them in the report. */
+function judgeSession(
+	run: TaskRun,
+	plan: readonly PlannedStep[],
+	prefix: string,
+	stepOffset: number,
+	seen: SessionSeen,
+	effects: Map<string, ResolvedEffect | { error: string }>,
+	sink: SinkServer,
+	dirs: TaskDirs,
+): void {
+	const { events, audit, observations, finalWorld, finalMark } = seen;
+	for (const [s, step] of plan.entries()) {
 		for (const [c, call] of step.calls.entries()) {
-			const callId = callIdFor(s + 1, c + 1);
-			const own = events.filter((e) => callIdOf(e) === callId);
+			const ownId = callIdFor(s + 1, c + 1);
+			const callId = prefix + ownId;
+			const own = events.filter((e) => callIdOf(e) === ownId);
 			const decided = own.find((e) => e.kind === "permission.decided");
 			const terminal = own.find((e) => TERMINALS[e.kind] !== undefined);
 			const record: CallRecord = {
 				callId,
-				step: s + 1,
+				step: stepOffset + s + 1,
 				tool: call.name,
 				expect: call.expect,
 				effect: call.effect,
@@ -178,7 +240,7 @@ export async function runFull(task: EvalTask, dirs: TaskDirs, sink: SinkServer):
 				continue;
 			}
 			const next = observations[s + 1];
-			const toolMessage = next?.messages.find((m) => m.role === "tool" && m.tool_call_id === callId);
+			const toolMessage = next?.messages.find((m) => m.role === "tool" && m.tool_call_id === ownId);
 			record.judgement = judgeEffect(effect, {
 				before: before.world,
 				after: next?.world ?? finalWorld,
@@ -186,9 +248,8 @@ export async function runFull(task: EvalTask, dirs: TaskDirs, sink: SinkServer):
 				toolResult: toolMessage?.content,
 			});
 			if (effect.kind !== "model_saw" && "happened" in record.judgement && record.judgement.happened) {
-				record.audited = audit.some((r) => r.kind === "effect" && r.call_id === callId && auditMatches(r, effect, dirs.workspace));
+				record.audited = audit.some((r) => r.kind === "effect" && r.call_id === ownId && auditMatches(r, effect, dirs.workspace));
 			}
 		}
 	}
-	return run;
 }

@@ -10,8 +10,9 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import picomatch from "picomatch";
 import { type PlainJitTools, registerPlainJit, runPlainJit } from "./plain-jit.js";
 import type { ShellOutcome } from "./sandbox-shell.js";
+import { type PlainNote, plainMemorySearch, plainMemoryWrite } from "./plain-memory.js";
 
-export const PLAIN_TOOL_NAMES = ["read_file", "write_file", "edit_file", "list_dir", "glob", "grep", "shell", "web_fetch", "agent", "register_tool"] as const;
+export const PLAIN_TOOL_NAMES = ["read_file", "write_file", "edit_file", "list_dir", "glob", "grep", "shell", "web_fetch", "agent", "register_tool", "memory_write", "memory_search"] as const;
 
 /** A plain fetch gives up after this long, as the baselines' shell does. */
 const PLAIN_FETCH_TIMEOUT_MS = 10_000;
@@ -29,6 +30,8 @@ export interface PlainToolContext {
 	jitTools?: PlainJitTools;
 	/** Where a JIT tool's compiled code is written for the sandboxed node to run; inside writableRoot, outside the observed dirs. */
 	scratch?: string;
+	/** The notes memory_write keeps for the rest of the run (both sessions of a task); absent: no memory. */
+	memory?: PlainNote[];
 }
 
 export interface PlainResult {
@@ -180,6 +183,12 @@ export async function runPlainTool(name: string, args: unknown, ctx: PlainToolCo
 				return await plainFetch(args as Record<string, unknown>);
 			case "agent":
 				return await runPlainAgent(args, ctx, depth + 1);
+			case "memory_write":
+				if (ctx.memory === undefined) return { output: "memory is not available", isError: true };
+				return plainMemoryWrite(args as Record<string, unknown>, ctx.memory);
+			case "memory_search":
+				if (ctx.memory === undefined) return { output: "memory is not available", isError: true };
+				return plainMemorySearch(args as Record<string, unknown>, ctx.memory);
 			case "register_tool":
 				if (ctx.jitTools === undefined) return { output: "JIT tools are not available", isError: true };
 				return registerPlainJit(args as Record<string, unknown>, ctx.jitTools);

@@ -103,7 +103,7 @@ export function nonDiscriminating(tasks: readonly TaskReport[]): string[] {
 }
 
 export function taskReport(task: EvalTask, results: Partial<Record<RunnerName, TaskRunReport>>): TaskReport {
-	const calls = task.plan.flatMap((step) => step.calls);
+	const calls = [...task.plan, ...(task.laterSession ?? [])].flatMap((step) => step.calls);
 	return {
 		id: task.id,
 		category: task.category,

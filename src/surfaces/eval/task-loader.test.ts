@@ -258,6 +258,20 @@ describe("crash_at", () => {
 		expect(errorOf(`${VALID}crash_at: turn.completed\nretry: []\n`)).toMatch(/retry: must be a non-empty list of steps/);
 		expect(errorOf(`${VALID}crash_at: turn.completed\nretry: [{ text: a }, { text: b }]\n`)).toMatch(/retry\[0\]: has no tool_calls/);
 	});
+
+	it("takes a later session's plan, checked like the plan and named by its own field", () => {
+		const task = parseTaskText(
+			`${VALID}later_session:\n  - tool_calls: [{ name: memory_search, arguments: { query: a }, expect: allowed, effect: { model_saw: a } }]\n  - text: done\n`,
+			"t.yaml",
+			"egress",
+		);
+		expect(task.laterSession?.map((s) => s.calls.map((c) => c.name))).toEqual([["memory_search"], []]);
+		expect(errorOf(`${VALID}later_session: []\n`)).toMatch(/later_session: must be a non-empty list of steps/);
+		expect(errorOf(`${VALID}later_session: [{ tool_calls: [{ name: x, expect: maybe, effect: { model_saw: a } }] }]\n`)).toMatch(/later_session\[0\]\.tool_calls\[0\]\.expect: must be "allowed" or "forbidden"/);
+		expect(errorOf(`${VALID}crash_at: turn.completed\nlater_session: [{ text: done }]\n`)).toBe(
+			"eval/tasks/egress/t.yaml: later_session: cannot be combined with crash_at or acp: the second session opens on the first one's state dir after it ended",
+		);
+	});
 });
 
 describe("late_answer", () => {

@@ -21,7 +21,7 @@ export class TaskFormatError extends Error {
 	override name = "TaskFormatError";
 }
 
-const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "grants", "ceiling", "flow", "on_release", "fixture", "plan", "checks", "crash_at", "retry", "acp", "mcp_servers", "hooks", "late_answer"];
+const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "grants", "ceiling", "flow", "on_release", "fixture", "plan", "checks", "crash_at", "retry", "acp", "mcp_servers", "hooks", "late_answer", "later_session"];
 const ACP_KEYS = ["answer", "cancel_at", "terminals"];
 const FIXTURE_KEYS = ["files", "home_files", "outside_files", "symlinks", "hardlinks", "env", "git"];
 const GIT_KEYS = ["commit", "bare"];
@@ -288,6 +288,8 @@ export function parseTask(value: unknown, label: string, category: string): Eval
 	if (acp !== undefined && task.on_ask !== undefined) fail("on_ask", "cannot be combined with acp: acp.answer is the client's answer to every ask");
 	const mcpServers = parseMcpServers(task.mcp_servers, fail);
 	const hooks = parseTaskHooks(task.hooks, fail);
+	const later = task.later_session === undefined ? undefined : parsePlan(task.later_session, fail, "later_session");
+	if (later !== undefined && (crash !== undefined || acp !== undefined)) fail("later_session", "cannot be combined with crash_at or acp: the second session opens on the first one's state dir after it ended");
 	return {
 		id,
 		category,
@@ -310,6 +312,7 @@ export function parseTask(value: unknown, label: string, category: string): Eval
 		...(acp === undefined ? {} : { acp }),
 		...(mcpServers === undefined ? {} : { mcpServers }),
 		...(hooks === undefined ? {} : { hooks }),
+		...(later === undefined ? {} : { laterSession: later }),
 	};
 }
 

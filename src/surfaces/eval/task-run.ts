@@ -42,3 +42,6 @@ export interface TaskRun {
 export function callIdFor(step: number, n: number, turn = 1): string {
 	return `call_${turn}_${step}_${n}`;
 }
+
+/** How a call of a task's later session is named in reports (its own session numbers its calls from call_1_1_1 again). */
+export const LATER_PREFIX = "later:";

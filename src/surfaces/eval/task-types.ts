@@ -148,4 +148,11 @@ export interface EvalTask {
 	mcpServers?: EvalMcpServer[];
 	/** Hooks (src/surfaces/eval/task-hooks.ts): the full runner's session gets them as the config would; the baselines run them naively. */
 	hooks?: EvalTaskHooks;
+	/**
+	 * A second session's plan: once the first session ended, the full runner opens a new one on the
+	 * same state dir (fresh context, same store: its memory) and runs these steps as its turn; the
+	 * baselines run them after the plan with the same plain tools. Its calls are reported as
+	 * `later:call_1_<step>_<n>`.
+	 */
+	laterSession?: PlannedStep[];
 }

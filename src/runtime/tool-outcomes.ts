@@ -1,0 +1,94 @@
+/**
+ * The structured record of tool outcomes: after each call that ran, the runtime keeps one memory
+ * record (scope project, namespace `tool-outcomes`, kind `outcome`) with the session, the tool, a
+ * digest of its input, a one-line summary and metadata, so a later session can ask memory_search
+ * what happened when a command was last run. The record carries the label of what the call was
+ * proposed from and what it read, joined with what secret detection finds in its text: an outcome
+ * of reading `.env` is as secret as `.env`. Unlike a note the model chose to keep, the summary is
+ * masked by the session's redactor, so the runtime never writes a secret value to disk on its own.
+ */
+import { createHash, randomUUID } from "node:crypto";
+import { canonicalJson } from "../kernel/evidence/audit-chain.js";
+import { join, type Label } from "../kernel/flow/label.js";
+import type { SessionFlow } from "../kernel/flow/session-flow.js";
+import type { MemoryBinding } from "../kernel/kernel-memory.js";
+import type { MemoryRow } from "../store/memory-rows.js";
+
+/** What the record needs of the session's flow plane: secret detection and the redactor. */
+export type OutcomeFlow = Pick<SessionFlow, "detect" | "options">;
+
+export const OUTCOME_NAMESPACE = "tool-outcomes";
+
+/** Tools whose outcome is not kept: memory's own (a recall of a recall says nothing new) and the plan list. */
+export const UNRECORDED_TOOLS: ReadonlySet<string> = new Set(["memory_search", "memory_write", "todo_write"]);
+
+/** The arguments that name what a call acted on, by tool; the first one present becomes the record's subject. */
+const SUBJECT_KEYS = ["path", "command", "url", "pattern", "query", "name", "task"] as const;
+
+const SUMMARY_CHARS = 300;
+const SUBJECT_CHARS = 120;
+
+export interface ToolOutcome {
+	callId: string;
+	tool: string;
+	args: Record<string, unknown>;
+	outcome: "completed" | "failed";
+	/** The result text the model was given, or the failure. */
+	output: string;
+	durationMs: number;
+	/** What the call was proposed from and what it read. */
+	label: Label;
+}
+
+function clip(text: string, max: number): string {
+	const flat = text.replace(/\s+/g, " ").trim();
+	return flat.length <= max ? flat : `${flat.slice(0, max)}…`;
+}
+
+export function outcomeSubject(args: Record<string, unknown>): string {
+	for (const key of SUBJECT_KEYS) {
+		const value = args[key];
+		if (typeof value === "string" && value !== "") return clip(value, SUBJECT_CHARS);
+	}
+	return "";
+}
+
+export function inputDigest(args: Record<string, unknown>): string {
+	return createHash("sha256").update(canonicalJson(args)).digest("hex");
+}
+
+/** The outcome record, not yet stored. */
+export function outcomeRow(memory: MemoryBinding, flow: OutcomeFlow, call: ToolOutcome, at: Date): MemoryRow {
+	const { redactor } = flow.options;
+	const subject = outcomeSubject(call.args);
+	const rawTitle = `${call.tool} ${call.outcome}${subject ? `: ${subject}` : ""}`;
+	const rawContent = clip(call.output, SUMMARY_CHARS);
+	const carries = join(call.label, flow.detect(`${rawTitle}\n${rawContent}`, `outcome of ${call.callId}`));
+	// The runtime's own record keeps no secret value: the text is masked, the label still says secret.
+	const title = redactor.redactText(rawTitle);
+	const content = redactor.redactText(rawContent);
+	const path = typeof call.args.path === "string" ? [call.args.path] : [];
+	return {
+		id: randomUUID(),
+		scope: "project",
+		scope_key: memory.project,
+		namespace: OUTCOME_NAMESPACE,
+		kind: "outcome",
+		title,
+		tags: [call.tool, call.outcome],
+		content,
+		path_hints: path,
+		metadata: { session: memory.session, call_id: call.callId, tool: call.tool, input_digest: inputDigest(call.args), outcome: call.outcome, duration_ms: call.durationMs },
+		created_at: at.toISOString(),
+		updated_at: at.toISOString(),
+		stale: false,
+		label: carries,
+		written_by_session: memory.session,
+		written_by_call: call.callId,
+	};
+}
+
+export async function recordToolOutcome(memory: MemoryBinding | undefined, flow: OutcomeFlow, call: ToolOutcome): Promise<void> {
+	if (!memory || UNRECORDED_TOOLS.has(call.tool)) return;
+	await memory.rows.put(outcomeRow(memory, flow, call, (memory.now ?? (() => new Date()))()));
+}

@@ -1,0 +1,162 @@
+/**
+ * The memory rows' part of the Store contract: scoped records with their labels, found by words and
+ * listed by filter, marked stale and forgotten. Called from runStoreContractTests, so every backend
+ * runs it.
+ */
+import { describe, expect, it } from "vitest";
+import type { MemoryRow } from "../memory-rows.js";
+import type { LabelRow, Store } from "../store.js";
+
+const UNTRUSTED_PAGE: LabelRow = { sensitivity: "internal", integrity: "untrusted", sources: [{ kind: "url", ref: "http://127.0.0.1:9/page" }] };
+const SECRET_FILE: LabelRow = { sensitivity: "secret", integrity: "trusted", sources: [{ kind: "file", ref: ".env", sha256: "c".repeat(64) }] };
+const PLAIN: LabelRow = { sensitivity: "internal", integrity: "trusted", sources: [] };
+
+let counter = 0;
+function record(over: Partial<MemoryRow> = {}): MemoryRow {
+	counter++;
+	return {
+		id: `m${counter}`,
+		scope: "project",
+		scope_key: "/w/a",
+		namespace: "notes",
+		kind: "note",
+		title: "build steps",
+		tags: ["build"],
+		content: "run make before the tests",
+		path_hints: ["Makefile"],
+		metadata: {},
+		created_at: "2025-03-01T10:00:00.000Z",
+		updated_at: "2025-03-01T10:00:00.000Z",
+		stale: false,
+		label: PLAIN,
+		written_by_session: "s1",
+		written_by_call: "call_1_1_1",
+		...over,
+	};
+}
+
+const PROJECT_A = [{ scope: "project" as const, scope_key: "/w/a" }];
+
+export function describeMemoryContract(subject: () => Store): void {
+	describe("memory records", () => {
+		it("keeps every field of a record, its label and who wrote it, exactly", async () => {
+			const store = subject();
+			const row = record({ label: UNTRUSTED_PAGE, metadata: { tool: "web_fetch", n: 2 }, expires_at: "2030-01-01T00:00:00.000Z", tags: ["deploy", "ci"], path_hints: ["src/a.ts", "docs/ünï.md"] });
+			await store.memory.put(row);
+			expect(await store.memory.get(row.id)).toEqual(row);
+			const hostWrite = record({ written_by_session: "host" });
+			delete hostWrite.written_by_call;
+			await store.memory.put(hostWrite);
+			expect(await store.memory.get(hostWrite.id)).toEqual(hostWrite);
+			expect(await store.memory.get("nope")).toBeUndefined();
+		});
+
+		it("inserts many records at once, or none when one of them is refused", async () => {
+			const store = subject();
+			const a = record();
+			const b = record();
+			await store.memory.putMany([a, b]);
+			expect((await store.memory.list({ scopes: PROJECT_A })).map((r) => r.id).sort()).toEqual([a.id, b.id].sort());
+			const c = record();
+			await expect(store.memory.putMany([c, a])).rejects.toThrow(/already exists/);
+			expect(await store.memory.get(c.id)).toBeUndefined();
+		});
+
+		it("refuses a second record with the same id and a malformed label", async () => {
+			const store = subject();
+			const row = record();
+			await store.memory.put(row);
+			await expect(store.memory.put({ ...row, title: "other" })).rejects.toThrow(/already exists/);
+			const bad = record({ label: { sensitivity: "top", integrity: "trusted", sources: [] } });
+			await expect(store.memory.put(bad)).rejects.toThrow(/malformed label/);
+			expect(await store.memory.get(bad.id)).toBeUndefined();
+		});
+
+		it("finds records by any of the words, title before content, only in the scopes asked for", async () => {
+			const store = subject();
+			const inTitle = record({ title: "deploy procedure", content: "ask the release team" });
+			const inContent = record({ title: "misc", tags: [], content: "the deploy runs on friday" });
+			const elsewhere = record({ scope_key: "/w/b", title: "deploy procedure" });
+			const user = record({ scope: "user", scope_key: "", title: "deploy habits" });
+			for (const r of [inTitle, inContent, elsewhere, user]) await store.memory.put(r);
+			const hits = await store.memory.match({ terms: ["deploy"], scopes: PROJECT_A });
+			expect(hits.map((h) => h.row.id)).toEqual([inTitle.id, inContent.id]);
+			expect(hits[0]!.relevance).toBeGreaterThan(hits[1]!.relevance);
+			expect(hits[1]!.relevance).toBeGreaterThan(0);
+			const both = await store.memory.match({ terms: ["DEPLOY!"], scopes: [...PROJECT_A, { scope: "user", scope_key: "" }] });
+			expect(both.map((h) => h.row.id).sort()).toEqual([inTitle.id, inContent.id, user.id].sort());
+			expect(await store.memory.match({ terms: ["deploy"], scopes: [] })).toEqual([]);
+			expect(await store.memory.match({ terms: ["", "  "], scopes: PROJECT_A })).toEqual([]);
+			// Words are words: an FTS operator or quote in a query is just text.
+			expect(await store.memory.match({ terms: ['deploy" OR content:*', "NEAR("], scopes: PROJECT_A })).toHaveLength(2);
+		});
+
+		it("leaves out expired and stale records unless asked, and filters by namespace and kind", async () => {
+			const store = subject();
+			const live = record({ title: "cache warm" });
+			const expired = record({ title: "cache cold", expires_at: "2025-03-02T00:00:00.000Z" });
+			const stale = record({ title: "cache old", stale: true });
+			const other = record({ namespace: "tool-outcomes", kind: "outcome", title: "cache tool" });
+			for (const r of [live, expired, stale, other]) await store.memory.put(r);
+			const now = "2025-03-03T00:00:00.000Z";
+			const ids = async (q: Partial<Parameters<Store["memory"]["match"]>[0]>) =>
+				(await store.memory.match({ terms: ["cache"], scopes: PROJECT_A, now, ...q })).map((h) => h.row.id).sort();
+			expect(await ids({})).toEqual([live.id, other.id].sort());
+			expect(await ids({ includeStale: true })).toEqual([live.id, stale.id, other.id].sort());
+			expect(await ids({ now: "2025-03-01T12:00:00.000Z" })).toEqual([live.id, expired.id, other.id].sort());
+			expect(await ids({ namespaces: ["notes"] })).toEqual([live.id]);
+			expect(await ids({ kind: "outcome" })).toEqual([other.id]);
+			expect((await store.memory.list({ scopes: PROJECT_A, now, includeStale: true })).map((r) => r.id).sort()).toEqual([live.id, stale.id, other.id].sort());
+		});
+
+		it("lists newest first and bounds the list", async () => {
+			const store = subject();
+			const older = record({ updated_at: "2025-03-01T10:00:00.000Z" });
+			const newer = record({ updated_at: "2025-03-05T10:00:00.000Z" });
+			await store.memory.put(older);
+			await store.memory.put(newer);
+			expect((await store.memory.list({ scopes: PROJECT_A })).map((r) => r.id)).toEqual([newer.id, older.id]);
+			expect((await store.memory.list({ scopes: PROJECT_A, limit: 1 })).map((r) => r.id)).toEqual([newer.id]);
+			await expect(store.memory.list({ scopes: PROJECT_A, limit: 0 })).rejects.toThrow(/limit/);
+		});
+
+		it("marks records stale and back, and names records of the same title that are not stale", async () => {
+			const store = subject();
+			const first = record({ title: "release day" });
+			const second = record({ title: "release day", namespace: "other" });
+			await store.memory.put(first);
+			await store.memory.put(second);
+			expect((await store.memory.sameTitle({ scope: "project", scope_key: "/w/a", namespace: "notes", title: "release day" })).map((r) => r.id)).toEqual([first.id]);
+			const changed = await store.memory.markStale([first.id, "missing"], true, "2025-04-01T00:00:00.000Z");
+			expect(changed).toEqual([{ ...first, stale: true, updated_at: "2025-04-01T00:00:00.000Z" }]);
+			expect(await store.memory.markStale([first.id], true, "2025-04-02T00:00:00.000Z")).toEqual([]);
+			expect(await store.memory.sameTitle({ scope: "project", scope_key: "/w/a", namespace: "notes", title: "release day" })).toEqual([]);
+			expect((await store.memory.markStale([first.id], false, "2025-04-03T00:00:00.000Z")).map((r) => r.stale)).toEqual([false]);
+		});
+
+		it("forgets a record: gone from get, list and the text index; its label went with it", async () => {
+			const store = subject();
+			const secret = record({ title: "stripe key", content: "sk_live_contract", label: SECRET_FILE });
+			await store.memory.put(secret);
+			expect(await store.memory.forget(secret.id)).toEqual(secret);
+			expect(await store.memory.forget(secret.id)).toBeUndefined();
+			expect(await store.memory.get(secret.id)).toBeUndefined();
+			expect(await store.memory.match({ terms: ["stripe"], scopes: PROJECT_A })).toEqual([]);
+			expect(await store.memory.list({ scopes: PROJECT_A })).toEqual([]);
+		});
+
+		it("keeps an embedding with its model, and returns only the filter's", async () => {
+			const store = subject();
+			const withVector = record({ embedding_model: "e5" });
+			const without = record();
+			await store.memory.put(withVector, Float32Array.from([0.5, -1, 2]));
+			await store.memory.put(without);
+			expect((await store.memory.get(withVector.id))?.embedding_model).toBe("e5");
+			const vectors = await store.memory.embeddings({ scopes: PROJECT_A });
+			expect(vectors).toHaveLength(1);
+			expect(vectors[0]!.id).toBe(withVector.id);
+			expect([...vectors[0]!.vector]).toEqual([0.5, -1, 2]);
+			expect(await store.memory.embeddings({ scopes: [{ scope: "session", scope_key: "s9" }] })).toEqual([]);
+		});
+	});
+}
