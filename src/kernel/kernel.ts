@@ -19,6 +19,7 @@ import { createMcpPrimitives, type McpRouter } from "./kernel-mcp.js";
 import { createNetPrimitives } from "./kernel-net.js";
 import { createShellPrimitives, type ShellSandboxOptions } from "./kernel-shell.js";
 import type { KernelPrimitives } from "./primitives.js";
+import type { ShellOutputSink } from "./shell-output.js";
 import type { ProtectedGuard } from "./protected/protected-guard.js";
 import { type WorkspaceRoot, workspaceRoot } from "./workspace-paths.js";
 
@@ -82,6 +83,8 @@ export interface KernelOptions {
 	files?: EditorFiles;
 	/** The session's connected MCP servers; without them mcp.call refuses. */
 	mcp?: McpRouter;
+	/** Sees each shell command's output as it is written (a terminal's live tail). */
+	shellOutput?: ShellOutputSink;
 }
 
 export function createKernel(opts: KernelOptions): KernelPrimitives {
@@ -99,7 +102,7 @@ export function createKernel(opts: KernelOptions): KernelPrimitives {
 	const operations = opts.operations ? consumingLog(opts.operations, opts.authority, opts.lease) : undefined;
 	const shared = { root, callId: opts.callId, signal: opts.signal, recordEffect: opts.recordEffect, budget: opts.budget, authority: opts.authority, flow: opts.flow, operations };
 	const fs = createFsPrimitives({ ...shared, protect: opts.protect, files: opts.files });
-	const shell = createShellPrimitives({ ...shared, env: opts.env ?? process.env, parseShell: opts.parseShell, sandbox: opts.sandbox, approved: opts.approved, hostAllowed: opts.hostAllowed });
+	const shell = createShellPrimitives({ ...shared, env: opts.env ?? process.env, parseShell: opts.parseShell, sandbox: opts.sandbox, approved: opts.approved, hostAllowed: opts.hostAllowed, output: opts.shellOutput });
 	const net = createNetPrimitives(shared);
 	const mcp = createMcpPrimitives({ ...shared, servers: opts.mcp });
 	// A JIT tool's syscalls enter these very objects: no second path to the world.

@@ -2,6 +2,7 @@
  * The embedding API's entry point: one state directory, one evidence store, one policy engine,
  * and the sessions that run governed turns against them.
  */
+import { toolOutputChannel } from "./live-tool-output.js";
 import { type McpSessionTools, openSessionMcp } from "./mcp/mcp-session-tools.js";
 import { randomUUID } from "node:crypto";
 import { PermissionEngine } from "../kernel/admission/permission-engine.js";
@@ -358,6 +359,7 @@ export class Runtime {
 			...(options.files ? { files: options.files } : {}),
 			...(setup.keeper ? { keeper: setup.keeper } : {}),
 			...(options.askUser ? { askUser: options.askUser } : {}),
+			...(options.onToolOutput ? { toolOutput: toolOutputChannel({ session: recorder.session, redactor: this.redactor, turn: () => recorder.currentTurn, deliver: options.onToolOutput }) } : {}),
 			sessionBudget,
 			turnBudget: setup.turnLimits,
 			setTurnListener: (turnListener) => {

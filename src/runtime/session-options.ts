@@ -1,4 +1,5 @@
 /** What a host chooses when it opens a session. */
+import type { ToolOutputListener } from "./live-tool-output.js";
 import type { McpServerConfig } from "./mcp/mcp-server-config.js";
 import type { ElicitCallback } from "./mcp/mcp-session-tools.js";
 import type { Decision, DecisionResult, PermissionMode } from "../kernel/admission/types.js";
@@ -134,6 +135,8 @@ export interface SessionOptions {
 	instructions?: InstructionsOption;
 	/** Answers the model's ask_user questions (through the `human:user` primitive); absent, the tool says nobody is there. */
 	askUser?: (question: string, signal: AbortSignal) => Promise<string | undefined>;
+	/** Hears a running shell command's output, whole lines redacted, as it is written (src/runtime/live-tool-output.ts); never stored. */
+	onToolOutput?: ToolOutputListener;
 }
 
 export type { Decision };

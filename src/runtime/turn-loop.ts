@@ -2,6 +2,7 @@
  * One governed turn (the Agentao paper's Algorithm 1): the model proposes, the policy decides,
  * the host confirms, only admitted calls execute, and every step leaves events and audit records.
  */
+import type { ToolOutputChannel } from "./live-tool-output.js";
 import type { McpRouter } from "../kernel/kernel-mcp.js";
 import type { PolicyContext } from "../kernel/admission/types.js";
 import type { ApprovalLease } from "../kernel/approval/approval-types.js";
@@ -91,6 +92,8 @@ export interface TurnDeps {
 	keeper?: ContextKeeper;
 	/** Answers ask_user's questions (the person at the terminal); absent, nobody is there to answer. */
 	askUser?: HumanChannel<string, string | undefined>;
+	/** Running commands' output, for the host as it is written. */
+	toolOutput?: ToolOutputChannel;
 }
 
 export interface ModelContext {
@@ -495,6 +498,7 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 			shellMaxTimeoutMs: deps.limits.shellMaxTimeoutMs,
 			shellMaxOutputBytes: deps.limits.shellMaxOutputBytes,
 			...(deps.mcp ? { mcp: deps.mcp } : {}),
+			...(deps.toolOutput ? { shellOutput: deps.toolOutput.forCall(id, name) } : {}),
 		});
 		let output: string;
 		let failure: string | undefined;

@@ -2,7 +2,7 @@
  * The interactive terminal, driven through a real pseudo-terminal on the scripted model, its
  * screen read back through a headless terminal emulator. Every wait is on screen content.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AnyWardenEvent } from "../../src/kernel/evidence/event-types.js";
 import { expectValidTrace, type Fixture, makeFixture, type PlanStep, runCli, writePlan } from "./cli-harness.js";
@@ -156,6 +156,24 @@ describe("warden (the interactive terminal)", () => {
 		expectValidTrace(await events(fixture, session));
 		const verify = await runCli(["audit", "verify", "--state-dir", fixture.stateDir]);
 		expect(verify.code).toBe(0);
+	});
+
+	it("a running command's output shows on its card as it is written, before the command exits", async () => {
+		const fixture = makeFixture();
+		// The command goes on only once the test saw its first line: what is on screen came while it ran.
+		const command = "echo first-line; while [ ! -f go ]; do sleep 0.05; done; echo second-line";
+		const screen = chat(fixture, [{ tool_calls: [{ name: "shell", arguments: { command } }] }, { text: "both lines seen" }], ["--mode", "full-access"]);
+		await ready(screen);
+		screen.write("run it\r");
+		const live = await screen.waitFor("│ first-line");
+		expect(live).toContain("running");
+		expect(live).not.toContain("│ second-line");
+		writeFileSync(`${fixture.workspace}/go`, "");
+		await screen.waitFor("│ second-line");
+		await screen.waitFor("both lines seen");
+		await ready(screen);
+		const { session } = await leave(screen);
+		expectValidTrace(await events(fixture, session));
 	});
 
 	it("Esc stops the running tool but not the turn: the model hears the call was cancelled and answers", async () => {
