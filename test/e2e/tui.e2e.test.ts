@@ -80,6 +80,29 @@ describe("warden (the interactive terminal)", () => {
 		expectValidTrace(recorded);
 	});
 
+	it("the first prompt is there before the screen has loaded: what is typed at it is sent once the screen is up", async () => {
+		const fixture = makeFixture();
+		const screen = chat(fixture, [{ text: "heard you" }]);
+		// The first row "›" is the early prompt (src/surfaces/tui/early-prompt.ts), drawn before Ink and the runtime load.
+		await ready(screen);
+		screen.write("hello there\r");
+		await screen.waitFor("heard you");
+		expect(screen.text()).toContain("› hello there");
+		await ready(screen);
+		const { session } = await leave(screen);
+		expectValidTrace(await events(fixture, session));
+	});
+
+	it("a chat that cannot start takes its early prompt away and says why in one line", async () => {
+		const fixture = makeFixture();
+		const screen = new PtyScreen(["--model", "nosuch:thing", "--workspace", fixture.workspace, "--state-dir", fixture.stateDir]);
+		open.push(screen);
+		expect(await screen.exited).not.toBe(0);
+		// One line, wrapped by the terminal: joined, it is the error and nothing else.
+		expect(screen.text().replace(/\n/g, "")).toMatch(/^warden: unknown model spec "nosuch:thing": [^\n›]*$/);
+		expect(screen.raw.match(/\r?\n/g) ?? []).toHaveLength(1);
+	});
+
 	it("n denies the write: the file stays as it was", async () => {
 		const fixture = makeFixture({ "a.txt": "old\n" });
 		const screen = chat(fixture, WRITE, ASK_WRITES);

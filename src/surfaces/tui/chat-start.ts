@@ -1,6 +1,7 @@
 /** What `warden` with no command does: checks for a terminal, opens the chat, draws it, and closes with the audit verdict. */
 import { EXIT } from "../cli/cli-error.js";
 import type { ChatFlags } from "./chat-command.js";
+import { EarlyPrompt } from "./early-prompt.js";
 
 export const NO_TERMINAL = 'warden: no terminal on standard input; for one task without prompts use `warden run "<task>"`\n';
 
@@ -9,6 +10,16 @@ export async function startChat(flags: ChatFlags, out: (text: string) => void): 
 		process.stderr.write(NO_TERMINAL);
 		return EXIT.usage;
 	}
+	// A usable prompt at once; the screen, the runtime and the model load behind it, side by side.
+	const early = flags.plain ? undefined : EarlyPrompt.draw({ input: process.stdin, output: process.stdout }, process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== "");
+	try {
+		return await openChat(flags, out, early);
+	} finally {
+		early?.withdraw();
+	}
+}
+
+async function openChat(flags: ChatFlags, out: (text: string) => void, early: EarlyPrompt | undefined): Promise<number> {
 	// Ink and React load here, not with the CLI; started now, their loading overlaps opening the state dir.
 	const screen = flags.plain ? undefined : loadScreen();
 	screen?.catch(() => undefined);
@@ -22,7 +33,7 @@ export async function startChat(flags: ChatFlags, out: (text: string) => void): 
 				await runPlain(chat, flags, out);
 			} else {
 				const { runScreen } = await (screen as Promise<typeof import("./screen.js")>);
-				await runScreen(chat, flags);
+				await runScreen(chat, flags, early);
 			}
 		} finally {
 			await chat.close();
