@@ -93,6 +93,16 @@ describe("warden (the interactive terminal)", () => {
 		expectValidTrace(await events(fixture, session));
 	});
 
+	it("with nothing typed at the first prompt, the screen reads keys once it is up", async () => {
+		const fixture = makeFixture();
+		const screen = chat(fixture, [{ text: "ok" }]);
+		await screen.waitFor(() => screen.visible().join("").includes("· sandbox"));
+		screen.write("/help\r");
+		await screen.waitFor("/policy <tool> <json>");
+		await ready(screen);
+		await leave(screen);
+	});
+
 	it("a chat that cannot start takes its early prompt away and says why in one line", async () => {
 		const fixture = makeFixture();
 		const screen = new PtyScreen(["--model", "nosuch:thing", "--workspace", fixture.workspace, "--state-dir", fixture.stateDir]);

@@ -1,4 +1,5 @@
 /** What `warden` with no command does: checks for a terminal, opens the chat, draws it, and closes with the audit verdict. */
+import { existsSync } from "node:fs";
 import { EXIT } from "../cli/cli-error.js";
 import type { ChatFlags } from "./chat-command.js";
 import { EarlyPrompt } from "./early-prompt.js";
@@ -61,6 +62,9 @@ async function loadScreen(): Promise<typeof import("./screen.js")> {
 	const saved = names.map((name) => [name, process.env[name]] as const);
 	for (const name of names) if (process.env[name] !== undefined) process.env[name] = "false";
 	try {
+		// The screen bundled with Ink and React (scripts/bundle-screen.mjs) where the build made it: one file to read, not hundreds.
+		const bundled = new URL("./screen.bundle.js", import.meta.url);
+		if (existsSync(bundled)) return (await import(bundled.href)) as typeof import("./screen.js");
 		return await import("./screen.js");
 	} finally {
 		for (const [name, value] of saved) if (value !== undefined) process.env[name] = value;

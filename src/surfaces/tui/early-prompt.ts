@@ -35,7 +35,8 @@ export class EarlyPrompt {
 		if (!term.input.isTTY || !term.output.isTTY || typeof term.input.setRawMode !== "function") return undefined;
 		const prompt = new EarlyPrompt(term, noColor);
 		term.input.setRawMode(true);
-		term.input.on("data", prompt.onData);
+		// Read as Ink reads ("readable", not "data"): a paused TTY stream that Ink then reads never wakes up again.
+		term.input.on("readable", prompt.onReadable);
 		prompt.redraw();
 		return prompt;
 	}
@@ -45,8 +46,12 @@ export class EarlyPrompt {
 		return Buffer.concat(this.kept);
 	}
 
-	private readonly onData = (chunk: Buffer | string) => {
-		const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+	private readonly onReadable = () => {
+		let chunk: Buffer | string | null;
+		while ((chunk = this.term.input.read() as Buffer | string | null) !== null) this.onData(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+	};
+
+	private onData(bytes: Buffer): void {
 		this.kept.push(bytes);
 		if (!this.echoing) return;
 		for (const ch of this.decoder.write(bytes)) {
@@ -58,7 +63,7 @@ export class EarlyPrompt {
 			}
 		}
 		this.redraw();
-	};
+	}
 
 	private redraw(): void {
 		if (this.done) return;
@@ -68,13 +73,13 @@ export class EarlyPrompt {
 	/**
 	 * The screen is about to draw: the early row is erased and every key typed is put back at the
 	 * front of the input, where the screen's first read finds it. The terminal stays raw, so no key
-	 * typed in between is echoed or held back by the terminal's own line editing.
+	 * typed in between is echoed or held back by the terminal's own line editing, and the stream
+	 * keeps reading (not paused), so a key typed before the screen listens waits in its buffer.
 	 */
 	handOver(): void {
 		if (this.done) return;
 		this.done = true;
-		this.term.input.off("data", this.onData);
-		this.term.input.pause();
+		this.term.input.off("readable", this.onReadable);
 		this.term.output.write("\r\u001b[2K");
 		const typed = this.typed;
 		if (typed.length > 0) this.term.input.unshift(typed);
@@ -84,7 +89,7 @@ export class EarlyPrompt {
 	withdraw(): void {
 		if (this.done) return;
 		this.done = true;
-		this.term.input.off("data", this.onData);
+		this.term.input.off("readable", this.onReadable);
 		this.term.input.pause();
 		this.term.output.write("\r\u001b[2K");
 		this.term.input.setRawMode(false);
