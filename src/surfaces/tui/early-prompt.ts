@@ -47,8 +47,11 @@ export class EarlyPrompt {
 	}
 
 	private readonly onReadable = () => {
-		let chunk: Buffer | string | null;
-		while ((chunk = this.term.input.read() as Buffer | string | null) !== null) this.onData(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+		for (;;) {
+			const chunk = this.term.input.read() as Buffer | string | null;
+			if (chunk === null) return;
+			this.onData(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+		}
 	};
 
 	private onData(bytes: Buffer): void {
