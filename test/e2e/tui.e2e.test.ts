@@ -2,7 +2,8 @@
  * The interactive terminal, driven through a real pseudo-terminal on the scripted model, its
  * screen read back through a headless terminal emulator. Every wait is on screen content.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AnyWardenEvent } from "../../src/kernel/evidence/event-types.js";
 import { expectValidTrace, type Fixture, makeFixture, type PlanStep, runCli, writePlan } from "./cli-harness.js";
@@ -111,6 +112,60 @@ describe("warden (the interactive terminal)", () => {
 		// One line, wrapped by the terminal: joined, it is the error and nothing else.
 		expect(screen.text().replace(/\n/g, "")).toMatch(/^warden: unknown model spec "nosuch:thing": [^\n›]*$/);
 		expect(screen.raw.match(/\r?\n/g) ?? []).toHaveLength(1);
+	});
+
+	it("an exact release shows the payload's digest, its labels and the sink; n keeps the data", async () => {
+		const fixture = makeFixture({ "secret.txt": "the launch code is 0000\n" });
+		const configHome = join(fixture.dir, "config-home");
+		mkdirSync(join(configHome, "warden"), { recursive: true });
+		writeFileSync(
+			join(configHome, "warden", "config.yaml"),
+			"flow:\n  secret_files: ['secret.txt']\n  sinks:\n    - { sink: 'net:http://127.0.0.1:*', trust: untrusted, max: internal, release: secret }\n",
+		);
+		const post = { url: "http://127.0.0.1:9/x", method: "POST", body: "the code" };
+		const screen = chat(
+			fixture,
+			[{ tool_calls: [{ name: "read_file", arguments: { path: "secret.txt" } }] }, { tool_calls: [{ name: "web_fetch", arguments: post }] }, { text: "kept it here" }],
+			["--mode", "full-access"],
+			{ env: { XDG_CONFIG_HOME: configHome } },
+		);
+		await ready(screen);
+		screen.write("send it\r");
+		const asked = await screen.waitFor("[y] release this payload once");
+		expect(asked).toContain("Release data to net:http://127.0.0.1:9 once?");
+		expect(asked).toMatch(/payload sha256 [0-9a-f]{64}/);
+		expect(asked).toMatch(/labels secret, \w+ from .*secret\.txt/);
+		screen.write("n");
+		await screen.waitFor("kept it here");
+		await ready(screen);
+		const { session } = await leave(screen);
+		const recorded = await events(fixture, session);
+		expect(recorded.some((e) => e.kind === "flow.decided")).toBe(true);
+		expectValidTrace(recorded);
+	});
+
+	it("!<command> runs the person's command through the governed pipeline: asked like the model's, its output on a card, recorded", async () => {
+		const fixture = makeFixture();
+		const screen = chat(fixture, [{ text: "unused" }], ["--ask", "shell(echo *)"]);
+		await ready(screen);
+		screen.write("!echo typed-by-the-person\r");
+		const asked = await screen.waitFor("[y] allow once");
+		expect(asked).toContain("Allow shell on echo typed-by-the-person?");
+		expect(asked).toContain("asked by host-rule rule shell(echo *)");
+		screen.write("y");
+		await screen.waitFor("│ typed-by-the-person");
+		await screen.waitFor("completed in");
+		await ready(screen);
+		await leave(screen);
+		// Its own session, model user-shell, with the whole governed trace of the one call.
+		const listed = await runCli(["sessions", "list", "--json", "--state-dir", fixture.stateDir]);
+		const rows = listed.stdout.trim().startsWith("[") ? (JSON.parse(listed.stdout) as { id: string; model: string }[]) : listed.stdout.trim().split("\n").map((l) => JSON.parse(l) as { id: string; model: string });
+		const shell = rows.find((r) => r.model === "user-shell");
+		expect(shell).toBeDefined();
+		const recorded = await events(fixture, (shell as { id: string }).id);
+		expect(recorded.find((e) => e.kind === "permission.confirmed")?.payload).toMatchObject({ approved: true, response: "allow_once" });
+		expect(recorded.some((e) => e.kind === "tool.completed")).toBe(true);
+		expectValidTrace(recorded);
 	});
 
 	it("n denies the write: the file stays as it was", async () => {
@@ -275,6 +330,22 @@ describe("warden (the interactive terminal)", () => {
 		await screen.waitFor("Done.");
 		expect(readFileSync(`${fixture.workspace}/a.txt`, "utf8")).toBe("new\n");
 		await leave(screen);
+	});
+
+	it("NO_COLOR: no colour anywhere on the screen; marks, +/- and the cursor underscore say what colour said", async () => {
+		const fixture = makeFixture({ "a.txt": "old\n" });
+		const screen = chat(fixture, WRITE, ASK_WRITES, { env: { NO_COLOR: "1" } });
+		await screen.waitFor(() => screen.visible().some((r) => r === "› _"));
+		screen.write("change a.txt\r");
+		const asked = await screen.waitFor("[y] allow once");
+		expect(asked).toContain("+new");
+		expect(asked).toContain("-old");
+		screen.write("y");
+		await screen.waitFor("Done.");
+		await screen.waitFor(/✓ write_file a\.txt/);
+		await leave(screen);
+		// No foreground or background colour, no inverse video: only bold and plain text.
+		expect(screen.raw).not.toMatch(/\u001b\[(?:3[0-9]|9[0-7]|4[0-9]|10[0-7]|7)(?:;[0-9;]*)?m/);
 	});
 
 	it("--plain prints plain lines: no cursor movement, asks as lines answered by a line", async () => {
