@@ -168,6 +168,58 @@ describe("warden (the interactive terminal)", () => {
 		expectValidTrace(recorded);
 	});
 
+	it("/policy answers as warden policy check does, running nothing", async () => {
+		const fixture = makeFixture();
+		const screen = chat(fixture, [{ text: "unused" }], ["--ask", "shell(git push*)"]);
+		await ready(screen);
+		screen.write('/policy shell {"command":"git push origin main"}\r');
+		await screen.waitFor("decision");
+		await ready(screen);
+		const check = await runCli(["policy", "check", "shell", '{"command":"git push origin main"}', "--workspace", fixture.workspace, "--state-dir", fixture.stateDir, "--ask", "shell(git push*)", "--mode", "workspace-write"]);
+		// Every line of the CLI's answer is on the screen (as long rows wrap, compared with the line breaks taken out).
+		const onScreen = screen.text().replace(/\n/g, "");
+		for (const line of check.stdout.split("\n").filter((l) => l.trim() !== "")) expect(onScreen).toContain(line.trim());
+		await leave(screen);
+	});
+
+	it("ask_user puts the model's question to the person; the typed answer goes back to the model", async () => {
+		const fixture = makeFixture();
+		const screen = chat(fixture, [{ tool_calls: [{ name: "ask_user", arguments: { question: "Which file should I change?" } }] }, { text: "Thanks, noted." }]);
+		await ready(screen);
+		screen.write("help me\r");
+		await screen.waitFor("The agent asks: Which file should I change?");
+		await screen.waitFor("type your answer and press Enter");
+		screen.write("notes.md\r");
+		await screen.waitFor("Thanks, noted.");
+		// The call's result, as the model read it, holds the answer.
+		expect(screen.text()).toMatch(/│ .*notes\.md/);
+		await ready(screen);
+		const { session } = await leave(screen);
+		const recorded = await events(fixture, session);
+		expect(recorded.find((e) => e.kind === "tool.completed")?.payload).toMatchObject({ tool: "ask_user" });
+		expectValidTrace(recorded);
+	});
+
+	it("/sessions lists this session and /resume <prefix> continues another one", async () => {
+		const fixture = makeFixture();
+		const first = chat(fixture, [{ text: "first answer" }]);
+		await ready(first);
+		first.write("one\r");
+		await first.waitFor("first answer");
+		await ready(first);
+		const { session } = await leave(first);
+		const screen = chat(fixture, [{ text: "second answer" }], [], {});
+		await ready(screen);
+		screen.write("/sessions\r");
+		await screen.waitFor(session.slice(0, 8));
+		await ready(screen);
+		screen.write(`/resume ${session.slice(0, 8)}\r`);
+		await screen.waitFor(`resumed session ${session}`);
+		await ready(screen);
+		const { session: after } = await leave(screen);
+		expect(after).toBe(session);
+	});
+
 	it("n denies the write: the file stays as it was", async () => {
 		const fixture = makeFixture({ "a.txt": "old\n" });
 		const screen = chat(fixture, WRITE, ASK_WRITES);
