@@ -25,6 +25,7 @@ import type { ExecOutcome, ShellPrimitives } from "./primitives.js";
 import type { ProtectedPaths } from "./protected/protected-paths.js";
 import { sandboxProtectedRoots } from "./protected/sandbox-roots.js";
 import { resolveRealPath } from "./real-path.js";
+import type { ShellOutputSink } from "./shell-output.js";
 import type { WorkspaceRoot } from "./workspace-paths.js";
 
 /** How commands are confined; the mode preset chooses the profile ("none": full-access, by the host's choice). */
@@ -86,6 +87,8 @@ export interface ShellPrimitivesOptions {
 	 * could extend — runs in Warden's own shell provider.
 	 */
 	terminals?: EditorTerminals | undefined;
+	/** Sees the output as the command writes it (src/kernel/shell-output.ts); the evidence is the same with or without it. */
+	output?: ShellOutputSink | undefined;
 }
 
 /** Recognises secret shapes in a value (no known secrets of its own: only the shapes). */
@@ -152,8 +155,10 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 								maxOutputBytes: execOpts.maxOutputBytes,
 								signal: opts.signal,
 								wrap,
+								onOutput: opts.output ? (stream, text) => opts.output?.write(stream, text) : undefined,
 							});
 						} finally {
+							opts.output?.end();
 							await wrap?.cleanup();
 						}
 					},

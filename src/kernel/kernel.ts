@@ -21,6 +21,7 @@ import { createMemoryPrimitives, type MemoryBinding } from "./kernel-memory.js";
 import { createNetPrimitives } from "./kernel-net.js";
 import { createShellPrimitives, type ShellSandboxOptions } from "./kernel-shell.js";
 import type { KernelPrimitives } from "./primitives.js";
+import type { ShellOutputSink } from "./shell-output.js";
 import type { ProtectedGuard } from "./protected/protected-guard.js";
 import { type WorkspaceRoot, workspaceRoot } from "./workspace-paths.js";
 
@@ -88,6 +89,8 @@ export interface KernelOptions {
 	mcp?: McpRouter;
 	/** The session's memory (store rows, its session and project keys); without it memory.read and memory.write refuse. */
 	memory?: MemoryBinding;
+	/** Sees each shell command's output as it is written (a terminal's live tail). */
+	shellOutput?: ShellOutputSink;
 }
 
 export function createKernel(opts: KernelOptions): KernelPrimitives {
@@ -105,7 +108,7 @@ export function createKernel(opts: KernelOptions): KernelPrimitives {
 	const operations = opts.operations ? consumingLog(opts.operations, opts.authority, opts.lease) : undefined;
 	const shared = { root, callId: opts.callId, signal: opts.signal, recordEffect: opts.recordEffect, budget: opts.budget, authority: opts.authority, flow: opts.flow, operations };
 	const fs = createFsPrimitives({ ...shared, protect: opts.protect, files: opts.files });
-	const shell = createShellPrimitives({ ...shared, env: opts.env ?? process.env, parseShell: opts.parseShell, sandbox: opts.sandbox, approved: opts.approved, hostAllowed: opts.hostAllowed, terminals: opts.terminals });
+	const shell = createShellPrimitives({ ...shared, env: opts.env ?? process.env, parseShell: opts.parseShell, sandbox: opts.sandbox, approved: opts.approved, hostAllowed: opts.hostAllowed, terminals: opts.terminals, output: opts.shellOutput });
 	const net = createNetPrimitives(shared);
 	const mcp = createMcpPrimitives({ ...shared, servers: opts.mcp });
 	// A JIT tool's syscalls enter these very objects: no second path to the world.

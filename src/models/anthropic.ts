@@ -14,7 +14,7 @@ import { retryAfterMs } from "./retry/retry-after.js";
 import { type RetrySettings, retrySettings, TransientModelError, withRetries } from "./retry/retry-policy.js";
 import { networkCode, RETRYABLE_NETWORK_CODE, retryableStatus } from "./retry/retry-table.js";
 
-export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
+export { ANTHROPIC_DEFAULT_BASE_URL } from "./anthropic-endpoint.js";
 /** The API requires a cap on the answer; this one is above what a tool-calling turn needs. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
 

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { ANTHROPIC_DEFAULT_BASE_URL, AnthropicModel } from "./anthropic.js";
+import { ANTHROPIC_DEFAULT_BASE_URL } from "./anthropic-endpoint.js";
 import { isLoopbackUrl, ollamaBaseUrl } from "./endpoint-url.js";
 import type { ModelProfile, ModelProfiles } from "./model-profile.js";
 import { ollamaContextWindow } from "./ollama-context.js";
@@ -57,8 +57,11 @@ export async function createModel(spec: string | undefined, env: NodeJS.ProcessE
 	switch (resolved.kind) {
 		case "scripted":
 			return ScriptedModel.load(resolved.file);
-		case "anthropic":
+		case "anthropic": {
+			// Loaded on demand: the SDK is a few hundred modules that a chat on another model never needs.
+			const { AnthropicModel } = await import("./anthropic.js");
 			return new AnthropicModel({ spec: resolved.spec, model: resolved.model, baseUrl: resolved.baseUrl, ...(resolved.apiKey ? { apiKey: resolved.apiKey } : {}), ...shared });
+		}
 		case "llama": {
 			// Loaded on demand: the CLI's other commands never pay for the embedded runtime's modules.
 			const { LlamaModel } = await import("./llama/llama-model.js");

@@ -21,6 +21,22 @@ describe("runShell", () => {
 		expect(out).toMatchObject({ exitCode: 3, signal: null, stdout: `${dir}\n`, stderr: "oops\n", timedOut: false, cancelled: false });
 	});
 
+	it("hands each captured piece to onOutput as it arrives, a character split across pieces kept whole", async () => {
+		const seen: [string, string][] = [];
+		// é is two bytes; the first goes out alone, the second with the next write.
+		const out = await run("printf '\\303'; sleep 0.1; printf '\\251\\n'; echo err >&2", { onOutput: (stream, text) => seen.push([stream, text]) });
+		expect(out.stdout).toBe("é\n");
+		expect(seen.filter(([s]) => s === "stdout").map(([, t]) => t).join("")).toBe("é\n");
+		expect(seen).toContainEqual(["stderr", "err\n"]);
+	});
+
+	it("shows live no more than it captures", async () => {
+		let shown = "";
+		const out = await run("head -c 3000 /dev/zero | tr '\\0' a", { maxOutputBytes: 1000, onOutput: (_, text) => (shown += text) });
+		expect(out.truncated).toBe(true);
+		expect(shown).toBe(out.stdout);
+	});
+
 	it("closes stdin so a reader sees end of input at once", async () => {
 		const out = await run("cat; echo done");
 		expect(out.stdout).toBe("done\n");

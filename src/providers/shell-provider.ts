@@ -4,6 +4,7 @@
  * has a bound.
  */
 import { spawn } from "node:child_process";
+import { StringDecoder } from "node:string_decoder";
 
 export interface ShellRunOptions {
 	command: string;
@@ -19,6 +20,8 @@ export interface ShellRunOptions {
 	 * wrapper's own environment.
 	 */
 	wrap?: { program: string; args: readonly string[] } | undefined;
+	/** Each captured piece of output as it arrives, decoded (a character split across pieces waits for its rest). */
+	onOutput?: ((stream: "stdout" | "stderr", text: string) => void) | undefined;
 }
 
 export interface ShellRunResult {
@@ -79,21 +82,33 @@ export function runShell(opts: ShellRunOptions): Promise<ShellRunResult> {
 		let settled = false;
 		const timers: NodeJS.Timeout[] = [];
 
-		const capture = (into: Buffer[]) => (chunk: Buffer) => {
-			const room = opts.maxOutputBytes - captured;
-			if (chunk.length <= room) {
-				into.push(chunk);
-				captured += chunk.length;
-				return;
-			}
-			if (room > 0) {
-				into.push(chunk.subarray(0, room));
-				captured += room;
-			}
-			truncated = true;
+		const onOutput = opts.onOutput;
+		const capture = (into: Buffer[], stream: "stdout" | "stderr") => {
+			// Only what is captured is shown live: the live view never holds more than the evidence.
+			const decoder = onOutput ? new StringDecoder("utf8") : undefined;
+			const show = (piece: Buffer) => {
+				if (!decoder || !onOutput) return;
+				const text = decoder.write(piece);
+				if (text !== "") onOutput(stream, text);
+			};
+			return (chunk: Buffer) => {
+				const room = opts.maxOutputBytes - captured;
+				if (chunk.length <= room) {
+					into.push(chunk);
+					captured += chunk.length;
+					show(chunk);
+					return;
+				}
+				if (room > 0) {
+					into.push(chunk.subarray(0, room));
+					captured += room;
+					show(chunk.subarray(0, room));
+				}
+				truncated = true;
+			};
 		};
-		child.stdout.on("data", capture(stdout));
-		child.stderr.on("data", capture(stderr));
+		child.stdout.on("data", capture(stdout, "stdout"));
+		child.stderr.on("data", capture(stderr, "stderr"));
 
 		const killGroup = (sig: NodeJS.Signals) => {
 			if (child.pid === undefined) return;

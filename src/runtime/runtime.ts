@@ -4,6 +4,7 @@
  */
 import { sessionMemory } from "./session-memory.js";
 import { MEMORY_TOOLS } from "../tools/memory-tools.js";
+import { toolOutputChannel } from "./live-tool-output.js";
 import { type McpSessionTools, openSessionMcp } from "./mcp/mcp-session-tools.js";
 import { randomUUID } from "node:crypto";
 import { PermissionEngine } from "../kernel/admission/permission-engine.js";
@@ -395,6 +396,7 @@ export class Runtime {
 			...(setup.hooks ? { hooks: setup.hooks } : {}),
 			...(options.askUser ? { askUser: options.askUser } : {}),
 			...(options.memory === false ? {} : { memory: sessionMemory(this.store.memory, recorder, policy.workspace, options.memory) }),
+			...(options.onToolOutput ? { toolOutput: toolOutputChannel({ session: recorder.session, redactor: this.redactor, turn: () => recorder.currentTurn, deliver: options.onToolOutput }) } : {}),
 			sessionBudget,
 			turnBudget: setup.turnLimits,
 			setTurnListener: (turnListener) => {

@@ -1,4 +1,5 @@
 /** What a host chooses when it opens a session. */
+import type { ToolOutputListener } from "./live-tool-output.js";
 import type { McpServerConfig } from "./mcp/mcp-server-config.js";
 import type { ElicitCallback } from "./mcp/mcp-session-tools.js";
 import type { Decision, DecisionResult, PermissionMode } from "../kernel/admission/types.js";
@@ -154,6 +155,8 @@ export interface SessionOptions {
 	skills?: SkillsOption;
 	/** Memory (src/runtime/session-memory.ts): on by default; `false` offers no memory tools and records no tool outcomes. */
 	memory?: SessionMemoryOptions | false;
+	/** Hears a running shell command's output, whole lines redacted, as it is written (src/runtime/live-tool-output.ts); never stored. */
+	onToolOutput?: ToolOutputListener;
 }
 
 export type { Decision };

@@ -1,4 +1,5 @@
 /** A conversation in one workspace under one policy; runs one governed turn at a time. */
+import type { ToolOutputChannel } from "./live-tool-output.js";
 import type { McpRouter } from "../kernel/kernel-mcp.js";
 import type { MemoryBinding } from "../kernel/kernel-memory.js";
 import type { PolicyContext } from "../kernel/admission/types.js";
@@ -57,6 +58,8 @@ export interface SessionParts {
 	release?: () => Promise<void>;
 	/** Answers ask_user (SessionOptions.askUser). */
 	askUser?: (question: string, signal: AbortSignal) => Promise<string | undefined>;
+	/** Hands running commands' output to the host as it is written (SessionOptions.onToolOutput). */
+	toolOutput?: ToolOutputChannel;
 	/** Spawns child sessions for the `agent` tool; absent, the tool reports sub-agents unavailable. */
 	subagents?: SubagentLauncher;
 	/** An editor's buffers the file tools use instead of the disk (SessionOptions.files). */

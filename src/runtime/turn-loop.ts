@@ -2,6 +2,7 @@
  * One governed turn (the Agentao paper's Algorithm 1): the model proposes, the policy decides,
  * the host confirms, only admitted calls execute, and every step leaves events and audit records.
  */
+import type { ToolOutputChannel } from "./live-tool-output.js";
 import type { McpRouter } from "../kernel/kernel-mcp.js";
 import type { PolicyContext } from "../kernel/admission/types.js";
 import type { ApprovalLease } from "../kernel/approval/approval-types.js";
@@ -107,6 +108,8 @@ export interface TurnDeps {
 	hooks?: SessionHooks;
 	/** The session's memory: the memory primitives act on it, and each call's outcome is recorded in it. */
 	memory?: MemoryBinding;
+	/** Running commands' output, for the host as it is written. */
+	toolOutput?: ToolOutputChannel;
 }
 
 export interface ModelContext {
@@ -540,6 +543,7 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 			shellMaxOutputBytes: deps.limits.shellMaxOutputBytes,
 			...(deps.mcp ? { mcp: deps.mcp } : {}),
 			...(deps.memory ? { memory: deps.memory } : {}),
+			...(deps.toolOutput ? { shellOutput: deps.toolOutput.forCall(id, name) } : {}),
 		});
 		let output: string;
 		let failure: string | undefined;

@@ -2,7 +2,8 @@
  * The interactive terminal, driven through a real pseudo-terminal on the scripted model, its
  * screen read back through a headless terminal emulator. Every wait is on screen content.
  */
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AnyWardenEvent } from "../../src/kernel/evidence/event-types.js";
 import { expectValidTrace, type Fixture, makeFixture, type PlanStep, runCli, writePlan } from "./cli-harness.js";
@@ -78,6 +79,145 @@ describe("warden (the interactive terminal)", () => {
 		const recorded = await events(fixture, session);
 		expect(recorded.find((e) => e.kind === "permission.confirmed")?.payload).toMatchObject({ approved: true, response: "allow_once" });
 		expectValidTrace(recorded);
+	});
+
+	it("the first prompt is there before the screen has loaded: what is typed at it is sent once the screen is up", async () => {
+		const fixture = makeFixture();
+		const screen = chat(fixture, [{ text: "heard you" }]);
+		// The first row "›" is the early prompt (src/surfaces/tui/early-prompt.ts), drawn before Ink and the runtime load.
+		await ready(screen);
+		screen.write("hello there\r");
+		await screen.waitFor("heard you");
+		expect(screen.text()).toContain("› hello there");
+		await ready(screen);
+		const { session } = await leave(screen);
+		expectValidTrace(await events(fixture, session));
+	});
+
+	it("with nothing typed at the first prompt, the screen reads keys once it is up", async () => {
+		const fixture = makeFixture();
+		const screen = chat(fixture, [{ text: "ok" }]);
+		await screen.waitFor(() => screen.visible().join("").includes("· sandbox"));
+		screen.write("/help\r");
+		await screen.waitFor("/policy <tool> <json>");
+		await ready(screen);
+		await leave(screen);
+	});
+
+	it("a chat that cannot start takes its early prompt away and says why in one line", async () => {
+		const fixture = makeFixture();
+		const screen = new PtyScreen(["--model", "nosuch:thing", "--workspace", fixture.workspace, "--state-dir", fixture.stateDir]);
+		open.push(screen);
+		expect(await screen.exited).not.toBe(0);
+		// One line, wrapped by the terminal: joined, it is the error and nothing else.
+		expect(screen.text().replace(/\n/g, "")).toMatch(/^warden: unknown model spec "nosuch:thing": [^\n›]*$/);
+		expect(screen.raw.match(/\r?\n/g) ?? []).toHaveLength(1);
+	});
+
+	it("an exact release shows the payload's digest, its labels and the sink; n keeps the data", async () => {
+		const fixture = makeFixture({ "secret.txt": "the launch code is 0000\n" });
+		const configHome = join(fixture.dir, "config-home");
+		mkdirSync(join(configHome, "warden"), { recursive: true });
+		writeFileSync(
+			join(configHome, "warden", "config.yaml"),
+			"flow:\n  secret_files: ['secret.txt']\n  sinks:\n    - { sink: 'net:http://127.0.0.1:*', trust: untrusted, max: internal, release: secret }\n",
+		);
+		const post = { url: "http://127.0.0.1:9/x", method: "POST", body: "the code" };
+		const screen = chat(
+			fixture,
+			[{ tool_calls: [{ name: "read_file", arguments: { path: "secret.txt" } }] }, { tool_calls: [{ name: "web_fetch", arguments: post }] }, { text: "kept it here" }],
+			["--mode", "full-access"],
+			{ env: { XDG_CONFIG_HOME: configHome } },
+		);
+		await ready(screen);
+		screen.write("send it\r");
+		const asked = await screen.waitFor("[y] release this payload once");
+		expect(asked).toContain("Release data to net:http://127.0.0.1:9 once?");
+		expect(asked).toMatch(/payload sha256 [0-9a-f]{64}/);
+		expect(asked).toMatch(/labels secret, \w+ from .*secret\.txt/);
+		screen.write("n");
+		await screen.waitFor("kept it here");
+		await ready(screen);
+		const { session } = await leave(screen);
+		const recorded = await events(fixture, session);
+		expect(recorded.some((e) => e.kind === "flow.decided")).toBe(true);
+		expectValidTrace(recorded);
+	});
+
+	it("!<command> runs the person's command through the governed pipeline: asked like the model's, its output on a card, recorded", async () => {
+		const fixture = makeFixture();
+		const screen = chat(fixture, [{ text: "unused" }], ["--ask", "shell(echo *)"]);
+		await ready(screen);
+		screen.write("!echo typed-by-the-person\r");
+		const asked = await screen.waitFor("[y] allow once");
+		expect(asked).toContain("Allow shell on echo typed-by-the-person?");
+		expect(asked).toContain("asked by host-rule rule shell(echo *)");
+		screen.write("y");
+		await screen.waitFor("│ typed-by-the-person");
+		await screen.waitFor("completed in");
+		await ready(screen);
+		await leave(screen);
+		// Its own session, model user-shell, with the whole governed trace of the one call.
+		const listed = await runCli(["sessions", "list", "--json", "--state-dir", fixture.stateDir]);
+		const rows = listed.stdout.trim().startsWith("[") ? (JSON.parse(listed.stdout) as { id: string; model: string }[]) : listed.stdout.trim().split("\n").map((l) => JSON.parse(l) as { id: string; model: string });
+		const shell = rows.find((r) => r.model === "user-shell");
+		expect(shell).toBeDefined();
+		const recorded = await events(fixture, (shell as { id: string }).id);
+		expect(recorded.find((e) => e.kind === "permission.confirmed")?.payload).toMatchObject({ approved: true, response: "allow_once" });
+		expect(recorded.some((e) => e.kind === "tool.completed")).toBe(true);
+		expectValidTrace(recorded);
+	});
+
+	it("/policy answers as warden policy check does, running nothing", async () => {
+		const fixture = makeFixture();
+		const screen = chat(fixture, [{ text: "unused" }], ["--ask", "shell(git push*)"]);
+		await ready(screen);
+		screen.write('/policy shell {"command":"git push origin main"}\r');
+		await screen.waitFor("decision");
+		await ready(screen);
+		const check = await runCli(["policy", "check", "shell", '{"command":"git push origin main"}', "--workspace", fixture.workspace, "--state-dir", fixture.stateDir, "--ask", "shell(git push*)", "--mode", "workspace-write"]);
+		// Every line of the CLI's answer is on the screen (as long rows wrap, compared with the line breaks taken out).
+		const onScreen = screen.text().replace(/\n/g, "");
+		for (const line of check.stdout.split("\n").filter((l) => l.trim() !== "")) expect(onScreen).toContain(line.trim());
+		await leave(screen);
+	});
+
+	it("ask_user puts the model's question to the person; the typed answer goes back to the model", async () => {
+		const fixture = makeFixture();
+		const screen = chat(fixture, [{ tool_calls: [{ name: "ask_user", arguments: { question: "Which file should I change?" } }] }, { text: "Thanks, noted." }]);
+		await ready(screen);
+		screen.write("help me\r");
+		await screen.waitFor("The agent asks: Which file should I change?");
+		await screen.waitFor("type your answer and press Enter");
+		screen.write("notes.md\r");
+		await screen.waitFor("Thanks, noted.");
+		// The call's result, as the model read it, holds the answer.
+		expect(screen.text()).toMatch(/│ .*notes\.md/);
+		await ready(screen);
+		const { session } = await leave(screen);
+		const recorded = await events(fixture, session);
+		expect(recorded.find((e) => e.kind === "tool.completed")?.payload).toMatchObject({ tool: "ask_user" });
+		expectValidTrace(recorded);
+	});
+
+	it("/sessions lists this session and /resume <prefix> continues another one", async () => {
+		const fixture = makeFixture();
+		const first = chat(fixture, [{ text: "first answer" }]);
+		await ready(first);
+		first.write("one\r");
+		await first.waitFor("first answer");
+		await ready(first);
+		const { session } = await leave(first);
+		const screen = chat(fixture, [{ text: "second answer" }], [], {});
+		await ready(screen);
+		screen.write("/sessions\r");
+		await screen.waitFor(session.slice(0, 8));
+		await ready(screen);
+		screen.write(`/resume ${session.slice(0, 8)}\r`);
+		await screen.waitFor(`resumed session ${session}`);
+		await ready(screen);
+		const { session: after } = await leave(screen);
+		expect(after).toBe(session);
 	});
 
 	it("n denies the write: the file stays as it was", async () => {
@@ -158,6 +298,24 @@ describe("warden (the interactive terminal)", () => {
 		expect(verify.code).toBe(0);
 	});
 
+	it("a running command's output shows on its card as it is written, before the command exits", async () => {
+		const fixture = makeFixture();
+		// The command goes on only once the test saw its first line: what is on screen came while it ran.
+		const command = "echo first-line; while [ ! -f go ]; do sleep 0.05; done; echo second-line";
+		const screen = chat(fixture, [{ tool_calls: [{ name: "shell", arguments: { command } }] }, { text: "both lines seen" }], ["--mode", "full-access"]);
+		await ready(screen);
+		screen.write("run it\r");
+		const live = await screen.waitFor("│ first-line");
+		expect(live).toContain("running");
+		expect(live).not.toContain("│ second-line");
+		writeFileSync(`${fixture.workspace}/go`, "");
+		await screen.waitFor("│ second-line");
+		await screen.waitFor("both lines seen");
+		await ready(screen);
+		const { session } = await leave(screen);
+		expectValidTrace(await events(fixture, session));
+	});
+
 	it("Esc stops the running tool but not the turn: the model hears the call was cancelled and answers", async () => {
 		const fixture = makeFixture();
 		const screen = chat(fixture, [{ tool_calls: [{ name: "shell", arguments: { command: "sleep 30" } }] }, { text: "the sleep was stopped" }], ["--mode", "full-access"]);
@@ -224,6 +382,22 @@ describe("warden (the interactive terminal)", () => {
 		await screen.waitFor("Done.");
 		expect(readFileSync(`${fixture.workspace}/a.txt`, "utf8")).toBe("new\n");
 		await leave(screen);
+	});
+
+	it("NO_COLOR: no colour anywhere on the screen; marks, +/- and the cursor underscore say what colour said", async () => {
+		const fixture = makeFixture({ "a.txt": "old\n" });
+		const screen = chat(fixture, WRITE, ASK_WRITES, { env: { NO_COLOR: "1" } });
+		await screen.waitFor(() => screen.visible().some((r) => r === "› _"));
+		screen.write("change a.txt\r");
+		const asked = await screen.waitFor("[y] allow once");
+		expect(asked).toContain("+new");
+		expect(asked).toContain("-old");
+		screen.write("y");
+		await screen.waitFor("Done.");
+		await screen.waitFor(/✓ write_file a\.txt/);
+		await leave(screen);
+		// No foreground or background colour, no inverse video: only bold and plain text.
+		expect(screen.raw).not.toMatch(/\u001b\[(?:3[0-9]|9[0-7]|4[0-9]|10[0-7]|7)(?:;[0-9;]*)?m/);
 	});
 
 	it("--plain prints plain lines: no cursor movement, asks as lines answered by a line", async () => {

@@ -3,7 +3,7 @@
  * fails to start is reported and left out (the others still serve), and a call is routed to its
  * server by name. A server whose process ended stays listed as gone: its calls fail as such.
  */
-import { McpConnection, type McpConnectOptions } from "./mcp-connection.js";
+import type { McpConnection, McpConnectOptions } from "./mcp-connection.js";
 import { type McpCallResult, McpConnectError, type McpReadRequest, type McpReadResult } from "./mcp-types.js";
 
 export interface McpStartFailure {
@@ -22,6 +22,9 @@ export class McpServerSet {
 	static async start(servers: readonly McpConnectOptions[]): Promise<McpServerSet> {
 		const connections = new Map<string, McpConnection>();
 		const failures: McpStartFailure[] = [];
+		if (servers.length === 0) return new McpServerSet(connections, []);
+		// The SDK loads only for a session that has servers: one without any never pays for it.
+		const { McpConnection } = await import("./mcp-connection.js");
 		const settled = await Promise.allSettled(servers.map((s) => McpConnection.connect(s)));
 		settled.forEach((outcome, i) => {
 			const name = servers[i]!.name;

@@ -139,6 +139,7 @@ export function tuiSection(t: TuiBenchReport): string[] {
 			["start", "median", "min", "max", "vs --version"],
 			timingRow("warden --version, spawn to exit (yardstick)", t.version, base),
 			timingRow("warden, spawn to the ready prompt (goal ≤ 2×)", t.readyPrompt, base),
+			...(t.screenReady ? [timingRow("warden, spawn to the whole screen (status line)", t.screenReady, base)] : []),
 		]),
 		`Keystroke to echo on screen; under load, ${thousands(t.lines)} lines of shell output go through a ! command and its card (p95 ${t.echoRatio.toFixed(2)}× idle; goal p95 ≤ 50 ms)`,
 		...table([["prompt", "p50", "p95", "max", "keys"], echoRow("idle (yardstick)", t.idleEcho), echoRow(`under ${thousands(t.lines)} lines of output`, t.loadedEcho)]),

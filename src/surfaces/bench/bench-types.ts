@@ -500,6 +500,8 @@ export interface TuiBenchReport {
 	readyPrompt: CallTiming;
 	/** readyPrompt / version medians (goal ≤ 2). */
 	readyRatio: number;
+	/** `warden` spawn to the whole screen drawn (its status line): the first prompt comes before it. */
+	screenReady?: CallTiming;
 	/** Lines the `!` command printed under load. */
 	lines: number;
 	idleEcho: EchoTiming;

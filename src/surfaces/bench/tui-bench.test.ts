@@ -33,6 +33,9 @@ describe("benchTui with tiny sizes", () => {
 		expect(r.version.samplesUs).toHaveLength(2);
 		expect(r.readyPrompt.samplesUs).toHaveLength(2);
 		expect(r.readyRatio).toBeCloseTo(r.readyPrompt.medianUs / r.version.medianUs, 6);
+		// The first prompt comes before the whole screen, never after it.
+		expect(r.screenReady?.samplesUs).toHaveLength(2);
+		expect(r.screenReady?.medianUs).toBeGreaterThanOrEqual(r.readyPrompt.medianUs);
 		expect(progress[0]).toMatch(/0 warm-up and 2 measured starts/);
 	});
 
@@ -49,6 +52,7 @@ describe("benchTui with tiny sizes", () => {
 	it("adds its rows to the bench table", () => {
 		const table = tuiSection(report as TuiBenchReport);
 		expect(table.some((l) => l.includes("warden, spawn to the ready prompt"))).toBe(true);
+		expect(table.some((l) => l.includes("warden, spawn to the whole screen"))).toBe(true);
 		expect(table.some((l) => l.includes("under 300 lines of output"))).toBe(true);
 	});
 });

@@ -29,6 +29,8 @@ export interface TuiBenchOptions {
 
 /** The idle prompt: a row holding only the prompt mark. */
 const isReady = (screen: PtyScreen) => screen.visible().some((row) => row === "›");
+/** The whole screen: the status line under the prompt (the first prompt is drawn before it). */
+const isDrawn = (screen: PtyScreen) => screen.visible().join("").includes("· sandbox");
 
 /** A command printing `lines` lines in batches of 100 with a short pause between, so typing overlaps it. */
 export function floodCommand(lines: number): string {
@@ -86,7 +88,7 @@ async function measure(modules: PtyModules, options: TuiBenchOptions, base: stri
 	writeFileSync(plan, "steps:\n  - text: ok\n");
 	const env = { WARDEN_HOME: join(base, "state"), XDG_CONFIG_HOME: join(base, "config"), WARDEN_MODEL: "", WARDEN_CONFIG: "", NO_COLOR: "" };
 	const chatArgs = [wardenBin, "--model", `scripted:${plan}`, "--workspace", base, "--mode", "full-access", "--state-dir", join(base, "state")];
-	const start = async (args: string[], until: (s: PtyScreen) => Promise<unknown>): Promise<{ us: number; screen: PtyScreen }> => {
+	const start = async (args: string[], until: (s: PtyScreen) => Promise<unknown>): Promise<{ us: number; screen: PtyScreen; startedAt: number }> => {
 		const started = performance.now();
 		const screen = new PtyScreen(modules, process.execPath, args, { cols: 100, rows: 40, env });
 		try {
@@ -95,28 +97,33 @@ async function measure(modules: PtyModules, options: TuiBenchOptions, base: stri
 			screen.kill();
 			throw new BenchError(`terminal: ${args.slice(1).join(" ")} never got ready: ${(err as Error).message.split("\n")[0]}`);
 		}
-		return { us: (performance.now() - started) * 1000, screen };
+		return { us: (performance.now() - started) * 1000, screen, startedAt: started };
 	};
 
 	onProgress(`terminal: ${warmupRuns} warm-up and ${runs} measured starts of warden --version and of the chat, interleaved`);
 	const version: number[] = [];
 	const ready: number[] = [];
+	const drawn: number[] = [];
 	for (let r = 0; r < warmupRuns + runs; r++) {
 		const v = await start([wardenBin, "--version"], async (s) => {
 			const [code] = await Promise.all([s.exited, s.waitFor(/\d+\.\d+\.\d+/)]);
 			if (code !== 0) throw new Error(`exited ${code}`);
 		});
 		const c = await start(chatArgs, (s) => s.waitFor(() => isReady(s), 30_000));
+		await c.screen.waitFor(() => isDrawn(c.screen), 30_000);
+		const drawnUs = (performance.now() - c.startedAt) * 1000;
 		c.screen.write("\u0004");
 		await exitWithin(c.screen, 30_000, "the chat after Ctrl-D");
 		if (r >= warmupRuns) {
 			version.push(v.us);
 			ready.push(c.us);
+			drawn.push(drawnUs);
 		}
 	}
 
 	onProgress(`terminal: keystroke to echo, ${options.keystrokes} keys at an idle prompt, then while ${options.lines} lines of shell output go through`);
-	const { screen } = await start(chatArgs, (s) => s.waitFor(() => isReady(s), 30_000));
+	// Keys are timed on the whole screen, not on the first prompt drawn before it.
+	const { screen } = await start(chatArgs, (s) => s.waitFor(() => isReady(s) && isDrawn(s), 30_000));
 	try {
 		const idle: number[] = [];
 		let typed = "";
@@ -162,6 +169,7 @@ async function measure(modules: PtyModules, options: TuiBenchOptions, base: stri
 			version: versionTiming,
 			readyPrompt: readyTiming,
 			readyRatio: readyTiming.medianUs / versionTiming.medianUs,
+			screenReady: callTiming(drawn),
 			lines: options.lines,
 			idleEcho,
 			loadedEcho,

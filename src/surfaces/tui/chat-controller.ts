@@ -10,6 +10,7 @@ import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
 import type { ReleaseRequest } from "../../kernel/flow/flow-types.js";
 import { createModel } from "../../models/model-spec.js";
 import type { ModelProvider } from "../../models/provider.js";
+import type { ToolOutputEvent } from "../../runtime/live-tool-output.js";
 import type { OpenSessionOptions, Runtime } from "../../runtime/runtime.js";
 import type { Session } from "../../runtime/session.js";
 import type { ConfirmationRequest } from "../../runtime/session-options.js";
@@ -53,6 +54,7 @@ export class ChatController {
 	private context: { tokens?: number; estimated: boolean } = { estimated: true };
 	private readonly listeners = new Set<() => void>();
 	private readonly eventListeners = new Set<(event: AnyWardenEvent) => void>();
+	private readonly outputListeners = new Set<(event: ToolOutputEvent) => void>();
 	private snapshot: ChatView | undefined;
 	/** A Ctrl-C at an idle prompt: the next one exits. */
 	private exitArmed = false;
@@ -96,6 +98,12 @@ export class ChatController {
 	onRawEvent(listener: (event: AnyWardenEvent) => void): () => void {
 		this.eventListeners.add(listener);
 		return () => this.eventListeners.delete(listener);
+	}
+
+	/** A running command's output lines as they come (--plain prints them). */
+	onOutput(listener: (event: ToolOutputEvent) => void): () => void {
+		this.outputListeners.add(listener);
+		return () => this.outputListeners.delete(listener);
 	}
 
 	changed(): void {
@@ -154,8 +162,13 @@ export class ChatController {
 	}
 
 	/** The person answers asks here: the session's confirm and release callbacks. */
-	private hostCallbacks(): Pick<OpenSessionOptions, "confirm" | "release" | "askUser"> {
+	private hostCallbacks(): Pick<OpenSessionOptions, "confirm" | "release" | "askUser" | "onToolOutput"> {
 		return {
+			onToolOutput: (event) => {
+				this.transcript.liveOutput(event.payload.call_id, event.payload.lines);
+				for (const listener of this.outputListeners) listener(event);
+				this.changed();
+			},
 			confirm: async (request: ConfirmationRequest, signal: AbortSignal) => {
 				if (request.diff !== undefined) this.transcript.attachDiff(request.callId, request.diff);
 				const answer = await this.askPerson({ kind: "approval", request }, signal);

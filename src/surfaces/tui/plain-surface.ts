@@ -11,6 +11,7 @@ import { runLine } from "./chat-commands.js";
 import type { ChatController } from "./chat-controller.js";
 import type { PendingAsk } from "./chat-state.js";
 import { ARM_AFTER_MS } from "./arm-delay.js";
+import { displayLine } from "./display-line.js";
 import { statusText } from "./status-text.js";
 
 export async function runPlain(chat: ChatController, flags: ChatFlags, out: (text: string) => void): Promise<void> {
@@ -20,6 +21,9 @@ export async function runPlain(chat: ChatController, flags: ChatFlags, out: (tex
 	const off = chat.onRawEvent((event: AnyWardenEvent) => {
 		const line = renderEvent(event);
 		if (line !== undefined) out(`${line}\n`);
+	});
+	const offOutput = chat.onOutput((event) => {
+		for (const line of event.payload.lines) out(`  | ${displayLine(line)}\n`);
 	});
 	const offView = chat.subscribe(() => {
 		const view = chat.view();
@@ -62,6 +66,7 @@ export async function runPlain(chat: ChatController, flags: ChatFlags, out: (tex
 		await done;
 	} finally {
 		off();
+		offOutput();
 		offView();
 		rl.close();
 	}

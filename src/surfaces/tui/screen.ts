@@ -14,6 +14,7 @@ import { ASK_KEYS, askLines, cardLines, type Line, type Tone } from "./card-line
 import { statusText } from "./status-text.js";
 import { InputBuffer } from "./input-buffer.js";
 import { ARM_AFTER_MS } from "./arm-delay.js";
+import type { EarlyPrompt } from "./early-prompt.js";
 
 
 const COLOR: Readonly<Record<Tone, string | undefined>> = {
@@ -194,11 +195,13 @@ function App(props: { chat: ChatController; flags: ChatFlags; onExit: () => void
 }
 
 /** Draws the chat until the person leaves; resolves then. */
-export async function runScreen(chat: ChatController, flags: ChatFlags): Promise<void> {
+export async function runScreen(chat: ChatController, flags: ChatFlags, early?: EarlyPrompt): Promise<void> {
 	let leave: () => void = () => undefined;
 	const left = new Promise<void>((resolve) => {
 		leave = resolve;
 	});
+	// What was typed at the early prompt is read first, as if typed here.
+	early?.handOver();
 	const instance = render(h(App, { chat, flags, onExit: () => leave() }), { exitOnCtrlC: false, patchConsole: false });
 	// Ctrl-D before the terminal went raw reads as the end of input: the person left all the same.
 	const onEnd = () => leave();

@@ -1,6 +1,7 @@
 /** The chat's transcript: events of the running session folded into entries and tool cards. */
 import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
 import { type CardStatus, type Entry, TAIL_LINES, type ToolCard } from "./chat-state.js";
+import { displayLine } from "./display-line.js";
 
 /** An entry before the transcript numbers it. */
 export type NewEntry = Entry extends infer E ? (E extends Entry ? Omit<E, "id"> : never) : never;
@@ -50,9 +51,19 @@ export class Transcript {
 		return this.cards.get(callId);
 	}
 
+	/** A running command's output as it is written: the card's live tail, until the model's copy replaces it. */
+	liveOutput(callId: string, lines: readonly string[]): void {
+		this.update(callId, (c) => {
+			if (c.status !== "running") return c;
+			const all = [...(c.tail ?? []), ...lines.map(displayLine)];
+			const hidden = Math.max(0, all.length - TAIL_LINES);
+			return { ...c, tail: all.slice(hidden), hiddenLines: (c.hiddenLines ?? 0) + hidden };
+		});
+	}
+
 	/** The output the model was given for a call: its last lines stay on the card. */
 	toolResult(callId: string, content: string): void {
-		const lines = content.replace(/\n+$/, "").split("\n");
+		const lines = content.replace(/\n+$/, "").split("\n").map(displayLine);
 		this.update(callId, (c) => (c.status === "completed" || c.status === "failed" ? { ...c, tail: lines.slice(-TAIL_LINES), hiddenLines: Math.max(0, lines.length - TAIL_LINES), closed: true } : c));
 	}
 

@@ -5,6 +5,7 @@ import { APPROVAL_KEYS, keyName, YES_NO_KEYS } from "./ask-keys.js";
 import { budgetLine, compactNumber } from "./budget-line.js";
 import { cardLines, diffLines, STATUS_MARK } from "./card-lines.js";
 import type { ToolCard } from "./chat-state.js";
+import { displayLine } from "./display-line.js";
 import { InputBuffer } from "./input-buffer.js";
 import { statusText } from "./status-text.js";
 import { Transcript } from "./transcript.js";
@@ -95,6 +96,21 @@ describe("Transcript", () => {
 		expect(t.entries).toHaveLength(1);
 	});
 
+	it("puts a running command's output on its card as it comes, then the model's copy in its place", () => {
+		const t = new Transcript();
+		t.apply(event("tool.proposed", { call_id: "c1", tool: "shell", arguments: { command: "make" } }));
+		t.liveOutput("c1", ["early"]);
+		expect(t.card("c1")?.tail).toBeUndefined();
+		t.apply(event("tool.started", { call_id: "c1", tool: "shell" }));
+		t.liveOutput("c1", ["one", "two"]);
+		expect(t.card("c1")).toMatchObject({ tail: ["one", "two"], hiddenLines: 0 });
+		t.liveOutput("c1", Array.from({ length: 8 }, (_, i) => `l${i}`));
+		expect(t.card("c1")).toMatchObject({ tail: ["l2", "l3", "l4", "l5", "l6", "l7"], hiddenLines: 4 });
+		t.apply(event("tool.completed", { call_id: "c1", tool: "shell", duration_ms: 5, output_bytes: 3, truncated: false }));
+		t.toolResult("c1", "exit 0\nall done");
+		expect(t.card("c1")).toMatchObject({ tail: ["exit 0", "all done"], hiddenLines: 0, closed: true });
+	});
+
 	it("moves the streamed text into the transcript when the response is recorded", () => {
 		const t = new Transcript();
 		t.streaming = "Hel";
@@ -140,5 +156,18 @@ describe("the card and the status line", () => {
 		expect(
 			statusText({ session: "s", mode: "plan", model: "ollama:q", sandbox: "read-only", contextTokens: 1500, contextEstimated: true, contextWindow: 32_768, budget: "tools 3/20" }),
 		).toBe("plan · ollama:q · ctx ~1.5k/33k · tools 3/20 · sandbox read-only");
+	});
+});
+
+describe("a line of output on screen", () => {
+	it.each([
+		["colour and cursor moves", "\u001b[31mred\u001b[0m\u001b[2Aup", "redup"],
+		["a window title (OSC)", "\u001b]0;owned\u0007text", "text"],
+		["a progress bar redrawn with \\r", "10%\r50%\r100%\r", "100%"],
+		["a tab", "a\tb", "a    b"],
+		["other control characters", "bell\u0007 nul\u0000 del\u007f", "bell nul del"],
+		["plain text", "just text → ok", "just text → ok"],
+	])("%s", (_, raw, shown) => {
+		expect(displayLine(raw)).toBe(shown);
 	});
 });
