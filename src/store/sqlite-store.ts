@@ -390,8 +390,9 @@ export class SqliteStore implements Store {
 		crashPoint("store.event-append");
 	}
 
-	async listEvents(session: string): Promise<EventRow[]> {
-		const rows = this.sql("SELECT seq, json FROM events WHERE session = ? ORDER BY seq").all(session) as {
+	async listEvents(session: string, after = 0): Promise<EventRow[]> {
+		// A session's events are numbered 1, 2, … as they are appended: past the first `after` is past seq `after`.
+		const rows = this.sql("SELECT seq, json FROM events WHERE session = ? AND seq > ? ORDER BY seq").all(session, after) as {
 			seq: number;
 			json: string;
 		}[];

@@ -110,9 +110,9 @@ export class MemoryStore implements Store {
 		append(this.events, event.session, toJson(event, "event"));
 	}
 
-	async listEvents(session: string): Promise<EventRow[]> {
+	async listEvents(session: string, after = 0): Promise<EventRow[]> {
 		this.live();
-		return (this.events.get(session) ?? []).map((json) => JSON.parse(json) as EventRow);
+		return (this.events.get(session) ?? []).slice(after).map((json) => JSON.parse(json) as EventRow);
 	}
 
 	async appendMessage(session: string, message: unknown, label?: LabelRow): Promise<void> {
