@@ -6,7 +6,8 @@
  */
 import type { AuditRecord } from "../kernel/evidence/audit-types.js";
 import type { Label } from "../kernel/flow/label.js";
-import { type ContextManifest, manifestDigest, type SummarisedItem } from "./context/context-manifest.js";
+import type { ContextManifest, SummarisedItem } from "./context/context-manifest.js";
+import { ManifestReader } from "./context/context-manifest-delta.js";
 import { ExplainError } from "./explain-types.js";
 
 const MODEL_CALL_ID = /^model_(\d+)_(\d+)$/;
@@ -56,8 +57,18 @@ export function manifestFor(audit: readonly AuditRecord[], llm: AuditRecord): (C
 	if (typeof digest !== "string") return undefined;
 	const record = audit.filter((r) => r.session === llm.session && isManifestRecord(r) && r.data.digest === digest && r.seq < llm.seq).at(-1);
 	if (!record) return undefined;
-	const { digest: _, ...body } = record.data as unknown as ContextManifest & { digest: string };
-	return { ...body, audit_seq: record.seq, digest, digest_ok: manifestDigest(body) === digest };
+	// A step's manifest may be recorded as what changed since the one before: the reader rebuilds it whole.
+	const read = new ManifestReader(audit).read(record);
+	if (!read) return undefined;
+	const { digest: _, digest_ok, ...body } = read;
+	return { ...body, audit_seq: record.seq, digest, digest_ok: digest_ok && read.digest === digest };
+}
+
+/** A manifest no llm.complete record names: shown whole, never as verified. */
+function unlinkedManifest(audit: readonly AuditRecord[], record: AuditRecord): ContextManifest & { audit_seq: number; digest: string; digest_ok: boolean } {
+	const read = new ManifestReader(audit).read(record);
+	const { digest_ok: _, ...body } = read ?? { ...(record.data as unknown as ContextManifest), digest: String(record.data.digest), digest_ok: false };
+	return { ...body, audit_seq: record.seq, digest: String(record.data.digest), digest_ok: false };
 }
 
 /** The short form of a call's context, for a tool call's explanation. */
@@ -115,7 +126,7 @@ export function explainModelCall(audit: readonly AuditRecord[], id: string, sess
 	}
 	const missing: string[] = [];
 	const manifest = llm ? manifestFor(audit, llm) : undefined;
-	const body = manifest ?? (manifestRecord ? { ...(manifestRecord.data as unknown as ContextManifest), audit_seq: manifestRecord.seq, digest: String(manifestRecord.data.digest), digest_ok: false } : undefined);
+	const body = manifest ?? (manifestRecord ? unlinkedManifest(audit, manifestRecord) : undefined);
 	const anchor = (llm ?? manifestRecord)!;
 	// A manifest reached by its own seq: its call is the llm.complete that names its digest.
 	if (!llm && manifestRecord) llm = audit.find((r) => r.session === manifestRecord!.session && r.kind === "llm.complete" && r.data.manifest_digest === manifestRecord!.data.digest && r.seq > manifestRecord!.seq);

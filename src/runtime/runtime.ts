@@ -339,7 +339,7 @@ export class Runtime {
 	/** The session's context keeper: its counter, compactions and manifests. */
 	private keeperFor(setup: PreparedSession, options: OpenSessionOptions, instructions?: Parameters<typeof sessionKeeper>[3], compactionsBefore = 0): ContextKeeper {
 		// The settings were checked in prepareSession, before anything was recorded.
-		return sessionKeeper(setup.model, options.context, () => this.store.listEvents(setup.id), instructions, compactionsBefore, setup.skills);
+		return sessionKeeper(setup.model, options.context, (after) => this.store.listEvents(setup.id, after), instructions, compactionsBefore, setup.skills);
 	}
 
 	/** The Session over a prepared setup and its conversation so far. */

@@ -432,12 +432,13 @@ export class SqliteStore implements Store {
 		crashPoint("store.event-append");
 	}
 
-	async listEvents(session: string): Promise<EventRow[]> {
-		return this.eventRows(session);
+	async listEvents(session: string, after = 0): Promise<EventRow[]> {
+		return this.eventRows(session, after);
 	}
 
-	private eventRows(session: string): EventRow[] {
-		const rows = this.sql("SELECT seq, json FROM events WHERE session = ? ORDER BY seq").all(session) as {
+	private eventRows(session: string, after = 0): EventRow[] {
+		// A session's events are numbered 1, 2, … as they are appended: past the first `after` is past seq `after`.
+		const rows = this.sql("SELECT seq, json FROM events WHERE session = ? AND seq > ? ORDER BY seq").all(session, after) as {
 			seq: number;
 			json: string;
 		}[];
@@ -553,19 +554,27 @@ export class SqliteStore implements Store {
 		const verify = db.transaction((): ChainCheck => {
 			const walker = this.rules.chain.walker();
 			const canonicalFrom = this.canonicalAuditFrom();
-			const first = this.sql(`SELECT ${AUDIT_COLUMNS} FROM audit ORDER BY seq LIMIT ?`).raw();
-			const next = this.sql(`SELECT ${AUDIT_COLUMNS} FROM audit WHERE seq > ? ORDER BY seq LIMIT ?`).raw();
+			// One value per row, its line (or its seq alone, where the columns spell none): reading nine
+			// values per row out of SQLite cost more than hashing them. seq is the table's integer key.
+			const page = this.sql(`SELECT ${HASHED_LINE} FROM audit WHERE seq > ? ORDER BY seq LIMIT ?`).pluck();
+			const whole = this.sql(`SELECT ${AUDIT_COLUMNS} FROM audit WHERE seq = ?`).raw();
 			// Keyset pages: each page is read whole (cheaper per row than stepping an iterator) and
 			// the walk stops at the first problem, since the verifier does.
-			let page = first.all(VERIFY_PAGE) as unknown[][];
+			let lines = page.all(Number.MIN_SAFE_INTEGER, VERIFY_PAGE) as (string | number)[];
 			let problem: { seq: number; reason: string } | undefined;
-			while (page.length > 0 && !problem) {
-				for (const row of page) {
-					problem = walker.push(row, typeof row[0] === "number" && row[0] < canonicalFrom);
+			while (lines.length > 0 && !problem) {
+				for (const line of lines) {
+					const fast = walker.pushHashed(line);
+					if (fast !== false) problem = fast;
+					else {
+						// Not a line that checks: the walker decides from the row as stored.
+						const seq = seqOfLine(line);
+						problem = walker.push(whole.get(seq) as unknown[], seq < canonicalFrom);
+					}
 					if (problem) break;
 				}
-				if (page.length < VERIFY_PAGE) break;
-				page = next.all(page[page.length - 1]![0], VERIFY_PAGE) as unknown[][];
+				if (lines.length < VERIFY_PAGE) break;
+				lines = page.all(seqOfLine(lines[lines.length - 1]!), VERIFY_PAGE) as (string | number)[];
 			}
 			const head = this.sql("SELECT seq, hash FROM audit_head WHERE id = 1").get() as
 				| { seq: number; hash: string }
@@ -1023,6 +1032,26 @@ function toSession(row: SessionDbRow): SessionRow {
 /** The audit columns in the order the chain walker reads them from a raw row. */
 const AUDIT_COLUMNS = AUDIT_COLUMN_ORDER.join(", ");
 const VERIFY_PAGE = 2048;
+/**
+ * A row as the chain walker's line (ChainWalker.pushHashed), spelled by SQLite from the stored
+ * columns: `<seq> <hash> <prev_hash>\n` and the canonical body with data as stored (keys in sorted
+ * order, each text JSON-quoted). A row whose columns have types or lengths no record has gives
+ * its seq alone. Only a fast path: a line that does not check is decided from the raw columns by the
+ * kernel's walker, so a difference between json_quote and the kernel's quoting can only send a
+ * row the slow way, never pass one.
+ */
+const HASHED_LINE = `CASE WHEN typeof(seq) = 'integer' AND typeof(turn) = 'integer' AND typeof(time) = 'text' AND typeof(session) = 'text'
+	AND typeof(kind) = 'text' AND typeof(data) = 'text' AND typeof(prev_hash) = 'text' AND typeof(hash) = 'text'
+	AND length(prev_hash) = 64 AND length(hash) = 64 AND (call_id IS NULL OR typeof(call_id) = 'text')
+	THEN format('%d %s %s' || char(10) || '{%s"data":%s,"kind":%s,"seq":%d,"session":%s,"time":%s,"turn":%d}',
+		seq, hash, prev_hash, CASE WHEN call_id IS NULL THEN '' ELSE '"call_id":' || json_quote(call_id) || ',' END,
+		data, json_quote(kind), seq, json_quote(session), json_quote(time), turn)
+	ELSE seq END`;
+
+/** The seq a verification line starts with, or is. */
+function seqOfLine(line: string | number): number {
+	return typeof line === "number" ? line : Number(line.slice(0, line.indexOf(" ")));
+}
 /** The schema version from which audit data is stored canonical (sqlite-migrations.ts). */
 const CANONICAL_AUDIT_VERSION = 7;
 

@@ -29,6 +29,14 @@ export interface ChainWalker {
 	 * from its decoded contents. Returns the problem once one is found.
 	 */
 	push(row: readonly unknown[], dataMayBeLegacy: boolean): { seq: number; reason: string } | undefined;
+	/**
+	 * The fast path: the next row as one line the store spelled from its own columns,
+	 * `<seq> <hash> <prev_hash>\n<canonical body>` (hash and prev_hash 64 characters each; the text
+	 * after the second space is exactly what the hash covers), or null where it could not.
+	 * Undefined when the row passed, the problem when it (or an earlier one) is bad, false when the
+	 * line does not check: nothing is decided, and push with the raw row follows.
+	 */
+	pushHashed(line: unknown): { seq: number; reason: string } | undefined | false;
 	/** Ends the walk; with the store's remembered head, also catches rows removed from the end. */
 	finish(head: { seq: number; hash: string }): ChainCheck;
 }

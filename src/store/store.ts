@@ -218,7 +218,8 @@ export interface Store {
 	listSessions(limit?: number): Promise<SessionRow[]>;
 
 	appendEvent(event: EventRow): Promise<void>;
-	listEvents(session: string): Promise<EventRow[]>;
+	/** In append order; `after`: only the events past the first `after` of the session (a reader that keeps its place). */
+	listEvents(session: string, after?: number): Promise<EventRow[]>;
 
 	appendMessage(session: string, message: unknown, label?: LabelRow): Promise<void>;
 	listMessages(session: string): Promise<StoredMessage[]>;

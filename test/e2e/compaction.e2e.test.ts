@@ -1,7 +1,9 @@
 import { writeFileSync } from "node:fs";
 import { stringify } from "yaml";
 import { describe, expect, it } from "vitest";
+import type { AuditRecord } from "../../src/kernel/evidence/audit-types.js";
 import { expandRefs } from "../../src/runtime/context/context-manifest.js";
+import { ManifestReader } from "../../src/runtime/context/context-manifest-delta.js";
 import { expectValidTrace, makeFixture, parseEvents, runCli } from "./cli-harness.js";
 
 /** Twelve notes of ~2 KB: one read per step fills a 4 000-token window more than twice over. */
@@ -39,7 +41,10 @@ describe("compaction (end to end, real CLI)", () => {
 		// Messages recorded before each call: the system prompt, AGENTS.md, the task, then two per step.
 		for (const [i, m] of manifests.entries()) {
 			const recorded = 3 + 2 * i;
-			const items = m.data.items as { ref: string; disposition: string; role?: string; why: string; covers?: string }[];
+			// A step's record may hold only what changed since the step before: read it whole, as explain does.
+			const whole = new ManifestReader(audit as unknown as AuditRecord[]).read(m as unknown as AuditRecord);
+			expect(whole?.digest_ok).toBe(true);
+			const items = whole!.items as { ref: string; disposition: string; role?: string; why: string; covers?: string }[];
 			const verbatim = items.filter((x) => x.disposition === "verbatim" && /^m\d+$/.test(x.ref)).map((x) => Number(x.ref.slice(1)));
 			const covered = items.filter((x) => x.disposition === "summary").flatMap((x) => expandRefs(x.covers ?? ""));
 			expect([...verbatim, ...covered].sort((a, b) => a - b), `manifest of step ${i + 1}`).toEqual(Array.from({ length: recorded }, (_, n) => n + 1));

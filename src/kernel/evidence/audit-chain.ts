@@ -181,6 +181,19 @@ export class ChainVerifier {
 	}
 
 	/**
+	 * Like pushBody, with the whole hashed text (prev_hash, a newline, the body) already spelled:
+	 * what a store that builds it in its own query hands over. The text must start with the link's
+	 * prev_hash and a newline (the caller checks); false when it does not hash to the stored hash.
+	 */
+	pushHashed(link: ChainLink, hashed: string): ChainProblem | undefined | false {
+		if (this.problem) return this.problem;
+		const broken = this.checkLink(link);
+		if (broken) return broken;
+		if (createHash("sha256").update(hashed).digest("hex") !== link.hash) return false;
+		return this.accept(link);
+	}
+
+	/**
 	 * Decides a record whose stored body did not hash (after pushBody returned false), from the
 	 * record decoded, or the reason it cannot be. Only where `decodedMayHash` (a record written
 	 * before its store kept data in canonical form) may a decoded record whose contents hash pass.

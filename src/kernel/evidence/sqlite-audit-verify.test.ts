@@ -4,6 +4,7 @@ import { tamperFixture } from "../test-support/audit-tamper.js";
 import { openSqliteStore } from "./store-rows.js";
 import { GENESIS_HASH, auditHash, canonicalJson } from "./audit-chain.js";
 import type { AuditRecord } from "./audit-types.js";
+import { STORE_RULES } from "./store-rules.js";
 
 const { tempDir, openStore, raw, dropTriggers, fill } = tamperFixture("warden-audit-verify-");
 
@@ -189,5 +190,43 @@ describe("SqliteStore audit verification of a database a reader did not migrate"
 		edit.prepare(`UPDATE audit SET data = '{"bytes":21,"resource":"fs:file-2.txt"}' WHERE seq = 2`).run();
 		edit.close();
 		expect(await store.verifyAudit()).toEqual(EDITED(2, 1));
+	});
+	it("verifies records whose text columns hold what SQL and JavaScript may quote differently, and still names an edit in one", async () => {
+		const dir = tempDir();
+		const store = openStore(dir);
+		// Control characters, quotes, backslashes, a non-BMP character, U+2028: each column as odd as text gets.
+		const odd = "tab\t nl\n cr\r bs\\ q\" nul\u0000 bell\u0007 del\u007f ls\u2028 emoji \u{1F600} é";
+		await store.appendAudit({ session: odd, turn: 1, kind: "effect", call_id: odd, data: { text: odd } });
+		await store.appendAudit({ session: "s1", turn: 2, kind: "effect", data: {} });
+		await store.appendAudit({ session: odd, turn: 3, kind: "effect", data: { [odd]: [odd] } });
+		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 3 });
+		const db = raw(dir);
+		dropTriggers(db);
+		db.prepare("UPDATE audit SET session = ? WHERE seq = 3").run(`${odd}!`);
+		db.close();
+		expect(await store.verifyAudit()).toEqual(EDITED(3, 2));
+	});
+});
+
+describe("the walker's fast path over a store's spelled line", () => {
+	const fields = { seq: 1, time: "2025-01-01T00:00:00.000Z", session: "s1", turn: 1, kind: "effect" as const, call_id: "c1", data: { a: 1 } };
+	const hash = auditHash(GENESIS_HASH, fields);
+	const body = `{"call_id":"c1","data":{"a":1},"kind":"effect","seq":1,"session":"s1","time":"2025-01-01T00:00:00.000Z","turn":1}`;
+
+	it.each([
+		["the line a store spells", `1 ${hash} ${GENESIS_HASH}\n${body}`, undefined],
+		["a body that does not hash", `1 ${hash} ${GENESIS_HASH}\n${body.replace('"a":1', '"a":2')}`, false],
+		["a short hash", `1 ${hash.slice(1)} ${GENESIS_HASH}\n${body}`, false],
+		["no seq", ` ${hash} ${GENESIS_HASH}\n${body}`, false],
+		["a seq alone (columns that spell no line)", 1, false],
+	])("%s: %j", (_, line, outcome) => {
+		expect(STORE_RULES.chain.walker().pushHashed(line)).toBe(outcome);
+	});
+
+	it("holds a line to the chain's order: the wrong seq or prev_hash is a problem, not a pass", () => {
+		const walker = STORE_RULES.chain.walker();
+		expect(walker.pushHashed(`2 ${hash} ${GENESIS_HASH}\n${body}`)).toMatchObject({ seq: 1, reason: expect.stringContaining("expected seq 1") });
+		const other = STORE_RULES.chain.walker();
+		expect(other.pushHashed(`1 ${hash} ${"1".repeat(64)}\n${body}`)).toMatchObject({ seq: 1, reason: expect.stringContaining("prev_hash") });
 	});
 });

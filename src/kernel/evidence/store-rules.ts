@@ -66,6 +66,17 @@ class StoredChainWalker implements ChainWalker {
 		return this.verifier.pushDecoded(link, decodeRow(row), dataMayBeLegacy);
 	}
 
+	pushHashed(line: unknown): { seq: number; reason: string } | undefined | false {
+		if (typeof line !== "string") return false;
+		// `<seq> <hash:64> <prev_hash:64>\n<body>`: anything else goes the slow way.
+		const space = line.indexOf(" ");
+		const at = space + 1;
+		if (space < 1 || line.charCodeAt(at + 64) !== 32 || line.charCodeAt(at + 129) !== 10) return false;
+		const seq = Number(line.slice(0, space));
+		if (!Number.isSafeInteger(seq)) return false;
+		return this.verifier.pushHashed({ seq, hash: line.slice(at, at + 64), prev_hash: line.slice(at + 65, at + 129) }, line.slice(at + 65));
+	}
+
 	finish(head: { seq: number; hash: string }) {
 		return this.verifier.finish(head);
 	}

@@ -59,21 +59,44 @@ export interface RecoveryOptions {
 const FILE_LIMIT = 64 * 1024 * 1024;
 /** Settlements per transaction: enough that 1,000 pending rows take two commits, few enough that another writer waits briefly. */
 export const RECOVERY_BATCH = 500;
+/** Files observed at once: as many as the thread pool runs (four by default), and at most that many reads held whole. */
+const RECONCILE_CONCURRENCY = 4;
+
+/** `fn` over `items` with at most `limit` running at once; results in the items' order. */
+async function mapConcurrently<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+	const out: R[] = new Array(items.length);
+	let next = 0;
+	const worker = async () => {
+		while (next < items.length) {
+			const i = next++;
+			out[i] = await fn(items[i]!);
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+	return out;
+}
 
 export async function recoverOperations(store: Store, options: RecoveryOptions = {}): Promise<RecoveryReport> {
 	const now = options.now ?? (() => new Date());
 	const report: RecoveryReport = { operations: [], unreadable: [], interrupted: [], released: {}, charged: {} };
 	const adopted = await store.adoptOrphans();
 	const pending = toOperationRows(adopted.operations);
-	const workspaces = new Map<string, string | undefined>();
-	const workspaceOf = async (session: string) => {
-		if (!workspaces.has(session)) workspaces.set(session, (await store.getSession(session))?.workspace);
-		return workspaces.get(session);
+	const workspaces = new Map<string, Promise<string | undefined>>();
+	const workspaceOf = (session: string) => {
+		let found = workspaces.get(session);
+		if (!found) {
+			found = store.getSession(session).then((s) => s?.workspace);
+			workspaces.set(session, found);
+		}
+		return found;
 	};
+	// The outcomes are observed first, several files at a time (each a few syscalls on the thread
+	// pool: one after another, their waits added up), then settled in the rows' order below.
+	const observed = await mapConcurrently(pending, RECONCILE_CONCURRENCY, async (op) => (wellFormed(op) && op.state !== "prepared" ? reconcile(op, await workspaceOf(op.session)) : undefined));
 
 	const settlements: { id: string; settlement: OperationSettlement }[] = [];
 	const settle = (id: string, settlement: OperationSettlement) => settlements.push({ id, settlement });
-	for (const op of pending) {
+	for (const [i, op] of pending.entries()) {
 		if (!wellFormed(op)) {
 			report.unreadable.push(op.id);
 			continue;
@@ -88,36 +111,36 @@ export async function recoverOperations(store: Store, options: RecoveryOptions =
 			report.operations.push(summary(op, "abandoned", "never dispatched"));
 			continue;
 		}
-		const observed = await reconcile(op, await workspaceOf(op.session));
-		if (observed.state === "committed") {
+		const outcome = observed[i]!;
+		if (outcome.state === "committed") {
 			// The effect happened and its record was lost with the process: it gets its record now, marked as reconciled.
 			settle(op.id, {
 				state: "committed",
-				outcome: { recovered: true, by: observed.by },
+				outcome: { recovered: true, by: outcome.by },
 				audit: {
 					session: op.session,
 					turn: op.turn,
 					call_id: op.call_id,
 					kind: "effect",
-					data: { effect: op.kind, resource: op.resource, ...op.intent, operation: op.id, state: "committed", reconciled_by: observed.by },
+					data: { effect: op.kind, resource: op.resource, ...op.intent, operation: op.id, state: "committed", reconciled_by: outcome.by },
 				},
 			});
 		} else {
 			settle(op.id, {
-				state: observed.state,
-				outcome: { recovered: true, by: observed.by },
+				state: outcome.state,
+				outcome: { recovered: true, by: outcome.by },
 				audit: {
 					session: op.session,
 					turn: op.turn,
 					call_id: op.call_id,
 					kind: "operation.settled",
-					data: { operation: op.id, kind: op.kind, resource: op.resource, state: observed.state, recovered: true, by: observed.by },
+					data: { operation: op.id, kind: op.kind, resource: op.resource, state: outcome.state, recovered: true, by: outcome.by },
 				},
 			});
 		}
-		if (observed.state === "failed") add(report.released, op.reserved);
+		if (outcome.state === "failed") add(report.released, op.reserved);
 		else add(report.charged, op.reserved);
-		report.operations.push(summary(op, observed.state, observed.by));
+		report.operations.push(summary(op, outcome.state, outcome.by));
 	}
 
 	for (let i = 0; i < settlements.length; i += RECOVERY_BATCH) await store.settleOperations(settlements.slice(i, i + RECOVERY_BATCH));

@@ -10,6 +10,7 @@ import { closeTestRuntime, openTestRuntime, type TestRuntime } from "../test-sup
 import { COMPACTION_INSTRUCTION } from "./compaction-prompt.js";
 import { explainModelCall } from "../explain-model.js";
 import { type ContextManifest, expandRefs, unaccounted } from "./context-manifest.js";
+import { ManifestReader } from "./context-manifest-delta.js";
 import { MAX_COMPACTION_FAILURES } from "./context-keeper.js";
 
 const validate = eventValidator(JSON.parse(await readFile(new URL("../../../schemas/events.v1.json", import.meta.url), "utf8")) as object);
@@ -34,10 +35,16 @@ async function setup(files: Record<string, string> = FILES): Promise<TestRuntime
 	return t;
 }
 
+/** Each manifest whole, as explain reads it: a step's record may hold only what changed since the one before. */
 function manifests(audit: readonly AuditRecord[], session: string, purpose?: ContextManifest["purpose"]): (ContextManifest & { digest: string; seq: number })[] {
+	const reader = new ManifestReader(audit);
 	return audit
 		.filter((r) => r.session === session && r.kind === "context.manifest" && (purpose === undefined || r.data.purpose === purpose))
-		.map((r) => ({ ...(r.data as unknown as ContextManifest & { digest: string }), seq: r.seq }));
+		.map((r) => {
+			const read = reader.read(r);
+			expect(read?.digest_ok, `manifest #${r.seq} reads back whole and checks`).toBe(true);
+			return { ...read!, seq: r.seq };
+		});
 }
 
 describe("compaction", () => {

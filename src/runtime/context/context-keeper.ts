@@ -18,6 +18,7 @@ import type { Message, ModelProvider, ModelRequest, ToolSchema } from "../../mod
 import { ABORTED, untilAborted } from "../abort-race.js";
 import { COMPACTION_INSTRUCTION, summaryMessage } from "./compaction-prompt.js";
 import { type ContextManifest, LabelTable, type ManifestItem, manifestDigest, manifestTotals, refRanges, type SummarisedItem } from "./context-manifest.js";
+import { ManifestChain, type StepItem } from "./context-manifest-delta.js";
 import type { ContextSettings } from "./context-settings.js";
 import type { InstructionPart } from "./project-instructions.js";
 import { renderTodo, type TodoState } from "./todo-state.js";
@@ -33,7 +34,14 @@ export const MAX_COMPACTION_FAILURES = 3;
 type Entry =
 	| { kind: "recorded"; ref: string; role: Message["role"]; label: Label; callIds: string[]; pinned?: string }
 	/** `covers`: the stored messages (their numbers) it stands for, earlier summaries' included. */
-	| { kind: "summary"; ref: string; compaction: number; label: Label; covers: number[]; callIds: string[] };
+	| { kind: "summary"; ref: string; compaction: number; label: Label; covers: number[]; callIds: string[]; coversText: string };
+
+/** A recorded message's manifest items, made once: as the current task, and as any other kept message. */
+interface CachedItems {
+	entry: Entry;
+	task?: StepItem;
+	kept?: StepItem;
+}
 
 /** Everything one request (a turn's step, or a compaction) needs from the session and the turn. */
 export interface ContextCall {
@@ -57,7 +65,7 @@ export interface PreparedRequest {
 	raw: number;
 	window: number;
 	digest: string;
-	manifest: ContextManifest;
+	totals: ContextManifest["totals"];
 }
 
 export type Preparation =
@@ -94,6 +102,10 @@ function callIdsOf(message: Message): string[] {
 export class ContextKeeper {
 	readonly counter: TokenCounter;
 	private readonly entries = new WeakMap<Message, Entry>();
+	/** Each message's manifest item, built once: a step's manifest reuses what the step before listed. */
+	private readonly items = new WeakMap<Message, CachedItems>();
+	private readonly chain = new ManifestChain();
+	private omittedItems: StepItem[] | undefined;
 	private recorded = 0;
 	private compactions = 0;
 	private failures = 0;
@@ -168,10 +180,60 @@ export class ContextKeeper {
 		}
 		const raw = this.rawRequest(call.history, call.tools);
 		const tokens = this.counter.corrected(raw);
-		const manifest = this.manifest(call.history, call.context.labels, "turn", call.recorder.currentTurn, step, tokens);
-		const digest = manifestDigest(manifest);
-		await call.recorder.audit("context.manifest", { digest, ...manifest });
-		return { ok: true, tokens, raw, window: this.settings.window, digest, manifest };
+		// Recorded as what changed since the step before (context-manifest-delta.ts): a long session's step records its own step, not its history again.
+		const { data, digest } = this.chain.record(this.stepItems(call.history, call.context.labels), {
+			turn: call.recorder.currentTurn,
+			step,
+			window: this.settings.window,
+			limit: this.settings.limit,
+			tokens,
+			count_method: this.counter.source.method,
+			factor: this.counter.source.factor,
+		});
+		await call.recorder.audit("context.manifest", { digest, ...data });
+		return { ok: true, tokens, raw, window: this.settings.window, digest, totals: data.totals };
+	}
+
+	/** The items of a turn's manifest, as `manifest` lists them, each the same object as long as it is unchanged. */
+	private stepItems(messages: readonly Message[], labels: readonly Label[]): StepItem[] {
+		const task = this.taskIndex(messages, labels);
+		const items: StepItem[] = [];
+		for (const [i, m] of messages.entries()) {
+			const raw = this.counter.rawMessage(m);
+			const known = this.entries.get(m);
+			let cached = known ? this.items.get(m) : undefined;
+			if (known && cached?.entry !== known) {
+				cached = { entry: known };
+				this.items.set(m, cached);
+			}
+			const slot = i === task ? "task" : "kept";
+			let item = cached?.[slot];
+			if (!item || item.raw !== raw) {
+				item = this.stepItem(m, i, labels, i === task, raw);
+				if (cached) cached[slot] = item;
+			}
+			items.push(item);
+		}
+		this.omittedItems ??= this.omitted().map((x) => ({ ...x, label: x.label }));
+		items.push(...this.omittedItems);
+		return items;
+	}
+
+	private stepItem(m: Message, i: number, labels: readonly Label[], isTask: boolean, raw: number): StepItem {
+		const e = this.entry(m, i, labels);
+		const base = { ref: e.ref, role: m.role, label: e.label, raw, ...(e.kind === "recorded" && e.callIds.length ? { call_ids: e.callIds } : {}) };
+		if (e.kind === "summary") return { ...base, disposition: "summary", why: `compaction ${e.compaction}'s summary, sent in place of ${e.covers.length} stored message(s)`, covers: e.coversText, covered: e.covers.length, compaction: e.compaction };
+		return { ...base, disposition: "verbatim", why: e.pinned ?? (isTask ? "the current task: never summarised" : "kept verbatim: within the context limit") };
+	}
+
+	/** The project instruction files' parts the cap or a read error left out: listed in every manifest. */
+	private omitted(): { ref: string; disposition: "omitted"; why: string; label: Label }[] {
+		const out: { ref: string; disposition: "omitted"; why: string; label: Label }[] = [];
+		for (const part of this.opts.instructions ?? []) {
+			if (part.unreadable !== undefined) out.push({ ref: `file ${part.path}`, disposition: "omitted", why: `could not be read (${part.unreadable})`, label: this.opts.instructionsLabel ?? RUNTIME_WORDS });
+			if (part.cut > 0) out.push({ ref: `file ${part.path}`, disposition: "omitted", why: `${part.cut} byte(s) past the 32 KiB cap on project instructions`, label: this.opts.instructionsLabel ?? RUNTIME_WORDS });
+		}
+		return out;
 	}
 
 	/** A provider reported the prompt's tokens: later counts are corrected by it. */
@@ -189,15 +251,12 @@ export class ContextKeeper {
 		const items: ManifestItem[] = messages.map((m, i) => {
 			const e = this.entry(m, i, labels);
 			const base = { ref: e.ref, role: m.role, label: table.of(e.label), tokens: this.counter.message(m), ...(e.kind === "recorded" && e.callIds.length ? { call_ids: e.callIds } : {}) };
-			if (e.kind === "summary") return { ...base, disposition: "summary", why: `compaction ${e.compaction}'s summary, sent in place of ${e.covers.length} stored message(s)`, covers: refRanges(e.covers), covered: e.covers.length, compaction: e.compaction };
+			if (e.kind === "summary") return { ...base, disposition: "summary", why: `compaction ${e.compaction}'s summary, sent in place of ${e.covers.length} stored message(s)`, covers: e.coversText, covered: e.covers.length, compaction: e.compaction };
 			const why = e.pinned ?? (i === task ? "the current task: never summarised" : "kept verbatim: within the context limit");
 			return { ...base, disposition: "verbatim", why };
 		});
 		for (const x of extra) items.push({ ...x, label: table.of(x.label) });
-		for (const part of this.opts.instructions ?? []) {
-			if (part.unreadable !== undefined) items.push({ ref: `file ${part.path}`, disposition: "omitted", why: `could not be read (${part.unreadable})`, label: table.of(this.opts.instructionsLabel ?? RUNTIME_WORDS) });
-			if (part.cut > 0) items.push({ ref: `file ${part.path}`, disposition: "omitted", why: `${part.cut} byte(s) past the 32 KiB cap on project instructions`, label: table.of(this.opts.instructionsLabel ?? RUNTIME_WORDS) });
-		}
+		for (const x of this.omitted()) items.push({ ...x, label: table.of(x.label) });
 		return { purpose, turn, step, window: this.settings.window, limit: this.settings.limit, tokens, count_method: this.counter.source.method, labels: table.labels, items, totals: manifestTotals(items) };
 	}
 
@@ -349,7 +408,8 @@ export class ContextKeeper {
 				? { ref: c.entry.ref, role: "user", label: c.entry.label }
 				: { ref: c.entry.ref, role: c.entry.role, label: c.entry.label, ...(c.entry.callIds.length ? { call_ids: c.entry.callIds } : {}) },
 		);
-		this.entries.set(summaryMsg, { kind: "summary", ref: summaryRef, compaction: k, label: summaryLabel, covers: [...new Set(numbers)].sort((a, b) => a - b), callIds });
+		const coverNumbers = [...new Set(numbers)].sort((a, b) => a - b);
+		this.entries.set(summaryMsg, { kind: "summary", ref: summaryRef, compaction: k, label: summaryLabel, covers: coverNumbers, callIds, coversText: refRanges(coverNumbers) });
 		// The provider already holds every kept message as sent, and the summary is its own words in Warden's frame.
 		for (let i = 0; i < context.sent && i < history.length; i++) if (i >= plan.start) modelFlow.noteReply(history[i]!.content);
 		modelFlow.noteReply(content);

@@ -4,7 +4,7 @@ import type { Message, ModelProvider } from "../../models/provider.js";
 import { ContextKeeper } from "./context-keeper.js";
 import { type ContextOptions, contextSettings } from "./context-settings.js";
 import { type ProjectInstructions, readProjectInstructions, wardenConfigHome } from "./project-instructions.js";
-import { latestTodo } from "./todo-state.js";
+import { latestTodo, type TodoState } from "./todo-state.js";
 import type { SessionSkills } from "../skills/session-skills.js";
 import { SKILLS_PIN } from "../skills/session-skill-setup.js";
 
@@ -26,15 +26,39 @@ export async function sessionInstructions(option: InstructionsOption | undefined
 	return readProjectInstructions({ workspace, trusted: option?.trusted ?? false, configHome: option?.configHome ?? wardenConfigHome(env) });
 }
 
-export function sessionKeeper(model: ModelProvider, options: ContextOptions | undefined, events: () => Promise<readonly { kind: string; payload: unknown }[]>, instructions?: ProjectInstructions, compactionsBefore = 0, skills?: Pick<SessionSkills, "carried">): ContextKeeper {
+/** `events(after)`: the session's events past its first `after`. */
+export function sessionKeeper(model: ModelProvider, options: ContextOptions | undefined, events: (after: number) => Promise<readonly { kind: string; payload: unknown }[]>, instructions?: ProjectInstructions, compactionsBefore = 0, skills?: Pick<SessionSkills, "carried">): ContextKeeper {
 	return new ContextKeeper({
 		...(skills ? { carrySkills: (callIds: readonly string[]) => skills.carried(callIds) } : {}),
 		compactionsBefore,
 		settings: contextSettings(model, options),
 		model,
-		todo: async () => latestTodo(await events()),
+		todo: todoReader(events),
 		...(instructions ? { instructions: instructions.parts, instructionsLabel: instructions.label } : {}),
 	});
+}
+
+/**
+ * The latest todo list, reading only the events since the last look: a compaction late in a long
+ * session would otherwise parse every event the session ever had.
+ */
+export function todoReader(events: (after: number) => Promise<readonly { kind: string; payload: unknown }[]>): () => Promise<TodoState | undefined> {
+	let seen = 0;
+	let latest: TodoState | undefined;
+	// One look at a time: two overlapping looks would both count the same fresh events.
+	let queue: Promise<unknown> = Promise.resolve();
+	const look = async (): Promise<TodoState | undefined> => {
+		const fresh = await events(seen);
+		const found = latestTodo(fresh);
+		if (found) latest = { ...found, event: seen + found.event };
+		seen += fresh.length;
+		return latest;
+	};
+	return () => {
+		const next = queue.then(look);
+		queue = next.catch(() => undefined);
+		return next;
+	};
 }
 
 /** Notes a conversation already stored (a resumed one, or a new one's first messages) in the order the store holds it. */

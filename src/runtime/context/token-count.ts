@@ -25,6 +25,10 @@ export interface TokenCountSource {
 export class TokenCounter {
 	private factor = 1;
 	private reports = 0;
+	/** Each message counted once: a long session's every step would otherwise recount its whole history. */
+	private readonly counted = new WeakMap<Message, { content: string; calls: unknown; raw: number }>();
+	/** By the schema object: a registry hands out fresh views of the same definitions at every step. */
+	private readonly countedTools = new WeakMap<object, { name: string; description: string; raw: number }>();
 
 	constructor(private readonly model: Pick<ModelProvider, "countTokens">) {}
 
@@ -40,6 +44,16 @@ export class TokenCounter {
 
 	/** The raw count of one message: its content, its tool calls' names and arguments, and the template's overhead. */
 	rawMessage(message: Message): number {
+		const calls = message.role === "assistant" ? message.tool_calls : undefined;
+		const known = this.counted.get(message);
+		// A message changed in place (its text or its calls) is counted again.
+		if (known && known.content === message.content && known.calls === calls) return known.raw;
+		const raw = this.countMessage(message);
+		this.counted.set(message, { content: message.content, calls, raw });
+		return raw;
+	}
+
+	private countMessage(message: Message): number {
 		let n = MESSAGE_OVERHEAD_TOKENS + this.raw(message.content);
 		if (message.role === "assistant") for (const call of message.tool_calls ?? []) n += this.raw(call.name) + this.raw(call.arguments) + MESSAGE_OVERHEAD_TOKENS;
 		if (message.role === "tool") n += this.raw(message.name);
@@ -47,7 +61,19 @@ export class TokenCounter {
 	}
 
 	rawTools(tools: readonly ToolSchema[]): number {
-		return tools.reduce((n, t) => n + this.raw(t.name) + this.raw(t.description) + this.raw(JSON.stringify(t.parameters)), 0);
+		let n = 0;
+		for (const t of tools) {
+			const key = typeof t.parameters === "object" && t.parameters !== null ? (t.parameters as object) : undefined;
+			const known = key ? this.countedTools.get(key) : undefined;
+			if (known && known.name === t.name && known.description === t.description) {
+				n += known.raw;
+				continue;
+			}
+			const raw = this.raw(t.name) + this.raw(t.description) + this.raw(JSON.stringify(t.parameters));
+			if (key) this.countedTools.set(key, { name: t.name, description: t.description, raw });
+			n += raw;
+		}
+		return n;
 	}
 
 	/** A raw count made comparable with what the provider reports. */

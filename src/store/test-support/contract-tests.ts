@@ -163,6 +163,17 @@ export function runStoreContractTests(name: string, rules: StoreRules, makeStore
 				expect(await store.listEvents("s3")).toEqual([]);
 			});
 
+			it("lists only the events past the first n of a session, for a reader that keeps its place", async () => {
+				const mine = sampleEvents("s1");
+				for (const e of mine) {
+					await store.appendEvent(e);
+					await store.appendEvent(sampleEvents("s2")[0]!);
+				}
+				expect(await store.listEvents("s1", 1)).toEqual(mine.slice(1));
+				expect(await store.listEvents("s1", mine.length)).toEqual([]);
+				expect(await store.listEvents("s1", 0)).toEqual(mine);
+			});
+
 			it("keeps append order even when event times are not increasing", async () => {
 				const [a, b] = sampleEvents("s1");
 				await store.appendEvent({ ...b!, time: "2025-03-01T12:00:00.000Z" });

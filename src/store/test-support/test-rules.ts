@@ -49,6 +49,19 @@ class TestWalker implements ChainWalker {
 		return undefined;
 	}
 
+	/** `<seq> <hash> <prev_hash>\n<body>`; anything that does not check goes to push. */
+	pushHashed(line: unknown): { seq: number; reason: string } | undefined | false {
+		if (this.problem) return this.problem;
+		if (typeof line !== "string") return false;
+		const [seq, hash, rest] = [line.slice(0, line.indexOf(" ")), line.slice(line.indexOf(" ") + 1, line.indexOf(" ") + 65), line.slice(line.indexOf(" ") + 66)];
+		if (Number(seq) !== this.next || !rest.startsWith(`${this.prev}\n`)) return false;
+		if (createHash("sha256").update(rest).digest("hex") !== hash) return false;
+		this.prev = hash;
+		this.next += 1;
+		this.checked += 1;
+		return undefined;
+	}
+
 	finish(head: { seq: number; hash: string }): ChainCheck {
 		if (!this.problem && (head.seq !== this.next - 1 || (head.seq > 0 && head.hash !== this.prev))) this.fail(this.next, "the head does not match the chain");
 		return this.problem ? { ok: false, checked: this.checked, firstBad: this.problem } : { ok: true, checked: this.checked };

@@ -120,13 +120,13 @@ export class MemoryStore implements Store {
 		append(this.events, event.session, toJson(event, "event"));
 	}
 
-	async listEvents(session: string): Promise<EventRow[]> {
+	async listEvents(session: string, after = 0): Promise<EventRow[]> {
 		this.live();
-		return this.eventRows(session);
+		return this.eventRows(session, after);
 	}
 
-	private eventRows(session: string): EventRow[] {
-		return (this.events.get(session) ?? []).map((json) => JSON.parse(json) as EventRow);
+	private eventRows(session: string, after = 0): EventRow[] {
+		return (this.events.get(session) ?? []).slice(after).map((json) => JSON.parse(json) as EventRow);
 	}
 
 	async appendMessage(session: string, message: unknown, label?: LabelRow): Promise<void> {
