@@ -58,7 +58,7 @@ describe("capabilities at the primitive, through the Runtime", () => {
 		expect(started?.data.grants).toEqual([
 			expect.objectContaining({ resource: "fs:**", rights: ["read", "write", "delete"], issuer: "mode:full-access" }),
 			expect.objectContaining({ resource: "shell:*", rights: ["exec"], issuer: "mode:full-access" }),
-			expect.objectContaining({ resource: "mcp:*", rights: ["exec"], issuer: "mode:full-access" }),
+			expect.objectContaining({ resource: "mcp:*", rights: ["read", "exec"], issuer: "mode:full-access" }),
 			expect.objectContaining({ resource: "net:*", rights: ["egress"], issuer: "mode:full-access" }),
 			expect.objectContaining({ resource: "llm:*", rights: ["egress"], issuer: "mode:full-access" }),
 			expect.objectContaining({ resource: "human:*", rights: ["egress"], issuer: "mode:full-access" }),

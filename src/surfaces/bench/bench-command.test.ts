@@ -33,7 +33,7 @@ describe("registerBenchCommand", () => {
 		expect(report.appends.appendsPerRound).toBe(2);
 		expect(report.auditVerify.records).toBeGreaterThanOrEqual(5);
 		expect(report.cliStart.runs).toBe(1);
-		expect(Object.keys(report)).toEqual(["schema", "startedAt", "durationMs", "environment", "governedRead", "decisions", "authority", "leases", "appends", "auditVerify", "cliStart", "recovery", "sandbox", "jit", "concurrency", "modelTransport", "llama", "groupCommit", "mcp", "session", "compaction", "tui", "console", "memorySearch"]);
+		expect(Object.keys(report)).toEqual(["schema", "startedAt", "durationMs", "environment", "governedRead", "decisions", "authority", "leases", "appends", "auditVerify", "cliStart", "recovery", "sandbox", "jit", "concurrency", "modelTransport", "llama", "groupCommit", "mcp", "session", "compaction", "skillProjection", "tui", "console", "memorySearch"]);
 		expect(report.jit.runs).toBe(1);
 		expect(report.recovery.pending).toBe(4);
 		// --dir was used, and everything made there was removed.
