@@ -11,13 +11,13 @@
  * model by name only, its description withheld and the flags said.
  */
 import { createHash } from "node:crypto";
-import { McpCancelledError, McpConnectError, type McpContent, type McpListEntry, type McpReadRequest, type McpReadResult, McpServerGoneError, McpTimeoutError } from "../providers/mcp/mcp-types.js";
+import type { McpContent, McpListEntry, McpReadRequest, McpReadResult } from "../providers/mcp/mcp-types.js";
 import { canonicalJson } from "./evidence/audit-chain.js";
 import { flowEvidence } from "./flow/flow-evidence.js";
 import type { FlowDecisionRecord } from "./flow/flow-types.js";
 import { label } from "./flow/label.js";
 import { PrimitiveCancelledError } from "./kernel-errors.js";
-import { DEFAULT_MCP_CALL_TIMEOUT_MS, DEFAULT_MCP_MAX_BYTES, McpPrimitiveError, type McpPrimitivesOptions, type McpReadRequestOf } from "./kernel-mcp.js";
+import { DEFAULT_MCP_CALL_TIMEOUT_MS, DEFAULT_MCP_MAX_BYTES, failedExchange, McpPrimitiveError, type McpPrimitivesOptions, type McpReadRequestOf } from "./kernel-mcp.js";
 import { definitionFlags } from "./mcp/description-flags.js";
 import { capped, outcomeOf } from "./mcp/mcp-results.js";
 import { runProtected } from "./operations/protected-operation.js";
@@ -136,14 +136,7 @@ export function createMcpRead(opts: McpPrimitivesOptions): (read: McpReadRequest
 				},
 			});
 		} catch (err) {
-			if (err instanceof PrimitiveCancelledError) {
-				held?.release();
-				throw err;
-			}
-			held?.settle();
-			if (err instanceof McpCancelledError) throw new PrimitiveCancelledError(`read of ${resource} cancelled; whether the server acted on it is unknown`);
-			if (err instanceof McpServerGoneError || err instanceof McpTimeoutError || err instanceof McpConnectError) throw new McpPrimitiveError(`${err.message}; whether it acted on the request is unknown`);
-			throw err;
+			throw failedExchange(err, held, `read of ${resource}`, "the request");
 		}
 		held?.settle(Math.min(result.bytes, maxBytes));
 		let outcome: McpReadOutcome;

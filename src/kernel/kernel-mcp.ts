@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { McpCancelledError, McpConnectError, type McpCallResult, type McpContent, type McpReadRequest, type McpReadResult, McpServerGoneError, McpTimeoutError } from "../providers/mcp/mcp-types.js";
 import type { CallAuthority } from "./authority/authority.js";
 import { mcpResource } from "./authority/resource.js";
-import type { Budget } from "./budget/budget.js";
+import type { Budget, Reservation } from "./budget/budget.js";
 import type { EffectSink } from "./effects.js";
 import { canonicalJson } from "./evidence/audit-chain.js";
 import { flowEvidence } from "./flow/flow-evidence.js";
@@ -128,16 +128,7 @@ export function createMcpPrimitives(opts: McpPrimitivesOptions): McpPrimitives {
 					}),
 				});
 			} catch (err) {
-				if (err instanceof PrimitiveCancelledError) {
-					held?.release();
-					throw err;
-				}
-				held?.settle();
-				if (err instanceof McpCancelledError) throw new PrimitiveCancelledError(`call of ${resource} cancelled; whether the server acted on it is unknown`);
-				if (err instanceof McpServerGoneError || err instanceof McpTimeoutError || err instanceof McpConnectError) {
-					throw new McpPrimitiveError(`${err.message}; whether it acted on the call is unknown`);
-				}
-				throw err;
+				throw failedExchange(err, held, `call of ${resource}`, "the call");
 			}
 			held?.settle(Math.min(result.bytes, maxBytes));
 			const kept = capped(result.content, maxBytes);
@@ -147,4 +138,22 @@ export function createMcpPrimitives(opts: McpPrimitivesOptions): McpPrimitives {
 			return { content: kept.content, isError: result.isError, bytes: result.bytes, truncated: kept.truncated };
 		},
 	};
+}
+
+/**
+ * What a failed MCP exchange becomes at the primitive: a cancel before sending gives the reserved
+ * bytes back; anything after settles them, and a request that may have reached the server says its
+ * outcome is unknown.
+ */
+export function failedExchange(err: unknown, held: Reservation | undefined, what: string, request: string): unknown {
+	if (err instanceof PrimitiveCancelledError) {
+		held?.release();
+		return err;
+	}
+	held?.settle();
+	if (err instanceof McpCancelledError) return new PrimitiveCancelledError(`${what} cancelled; whether the server acted on it is unknown`);
+	if (err instanceof McpServerGoneError || err instanceof McpTimeoutError || err instanceof McpConnectError) {
+		return new McpPrimitiveError(`${err.message}; whether it acted on ${request} is unknown`);
+	}
+	return err;
 }
