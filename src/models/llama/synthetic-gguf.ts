@@ -5,6 +5,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import { CALL_THEN_ANSWER_ROPE_BASE, callThenAnswerWeight } from "./call-then-answer-weights.js";
+import { mulberry32 } from "../seeded-random.js";
 
 export interface SyntheticGgufOptions {
 	/** Hidden size (default 64; a multiple of 4, the head count). */
@@ -201,13 +202,3 @@ class Chunks {
 const align = (n: number) => Math.ceil(n / ALIGNMENT) * ALIGNMENT;
 const count = (dims: number[]) => dims.reduce((a, b) => a * b, 1);
 
-function mulberry32(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}

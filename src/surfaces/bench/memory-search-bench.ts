@@ -16,6 +16,7 @@ import type { MemoryRow } from "../../store/memory-rows.js";
 import { ftsAnyOf } from "../../store/sqlite-memory.js";
 import type { MemorySearchReport } from "./bench-types.js";
 import { callTiming } from "./call-timing.js";
+import { mulberry32 } from "../../models/seeded-random.js";
 
 export interface MemorySearchBenchOptions {
 	records: number;
@@ -35,18 +36,6 @@ const VOCABULARY = 4000;
 const INSERT_BATCH = 5000;
 const WORKSPACE = "/bench/workspace";
 
-/** A small deterministic generator (mulberry32), so every run searches the same records. */
-function random(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
-
 function word(n: number): string {
 	const letters = "abcdefghijklmnopqrstuvwxyz";
 	let out = "";
@@ -64,7 +53,7 @@ function zipf(next: () => number): number {
 }
 
 export function benchMemoryRecords(count: number, seed: number): MemoryRow[] {
-	const next = random(seed);
+	const next = mulberry32(seed);
 	const words = (n: number) => Array.from({ length: n }, () => word(zipf(next))).join(" ");
 	const at = Date.parse("2026-01-01T00:00:00.000Z");
 	return Array.from({ length: count }, (_, i) => {
@@ -91,7 +80,7 @@ export function benchMemoryRecords(count: number, seed: number): MemoryRow[] {
 
 /** Two-word queries: one word of middling frequency and one rarer, as someone looks for a note. */
 export function benchMemoryQueries(count: number, seed: number): string[] {
-	const next = random(seed);
+	const next = mulberry32(seed);
 	return Array.from({ length: count }, () => `${word(100 + Math.floor(next() * 400))} ${word(500 + Math.floor(next() * (VOCABULARY - 500)))}`);
 }
 
