@@ -1,6 +1,6 @@
 /** The MCP servers tests connect to: the npm reference servers, the hostile one, and an HTTP server started here. */
 import { randomUUID } from "node:crypto";
-import { createServer, type Server as HttpServer } from "node:http";
+import { createServer, type Server as HttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -38,6 +38,22 @@ export function tinyServer(): McpServer {
  * request); `sse` speaks only the legacy transport (GET /mcp opens the stream, POST /messages), so
  * its POST to /mcp gets 405 and a client must fall back.
  */
+/** One stateless Streamable HTTP exchange with a fresh tinyServer (POST only; 405 otherwise). */
+export async function answerStateless(req: IncomingMessage, res: ServerResponse): Promise<void> {
+	if (req.method !== "POST") {
+		res.writeHead(405).end();
+		return;
+	}
+	const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+	const server = tinyServer();
+	res.on("close", () => {
+		void transport.close();
+		void server.close();
+	});
+	await server.connect(transport);
+	await transport.handleRequest(req, res);
+}
+
 export async function startHttpMcpServer(kind: "streamable" | "sse", requireToken?: string): Promise<HttpMcpServer> {
 	const authorizations: (string | undefined)[] = [];
 	const sse = new Map<string, SSEServerTransport>();
@@ -49,18 +65,7 @@ export async function startHttpMcpServer(kind: "streamable" | "sse", requireToke
 		}
 		const url = new URL(req.url ?? "/", "http://127.0.0.1");
 		if (kind === "streamable") {
-			if (req.method !== "POST") {
-				res.writeHead(405).end();
-				return;
-			}
-			const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-			const server = tinyServer();
-			res.on("close", () => {
-				void transport.close();
-				void server.close();
-			});
-			await server.connect(transport);
-			await transport.handleRequest(req, res);
+			await answerStateless(req, res);
 			return;
 		}
 		if (req.method === "GET" && url.pathname === "/mcp") {

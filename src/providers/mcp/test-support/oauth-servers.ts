@@ -9,8 +9,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { tinyServer } from "./mcp-servers.js";
+import { answerStateless } from "./mcp-servers.js";
 
 export interface OAuthTestServers {
 	/** The MCP endpoint. */
@@ -146,18 +145,7 @@ export async function startOAuthServers(): Promise<OAuthTestServers> {
 			res.writeHead(401, { "www-authenticate": `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"` }).end();
 			return;
 		}
-		if (req.method !== "POST") {
-			res.writeHead(405).end();
-			return;
-		}
-		const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-		const server = tinyServer();
-		res.on("close", () => {
-			void transport.close();
-			void server.close();
-		});
-		await server.connect(transport);
-		await transport.handleRequest(req, res);
+		await answerStateless(req, res);
 	});
 	origin = await listen(mcp);
 
