@@ -28,19 +28,11 @@ type StoredItem = Omit<ManifestItem, "tokens"> & { raw?: number };
 type Part = [number, number] | StoredItem;
 
 /** The data of a `context.manifest` record in delta form (`digest` beside it). */
-export interface ManifestStep {
+export interface ManifestStep extends StepHeader {
 	form: "delta";
 	/** The digest of the record this one builds on; none for a whole manifest. */
 	base?: string;
 	purpose: "turn";
-	turn: number;
-	step: number;
-	window: number;
-	limit: number;
-	tokens: number;
-	count_method: ContextManifest["count_method"];
-	/** The correction factor in force: an item's tokens are its raw count times it, rounded up. */
-	factor: number;
 	totals: ContextManifest["totals"];
 	/** The labels of the new items only. */
 	labels: Label[];
@@ -54,6 +46,7 @@ export interface StepHeader {
 	limit: number;
 	tokens: number;
 	count_method: ContextManifest["count_method"];
+	/** The correction factor in force: an item's tokens are its raw count times it, rounded up. */
 	factor: number;
 }
 
