@@ -8,7 +8,11 @@
  * a failure leaves it `unknown`, as a tool call's does. What comes back is the server's word,
  * labelled untrusted. A listing is server metadata on its way to the model: an entry whose text
  * carries instruction-like or hidden content (the same rows that flag tool definitions) reaches the
- * model by name only, its description withheld and the flags said.
+ * model by name only, its description withheld and the flags said. The host pins entries'
+ * definitions as it pins tools (src/kernel/mcp/entry-definition.ts): an entry whose definition was
+ * never approved, or changed since, is listed by name only too, and a read or prompt request that
+ * uses such a definition is refused before anything is sent (the server is asked for its current
+ * listing first, so a definition changed behind the host's back is caught at the request).
  */
 import { createHash } from "node:crypto";
 import type { McpContent, McpListEntry, McpReadRequest, McpReadResult } from "../providers/mcp/mcp-types.js";
@@ -17,7 +21,8 @@ import { flowEvidence } from "./flow/flow-evidence.js";
 import type { FlowDecisionRecord } from "./flow/flow-types.js";
 import { label } from "./flow/label.js";
 import { PrimitiveCancelledError } from "./kernel-errors.js";
-import { DEFAULT_MCP_CALL_TIMEOUT_MS, DEFAULT_MCP_MAX_BYTES, failedExchange, McpPrimitiveError, type McpPrimitivesOptions, type McpReadRequestOf } from "./kernel-mcp.js";
+import { DEFAULT_MCP_CALL_TIMEOUT_MS, DEFAULT_MCP_MAX_BYTES, failedExchange, McpPrimitiveError, type McpPrimitivesOptions, type McpReadRequestOf, type McpRouter } from "./kernel-mcp.js";
+import { definingEntries, definingListing } from "./mcp/entry-definition.js";
 import { definitionFlags } from "./mcp/description-flags.js";
 import { capped, outcomeOf } from "./mcp/mcp-results.js";
 import { runProtected } from "./operations/protected-operation.js";
@@ -28,10 +33,18 @@ export interface McpWithheldEntry {
 	flags: string[];
 }
 
+/** A listed entry whose definition the host has not approved as it is: shown by name only. */
+export interface McpUnapprovedEntry {
+	name: string;
+	why: string;
+}
+
 export interface McpReadOutcome {
 	/** A listing, its flagged entries reduced to name and URI. */
 	entries?: McpListEntry[];
 	withheld: McpWithheldEntry[];
+	/** Entries whose definitions are not approved (new, or changed since approval). */
+	unapproved: McpUnapprovedEntry[];
 	/** A resource's contents or a prompt's messages. */
 	content?: McpContent[];
 	bytes: number;
@@ -57,12 +70,15 @@ function visible(text: string): string {
 	return text.replace(/[^\x20-\x7E\u00A0-\u02FF\u0370-\u1FFF\u2010-\u205F\u20A0-\u2BFF\u3000-\uD7FF\uF900-\uFDFF\uFE30-\uFEFE\uFF00-\uFFEF]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
 }
 
-function reviewed(entries: readonly McpListEntry[]): { entries: McpListEntry[]; withheld: McpWithheldEntry[] } {
+function reviewed(entries: readonly McpListEntry[], verdicts: readonly (string | undefined)[] = []): { entries: McpListEntry[]; withheld: McpWithheldEntry[]; unapproved: McpUnapprovedEntry[] } {
 	const withheld: McpWithheldEntry[] = [];
-	const kept = entries.map((entry) => {
+	const unapproved: McpUnapprovedEntry[] = [];
+	const kept = entries.map((entry, i) => {
 		const flags = [...new Set(definitionFlags({ ...entry }).map((f) => f.rule))];
-		if (flags.length === 0) return entry;
-		withheld.push({ name: visible(entry.name), flags });
+		const why = verdicts[i];
+		if (flags.length === 0 && why === undefined) return entry;
+		if (flags.length > 0) withheld.push({ name: visible(entry.name), flags });
+		if (why !== undefined) unapproved.push({ name: visible(entry.name), why });
 		return {
 			name: visible(entry.name),
 			...(entry.uri !== undefined ? { uri: visible(entry.uri) } : {}),
@@ -70,7 +86,7 @@ function reviewed(entries: readonly McpListEntry[]): { entries: McpListEntry[]; 
 			...(entry.arguments ? { arguments: entry.arguments.map((a) => ({ name: visible(a.name), ...(a.required !== undefined ? { required: a.required } : {}) })) } : {}),
 		};
 	});
-	return { entries: kept, withheld };
+	return { entries: kept, withheld, unapproved };
 }
 
 /** Keeps the entries whose JSON fits in `maxBytes`, in order. */
@@ -103,6 +119,7 @@ export function createMcpRead(opts: McpPrimitivesOptions): (read: McpReadRequest
 		if (!servers?.read) throw new McpPrimitiveError(`mcp.read refused ${resource}: no MCP server is connected to this session`);
 		if (!opts.authority) throw new McpPrimitiveError(`mcp.read refused ${resource}: the kernel has no authority to admit it`);
 		opts.authority.admit([{ resource, right: "read" }]);
+		await admitDefinition(servers, server, request, resource, timeoutMs, opts.signal);
 		// What the request carries leaves for the server: a URI, a prompt's name and arguments.
 		const payload = canonicalJson({ server, ...request });
 		const flow: FlowDecisionRecord[] = opts.flow ? await opts.flow.admitEgress({ operation: "mcp.call", sinks: [resource], payload }) : [];
@@ -141,15 +158,38 @@ export function createMcpRead(opts: McpPrimitivesOptions): (read: McpReadRequest
 		held?.settle(Math.min(result.bytes, maxBytes));
 		let outcome: McpReadOutcome;
 		if (result.kind === "list") {
-			const { entries, withheld } = reviewed(result.entries);
+			const method = request.method === "prompts/list" ? "prompts/list" : "resources/list";
+			const verdicts = servers.unapproved ? await servers.unapproved(server, method, result.entries) : [];
+			const { entries, withheld, unapproved } = reviewed(result.entries, verdicts);
 			const kept = cappedEntries(entries, maxBytes);
-			outcome = { entries: kept.entries, withheld, bytes: result.bytes, truncated: kept.truncated };
+			outcome = { entries: kept.entries, withheld, unapproved, bytes: result.bytes, truncated: kept.truncated };
 		} else {
 			const kept = capped(result.content, maxBytes);
-			outcome = { content: kept.content, withheld: [], bytes: result.bytes, truncated: kept.truncated };
+			outcome = { content: kept.content, withheld: [], unapproved: [], bytes: result.bytes, truncated: kept.truncated };
 		}
 		// The server's word: untrusted, and no more public than the workspace.
 		opts.flow?.observe(label("internal", "untrusted", { kind: "url", ref: resource }), observedText(outcome));
 		return outcome;
 	};
+}
+
+/**
+ * Refuses a read or prompt request whose defining entry (the prompt, the resource or the template
+ * its URI matches) is not approved as the server lists it now. The listing is read first, so the
+ * verdict is about the definition the server would act under; a listing that cannot be read refuses.
+ */
+async function admitDefinition(servers: McpRouter, server: string, request: McpReadRequest, resource: string, timeoutMs: number, signal: AbortSignal): Promise<void> {
+	const listing = definingListing(request);
+	if (!servers.unapproved || !servers.read || listing === undefined) return;
+	let entries: McpListEntry[];
+	try {
+		const listed = await servers.read(server, { method: listing }, { signal, timeoutMs });
+		entries = listed.kind === "list" ? definingEntries(request, listed.entries) : [];
+	} catch (err) {
+		if (signal.aborted) throw new PrimitiveCancelledError(`read of ${resource} cancelled before it started`);
+		throw new McpPrimitiveError(`mcp.read refused ${resource}: its definition could not be checked (${err instanceof Error ? err.message : String(err)}); nothing was sent`);
+	}
+	const verdicts = await servers.unapproved(server, listing, entries);
+	const why = verdicts.find((v) => v !== undefined);
+	if (why !== undefined) throw new McpPrimitiveError(`mcp.read refused ${resource}: ${why}; nothing was sent`);
 }

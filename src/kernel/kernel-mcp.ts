@@ -7,7 +7,7 @@
  * server may have acted on it. What comes back is the server's word: labelled untrusted.
  */
 import { createHash } from "node:crypto";
-import { McpCancelledError, McpConnectError, type McpCallResult, type McpContent, type McpReadRequest, type McpReadResult, McpServerGoneError, McpTimeoutError } from "../providers/mcp/mcp-types.js";
+import { McpCancelledError, McpConnectError, type McpCallResult, type McpContent, type McpListEntry, type McpReadRequest, type McpReadResult, McpServerGoneError, McpTimeoutError } from "../providers/mcp/mcp-types.js";
 import type { CallAuthority } from "./authority/authority.js";
 import { mcpResource } from "./authority/resource.js";
 import type { Budget, Reservation } from "./budget/budget.js";
@@ -18,6 +18,7 @@ import type { CallFlow, FlowDecisionRecord } from "./flow/flow-types.js";
 import { label } from "./flow/label.js";
 import { PrimitiveCancelledError } from "./kernel-errors.js";
 import { createMcpRead, type McpReadOutcome } from "./kernel-mcp-read.js";
+import type { McpListMethod } from "./mcp/entry-definition.js";
 import { capped, outcomeOf } from "./mcp/mcp-results.js";
 import { type OperationLog, runProtected } from "./operations/protected-operation.js";
 
@@ -28,6 +29,12 @@ export interface McpRouter {
 	callTool(server: string, tool: string, args: Record<string, unknown>, options: { signal: AbortSignal; timeoutMs: number }): Promise<McpCallResult>;
 	/** Resources and prompts; a router without it serves tools only. */
 	read?(server: string, request: McpReadRequest, options: { signal: AbortSignal; timeoutMs: number }): Promise<McpReadResult>;
+	/**
+	 * The host's pins of resource and prompt definitions: for each entry of a listing, why its
+	 * definition may not be shown or used (never approved, or changed since), or undefined when it is
+	 * approved. A router without it pins nothing.
+	 */
+	unapproved?(server: string, method: McpListMethod, entries: readonly McpListEntry[]): Promise<(string | undefined)[]>;
 }
 
 export interface McpCallRequest {

@@ -5,6 +5,7 @@
 import { sessionMemory } from "./session-memory.js";
 import { MEMORY_TOOLS } from "../tools/memory-tools.js";
 import { toolOutputChannel } from "./live-tool-output.js";
+import { definitionReviewer } from "./mcp/mcp-review-asks.js";
 import { type McpSessionTools, openSessionMcp } from "./mcp/mcp-session-tools.js";
 import { randomUUID } from "node:crypto";
 import { PermissionEngine } from "../kernel/admission/permission-engine.js";
@@ -367,6 +368,7 @@ export class Runtime {
 			{ recorder, depth: 0, policy, authority, tools, model, confirm, limits, maxSteps, modelTimeoutMs, flowSetup, mcp: mcp?.router, hooks: setup.hooks, ...(setup.skills ? { decider: narrowedDecider(this.engine, setup.skills, { admits: false }) } : {}) },
 			childOpener({ store: this.store, engine: this.engine, redactor: this.redactor, env: this.env, shell: shellParser }),
 		);
+		const approvals = new SessionApprovals(recorder, this.store, this.engine, policy, setup.spentLeases, flowSetup.asks);
 		const sessionBudget = this.hostBudget.child("session", setup.sessionLimits);
 		if (setup.carried) sessionBudget.carry(setup.carried);
 		const session = new Session({
@@ -378,7 +380,7 @@ export class Runtime {
 			decider: setup.skills ? narrowedDecider(this.engine, setup.skills) : this.engine,
 			policy,
 			confirm,
-			approvals: new SessionApprovals(recorder, this.store, this.engine, policy, setup.spentLeases, flowSetup.asks),
+			approvals,
 			authority,
 			limits,
 			subagents,
@@ -403,7 +405,7 @@ export class Runtime {
 				listener.turn = turnListener;
 			},
 			onEnd: () => this.sessions.delete(session),
-			...(mcp ? { mcp: mcp.router, release: () => mcp.close() } : {}),
+			...(mcp ? { mcp: mcp.router, release: () => mcp.close(), reviewDefinitions: definitionReviewer({ mcp, recorder, approvals, authority, confirm, store: this.store, workspace: policy.workspace }) } : {}),
 		});
 		this.sessions.add(session);
 		return session;

@@ -54,6 +54,8 @@ export interface SessionParts {
 	parseShell?: (command: string) => ParsedShell;
 	/** The session's MCP servers, which mcp.call dispatches to; absent, no MCP tool can run. */
 	mcp?: McpRouter;
+	/** Asked before each turn's model steps: MCP definitions no human approved yet (src/runtime/mcp/mcp-review-asks.ts). */
+	reviewDefinitions?: (signal: AbortSignal) => Promise<void>;
 	/** Awaited when the session ends, before onEnd (the MCP servers it started are stopped). */
 	release?: () => Promise<void>;
 	/** Answers ask_user (SessionOptions.askUser). */
@@ -137,6 +139,7 @@ export class Session {
 		const turn = (async () => {
 			try {
 				recorder.setTurn(await store.nextTurn(this.id));
+				await this.parts.reviewDefinitions?.(controller.signal);
 				return await runTurn(
 					{
 						...this.parts,

@@ -100,6 +100,7 @@ export function mcpReadTool(server: string, row: McpReadToolRow, timeoutMs: numb
 				const text = lines.join("\n") || (out.entries ? "(none listed)" : "(no content)");
 				const notes = [
 					...(out.withheld.length ? [`[descriptions withheld, flagged as instruction-like or hidden content: ${out.withheld.map((w) => `${w.name} (${w.flags.join(", ")})`).join("; ")}]`] : []),
+					...(out.unapproved.length ? [`[not approved in this workspace, shown by name only: ${out.unapproved.map((u) => `${u.name} (${u.why})`).join("; ")}]`] : []),
 					...(out.truncated ? [`[truncated: ${out.bytes} bytes arrived, the first ${ctx.limits.maxReadBytes} were kept]`] : []),
 				];
 				const note = notes.length ? `\n${notes.join("\n")}` : "";

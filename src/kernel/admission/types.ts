@@ -20,7 +20,9 @@ export type DecisionLayer =
 	/** A write to a protected path, or a change to git's executable config: no mode allows it. */
 	| "protected-path"
 	/** A PreToolUse hook denied the call or made it ask (it can never make a call more allowed). */
-	| "hook";
+	| "hook"
+	/** An MCP definition no human approved as it is: the in-chat review asks before it is offered. */
+	| "mcp-pin";
 
 /**
  * What a rule's argument pattern is matched against. A tool definition says which of its

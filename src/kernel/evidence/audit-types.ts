@@ -50,6 +50,8 @@ export type AuditKind =
 	| "mcp.elicitation"
 	| "mcp.tool_approved"
 	| "mcp.tool_revoked"
+	/** An in-chat review of an MCP definition that pinned nothing: denied, stale, or nobody to ask. */
+	| "mcp.definition_refused"
 	/** Memory records a search handed back, with their labels (src/kernel/kernel-memory.ts). */
 	| "memory.recalled"
 	/** A memory record removed or marked stale by the host (`warden memory forget|stale`). */

@@ -5,6 +5,7 @@
  * refused is never reported as done: neither the call it belonged to nor its turn ends completed.
  */
 import type { AnyWardenEvent } from "./event-types.js";
+import { isReviewCall } from "./review-calls.js";
 
 export interface TraceReport {
 	ok: boolean;
@@ -32,7 +33,8 @@ const TERMINAL_KINDS = new Set(["tool.completed", "tool.failed", "tool.cancelled
 
 function callIdOf(event: AnyWardenEvent): string | undefined {
 	const payload = event.payload as { call_id?: unknown };
-	return typeof payload.call_id === "string" ? payload.call_id : undefined;
+	// A host review's ask is about no call of the model: nothing was proposed, nothing runs.
+	return typeof payload.call_id === "string" && !isReviewCall(payload.call_id) ? payload.call_id : undefined;
 }
 
 export function checkTraceInvariant(events: readonly AnyWardenEvent[]): TraceReport {

@@ -38,3 +38,11 @@ export function definitionDiff(tool: string, approved: string, current: string):
 		.slice(1)
 		.join("\n");
 }
+
+/** A definition never approved, in full, as a diff from nothing: what a review shows of a new one. */
+export function newDefinitionDiff(tool: string, current: string): string {
+	return createTwoFilesPatch("/dev/null", `current/${tool}`, "", pretty(current), undefined, undefined, { context: 3 })
+		.split("\n")
+		.slice(1)
+		.join("\n");
+}

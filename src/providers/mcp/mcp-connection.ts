@@ -100,7 +100,8 @@ function listEntry(item: Record<string, unknown>): McpListEntry {
 				})),
 			}
 		: {};
-	return { name: String(item.name ?? ""), ...text("uri"), ...text("uriTemplate"), ...text("title"), ...text("description"), ...text("mimeType"), ...args };
+	const annotations = typeof item.annotations === "object" && item.annotations !== null && !Array.isArray(item.annotations) ? { annotations: item.annotations as Record<string, unknown> } : {};
+	return { name: String(item.name ?? ""), ...text("uri"), ...text("uriTemplate"), ...text("title"), ...text("description"), ...text("mimeType"), ...args, ...annotations };
 }
 
 export class McpConnection {

@@ -92,6 +92,8 @@ export interface McpListEntry {
 	description?: string;
 	mimeType?: string;
 	arguments?: { name: string; description?: string; required?: boolean }[];
+	/** What the server says about it (audience, priority, …): pinned, never shown as instructions. */
+	annotations?: Record<string, unknown>;
 }
 
 export type McpReadResult = { kind: "list"; entries: McpListEntry[]; bytes: number } | { kind: "content"; content: McpContent[]; bytes: number };

@@ -3,15 +3,18 @@
  * outside a session: connect to the configured servers (sandboxed as a session would), review each
  * tool against its pin, pin the definition a human approves — only the one the server lists at that
  * moment, and only if it still has the digest the human was shown when they name one — and revoke.
- * Each approval and revocation is an audit record of the host.
+ * Resources, resource templates and prompts are pinned alike, each under its key (`prompt:<name>`,
+ * `resource:<uri>`, `resource-template:<template>`). Each approval and revocation is an audit
+ * record of the host.
  */
-import { definitionText } from "../../kernel/mcp/tool-definition.js";
 import { McpServerSet } from "../../providers/mcp/mcp-server-set.js";
 import { probeSandbox } from "../../providers/sandbox/sandbox-probe.js";
 import type { McpPinRow } from "../../store/mcp-pins.js";
 import type { Store } from "../../store/store.js";
+import { listEntryReviews, offeredListings } from "./mcp-entry-review.js";
+import { pinDefinition } from "./mcp-pin-write.js";
 import { reviewReadTools } from "./mcp-read-review.js";
-import { reviewTools } from "./mcp-review.js";
+import { type McpDefinitionReview, reviewTools } from "./mcp-review.js";
 import type { McpServerConfig } from "./mcp-server-config.js";
 import { connectOptions, type McpServerSummary } from "./mcp-session-tools.js";
 
@@ -61,7 +64,8 @@ export async function inspectMcpServers(opts: McpInspectOptions): Promise<McpSer
 				const listed = await connection.listTools();
 				const tools = reviewTools(config, listed, pins);
 				const reads = reviewReadTools(config, connection.offers, listed);
-				summaries.push({ server: config.name, source: config.source, transport: connection.transport, sandboxed: config.sandbox && config.transport.type === "stdio", tools, reads });
+				const entries = await listEntryReviews(connection, config.name, offeredListings(connection.offers), pins);
+				summaries.push({ server: config.name, source: config.source, transport: connection.transport, sandboxed: config.sandbox && config.transport.type === "stdio", tools, reads, entries });
 			} catch (err) {
 				summaries.push({ server: config.name, source: config.source, sandboxed: config.sandbox, error: err instanceof Error ? err.message : String(err), tools: [] });
 			}
@@ -74,7 +78,7 @@ export async function inspectMcpServers(opts: McpInspectOptions): Promise<McpSer
 
 export interface McpApproveRequest extends McpInspectOptions {
 	server: string;
-	/** Tools to approve; absent: every tool the server lists that is new or changed. */
+	/** Tools (or entries' keys, `prompt:<name>`…) to approve; absent: every definition the server lists that is new or changed. */
 	tools?: readonly string[];
 	/** The digest the human was shown (one tool only): refused if the server now lists another. */
 	digest?: string;
@@ -89,35 +93,21 @@ export async function approveMcpTools(req: McpApproveRequest): Promise<McpPinRow
 	if (req.digest !== undefined && req.tools?.length !== 1) throw new McpApprovalError("a digest names one tool's definition: give exactly one tool with it");
 	const [summary] = await inspectMcpServers({ ...req, servers: [config] });
 	if (summary!.error) throw new McpApprovalError(`MCP server ${req.server}: ${summary!.error}`);
-	const reviews = summary!.tools;
+	const reviews: McpDefinitionReview[] = [...summary!.tools, ...(summary!.entries ?? [])];
 	for (const wanted of req.tools ?? []) {
-		if (!reviews.some((r) => r.tool === wanted)) throw new McpApprovalError(`MCP server ${req.server} lists no tool ${JSON.stringify(wanted)} (it lists: ${reviews.map((r) => r.tool).join(", ")})`);
+		if (!reviews.some((r) => r.tool === wanted)) throw new McpApprovalError(`MCP server ${req.server} lists no tool or entry ${JSON.stringify(wanted)} (it lists: ${reviews.map((r) => r.tool).join(", ")})`);
 	}
 	const chosen = reviews.filter((r) => (req.tools ? req.tools.includes(r.tool) : r.status === "new" || r.status === "changed"));
 	if (req.digest !== undefined && chosen[0]!.digest !== req.digest) {
 		throw new McpApprovalError(`tool ${chosen[0]!.tool} of ${req.server} now has digest ${chosen[0]!.digest}, not ${req.digest}: review it again (warden mcp show ${req.server} ${chosen[0]!.tool})`);
 	}
-	const at = new Date().toISOString();
 	const pinned: McpPinRow[] = [];
+	const audit = async (kind: "mcp.tool_approved", data: Record<string, unknown>) => {
+		await req.store.appendAudit({ session: "host", turn: 0, kind, data });
+	};
 	for (const review of chosen) {
 		if (review.status === "approved") continue;
-		const pin = await req.store.mcpPins.put({
-			workspace: req.workspace,
-			server: req.server,
-			tool: review.tool,
-			digest: review.digest,
-			definition: definitionText(review.definition),
-			flags: JSON.stringify([...new Set(review.flags.map((f) => f.rule))]),
-			approved_at: at,
-			approved_by: req.by,
-		});
-		await req.store.appendAudit({
-			session: "host",
-			turn: 0,
-			kind: "mcp.tool_approved",
-			data: { workspace: req.workspace, server: req.server, tool: review.tool, digest: review.digest, ...(review.approvedDigest ? { replaced_digest: review.approvedDigest } : {}), flags: JSON.parse(pin.flags), by: req.by },
-		});
-		pinned.push(pin);
+		pinned.push(await pinDefinition({ store: req.store, workspace: req.workspace, by: req.by, audit }, review));
 	}
 	return pinned;
 }

@@ -17,11 +17,11 @@ import type { McpServerConfig } from "./mcp-server-config.js";
 
 export type McpToolStatus = "approved" | "new" | "changed" | "excluded" | "denied";
 
-export interface McpToolReview {
+/** What a human reviews of one pinned definition: a tool's, or a resource's, template's or prompt's (mcp-entry-review.ts). */
+export interface McpDefinitionReview {
 	server: string;
+	/** The tool's name, or the entry's pin key (`prompt:<name>`, `resource:<uri>`, `resource-template:<template>`). */
 	tool: string;
-	/** The name the model knows it by. */
-	name: string;
 	status: McpToolStatus;
 	/** Why it is not offered, for `excluded` and `denied`. */
 	why?: string;
@@ -32,7 +32,19 @@ export interface McpToolReview {
 	diff?: string;
 	flags: DefinitionFlag[];
 	definition: Record<string, unknown>;
+}
+
+export interface McpToolReview extends McpDefinitionReview {
+	/** The name the model knows it by. */
+	name: string;
 	info: McpToolInfo;
+}
+
+/** A definition's status against the live pin of its key: approved, new, or changed (with the diff). */
+export function pinStatus(key: string, definition: Record<string, unknown>, digest: string, pin: McpPinRow | undefined): Pick<McpDefinitionReview, "status" | "approvedDigest" | "diff"> {
+	if (!pin) return { status: "new" };
+	if (pin.digest === digest) return { status: "approved" };
+	return { status: "changed", approvedDigest: pin.digest, diff: definitionDiff(key, pin.definition, definitionText(definition)) };
 }
 
 /** What removes a tool from the model's view whatever a pin says: the config's lists and deny rules. */
@@ -70,9 +82,6 @@ export function reviewTools(config: McpServerConfig, tools: readonly McpToolInfo
 		if (excluded) return { ...base, status: "excluded", why: excluded };
 		const denied = policy && deniedBy(name, policy);
 		if (denied) return { ...base, status: "denied", why: denied };
-		const pin = live.get(info.name);
-		if (!pin) return { ...base, status: "new" };
-		if (pin.digest === digest) return { ...base, status: "approved" };
-		return { ...base, status: "changed", approvedDigest: pin.digest, diff: definitionDiff(info.name, pin.definition, definitionText(definition)) };
+		return { ...base, ...pinStatus(info.name, definition, digest, live.get(info.name)) };
 	});
 }

@@ -6,6 +6,7 @@ import type { ModelRequest } from "../../models/provider.js";
 import { EVERYTHING_SERVER, nodeServer, RESOURCES_SERVER } from "../../providers/mcp/test-support/mcp-servers.js";
 import { closeTestRuntime, openTestRuntime, type TestRuntime } from "../test-support/test-runtime.js";
 import { callsStep, RecordingModel } from "../test-support/recording-model.js";
+import { approveMcpTools, inspectMcpServers } from "./mcp-approvals.js";
 import type { McpServerConfig } from "./mcp-server-config.js";
 
 let t: TestRuntime | undefined;
@@ -20,8 +21,15 @@ async function setup(files: Record<string, string> = {}) {
 	const log = join(t.root, "notes.jsonl");
 	const notes = (extra: Partial<McpServerConfig> = {}): McpServerConfig => ({ name: "notes", transport: nodeServer(RESOURCES_SERVER, [], workspace, { HOSTILE_LOG: log }), sandbox: false, source: "test", ...extra });
 	const everything: McpServerConfig = { name: "everything", transport: nodeServer(EVERYTHING_SERVER, ["stdio"], workspace), sandbox: false, source: "test" };
-	const reads = () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as { tool: string; arguments: Record<string, unknown> }) : []);
-	return { runtime: t.runtime, workspace, notes, everything, reads };
+	// What reached the server beyond its listings (which the host reads to review the definitions).
+	const reads = () =>
+		(existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as { tool: string; arguments: Record<string, unknown> }) : []).filter(
+			(r) => r.tool !== "resources" && r.tool !== "prompts",
+		);
+	const runtime = t.runtime;
+	/** Pins what the server lists now (its tools, resources, templates and prompts), as `warden mcp approve <server>` does. */
+	const approve = (config: McpServerConfig, tools?: string[]) => approveMcpTools({ store: runtime.store, workspace, home: workspace, servers: [config], server: config.name, by: "test", ...(tools ? { tools } : {}) });
+	return { runtime, workspace, notes, everything, reads, approve };
 }
 
 function recording(answers: ConstructorParameters<typeof RecordingModel>[0]) {
@@ -47,7 +55,10 @@ async function run(session: Awaited<ReturnType<TestRuntime["runtime"]["openSessi
 
 describe("MCP resources and prompts in a session", () => {
 	it("server-everything's resources and prompts are governed read tools; each read is an mcp.call effect and its result untrusted", async () => {
-		const { runtime, workspace, everything } = await setup();
+		const { runtime, workspace, everything, approve } = await setup();
+		// Its resources, templates and prompts only: its tools stay unapproved (not offered).
+		const [listed] = await inspectMcpServers({ store: runtime.store, workspace, home: workspace, servers: [everything] });
+		await approve(everything, (listed!.entries ?? []).map((e) => e.tool));
 		const { model, requests } = recording([
 			callsStep({ name: "mcp__everything__list_resources", arguments: {} }),
 			callsStep({ name: "mcp__everything__read_resource", arguments: { uri: "demo://resource/static/document/features.md" } }),
@@ -84,7 +95,8 @@ describe("MCP resources and prompts in a session", () => {
 	});
 
 	it("a rule can name the URI: one resource is read, another denied", async () => {
-		const { runtime, workspace, notes, reads } = await setup();
+		const { runtime, workspace, notes, reads, approve } = await setup();
+		await approve(notes());
 		const { model } = recording([
 			callsStep({ name: "mcp__notes__read_resource", arguments: { uri: "notes://readme" } }),
 			callsStep({ name: "mcp__notes__read_resource", arguments: { uri: "notes://deploy" } }),
@@ -97,7 +109,8 @@ describe("MCP resources and prompts in a session", () => {
 	});
 
 	it("a listed resource whose description is poisoned reaches the model by name only", async () => {
-		const { runtime, workspace, notes } = await setup();
+		const { runtime, workspace, notes, approve } = await setup();
+		await approve(notes());
 		const { model } = recording([callsStep({ name: "mcp__notes__list_resources", arguments: {} }), { text: "done", toolCalls: [] }]);
 		const session = await runtime.openSession({ workspace, model, mcpServers: [notes()], rules: { allow: ["mcp__notes__*"] } });
 		await run(session);
@@ -110,7 +123,8 @@ describe("MCP resources and prompts in a session", () => {
 	});
 
 	it("a secret read into the context does not leave in a prompt's arguments", async () => {
-		const { runtime, workspace, notes, reads } = await setup({ ".env": "API_KEY=sk-live-0123456789abcdefghijklmnop\n" });
+		const { runtime, workspace, notes, reads, approve } = await setup({ ".env": "API_KEY=sk-live-0123456789abcdefghijklmnop\n" });
+		await approve(notes(), ["prompt:summarize"]);
 		const { model } = recording([
 			callsStep({ name: "read_file", arguments: { path: ".env" } }),
 			callsStep({ name: "mcp__notes__get_prompt", arguments: { name: "summarize", arguments: { topic: "API_KEY=sk-live-0123456789abcdefghijklmnop" } } }),

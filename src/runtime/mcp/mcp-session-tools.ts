@@ -6,6 +6,10 @@
  * server says its tool list changed, the list is read and reviewed again: a tool whose definition
  * no longer matches its pin leaves the registry at once (`mcp.tools_changed`). A server's
  * elicitation request goes to the host through human.ask; with nobody to ask it is declined.
+ * Resources, templates and prompts are reviewed against their pins too (mcp-entry-review.ts), and
+ * the kernel's mcp.read asks the router which listed definitions are not approved. A definition
+ * that is new or changed may be approved in the chat (mcp-review-asks.ts): pending() names those
+ * not yet asked about, approve() pins one only if the server still lists it with the digest shown.
  */
 import type { PolicyContext } from "../../kernel/admission/types.js";
 import type { Authority } from "../../kernel/authority/authority.js";
@@ -24,7 +28,10 @@ import { mcpTool } from "../../tools/mcp-tool.js";
 import type { ToolRegistry } from "../../tools/registry.js";
 import type { ToolDefinition } from "../../tools/tool.js";
 import { type McpReadToolReview, reviewReadTools } from "./mcp-read-review.js";
-import { type McpToolReview, reviewTools } from "./mcp-review.js";
+import type { McpListMethod } from "../../kernel/mcp/entry-definition.js";
+import type { McpPinRow } from "../../store/mcp-pins.js";
+import { listEntryReviews, type McpEntryReview, offeredListings, reviewEntries, unapprovedWhy } from "./mcp-entry-review.js";
+import { type McpDefinitionReview, type McpToolReview, reviewTools } from "./mcp-review.js";
 import type { McpServerConfig } from "./mcp-server-config.js";
 
 export const DEFAULT_MCP_TOOL_TIMEOUT_MS = 60_000;
@@ -52,9 +59,14 @@ export interface McpServerSummary {
 	tools: McpToolReview[];
 	/** The governed read tools of its resources and prompts, offered or not (with why). */
 	reads?: McpReadToolReview[];
+	/** Its resources, templates and prompts reviewed against their pins (those its offered read tools reach). */
+	entries?: McpEntryReview[];
 }
 
-function withheldRecord(r: McpToolReview): Record<string, unknown> {
+/** What an in-chat approval did: pinned, or refused because the server now lists another definition. */
+export type McpReviewOutcome = { pinned: McpPinRow } | { stale: string } | { gone: string };
+
+function withheldRecord(r: McpDefinitionReview): Record<string, unknown> {
 	return {
 		tool: r.tool,
 		status: r.status,
@@ -83,7 +95,14 @@ export class McpSessionTools {
 			return result;
 		},
 		read: (server, request, options) => this.servers.read(server, request, options),
+		unapproved: async (server, method, entries) => {
+			// Read at each request: an approval given in another terminal counts at once.
+			const pins = await this.deps.store.mcpPins.list({ workspace: this.deps.policy.workspace, server });
+			return reviewEntries(server, method, entries, pins).map(unapprovedWhy);
+		},
 	};
+	/** Definitions (server, key and digest) already asked about in this session: each is asked once. */
+	private readonly asked = new Set<string>();
 
 	private constructor(
 		private readonly deps: McpSessionDeps,
@@ -119,7 +138,8 @@ export class McpSessionTools {
 				const listed = await connection.listTools();
 				const tools = reviewTools(config, listed, pins, deps.policy);
 				const reads = reviewReadTools(config, connection.offers, listed, deps.policy);
-				summaries.push({ server: config.name, source: config.source, transport: connection.transport, sandboxed: config.sandbox && config.transport.type === "stdio", tools, reads });
+				const entries = await listEntryReviews(connection, config.name, readListings(reads), pins);
+				summaries.push({ server: config.name, source: config.source, transport: connection.transport, sandboxed: config.sandbox && config.transport.type === "stdio", tools, reads, entries });
 			} catch (err) {
 				summaries.push({ server: config.name, source: config.source, sandboxed: config.sandbox, error: err instanceof Error ? err.message : String(err), tools: [] });
 			}
@@ -143,6 +163,7 @@ export class McpSessionTools {
 								reads_withheld: s.reads.filter((r) => r.status !== "offered").map((r) => ({ tool: r.row.suffix, status: r.status, why: r.why })),
 							}
 						: {}),
+					...(s.entries?.some((e) => e.status !== "approved") ? { entries_withheld: s.entries.filter((e) => e.status !== "approved").map(withheldRecord) } : {}),
 				})),
 			},
 			undefined,
@@ -207,6 +228,61 @@ export class McpSessionTools {
 		await this.deps.recorder.audit("mcp.tools_changed", { server, withdrawn, listed_new: now.filter((t) => !before.has(t.tool)).map((t) => t.tool) });
 	}
 
+	/** New or changed definitions (tools first, then entries) not yet asked about in this session. */
+	pending(): McpDefinitionReview[] {
+		const out: McpDefinitionReview[] = [];
+		for (const s of this.summaries) {
+			for (const review of [...s.tools, ...(s.entries ?? [])]) {
+				if (review.status !== "new" && review.status !== "changed") continue;
+				const key = `${review.server}\u0000${review.tool}\u0000${review.digest}`;
+				if (this.asked.has(key)) continue;
+				this.asked.add(key);
+				out.push(review);
+			}
+		}
+		return out;
+	}
+
+	/**
+	 * Pins a definition a human approved in the chat, only if the server lists it now with the digest
+	 * they were shown: the listing is read again first, so a definition that changed between the ask
+	 * and the answer is not approved by that answer. An approved tool is offered from the next step.
+	 */
+	async approve(review: McpDefinitionReview, pin: (current: McpDefinitionReview) => Promise<McpPinRow>): Promise<McpReviewOutcome> {
+		await this.settled();
+		const connection = this.servers.get(review.server);
+		const config = this.deps.configs.find((c) => c.name === review.server);
+		const summary = this.summaries.find((s) => s.server === review.server);
+		if (!connection || !config || !summary) return { gone: `MCP server ${review.server} is not connected` };
+		const pins = await this.deps.store.mcpPins.list({ workspace: this.deps.policy.workspace, server: review.server });
+		let current: McpDefinitionReview | undefined;
+		try {
+			if ("info" in review) {
+				connection.markStale();
+				current = reviewTools(config, await connection.listTools(), pins, this.deps.policy).find((t) => t.tool === review.tool);
+			} else {
+				const kind = (review as McpEntryReview).kind;
+				current = (await listEntryReviews(connection, review.server, [kind === "prompt" ? "prompts/list" : "resources/list"], pins)).find((e) => e.tool === review.tool);
+			}
+		} catch (err) {
+			return { gone: `MCP server ${review.server} could not list its definitions again: ${err instanceof Error ? err.message : String(err)}` };
+		}
+		if (!current) return { stale: "absent" };
+		if (current.digest !== review.digest) return { stale: current.digest };
+		const pinned = await pin(current);
+		if ("info" in current) {
+			const tool = current as McpToolReview;
+			summary.tools = summary.tools.map((t) => (t.tool === tool.tool ? { ...tool, status: "approved" } : t));
+			if (this.registry && !this.offered.has(tool.name)) {
+				this.registry.register(toolOf(config, tool));
+				this.offered.add(tool.name);
+			}
+		} else {
+			summary.entries = (summary.entries ?? []).map((e) => (e.tool === current.tool ? { ...(current as McpEntryReview), status: "approved" } : e));
+		}
+		return { pinned };
+	}
+
 	async close(): Promise<void> {
 		await this.refreshing;
 		await this.servers.close();
@@ -221,6 +297,12 @@ function toolOf(config: McpServerConfig, review: McpToolReview): ToolDefinition 
 		inputSchema: review.info.inputSchema,
 		timeoutMs: config.timeoutMs ?? DEFAULT_MCP_TOOL_TIMEOUT_MS,
 	});
+}
+
+/** The listings a session reviews: those its offered read tools reach. */
+function readListings(reads: readonly McpReadToolReview[]): McpListMethod[] {
+	const offered = new Set(reads.filter((r) => r.status === "offered").map((r) => r.row.capability));
+	return offeredListings({ resources: offered.has("resources"), prompts: offered.has("prompts") });
 }
 
 /** What starting a server needs to know of the session's policy. */

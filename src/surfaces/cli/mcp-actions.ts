@@ -1,7 +1,8 @@
 /** What `warden mcp …` does (declared in mcp-command.ts): resolve the servers, review, pin, revoke, print. */
 import { homedir } from "node:os";
 import type { McpServerSummary } from "../../runtime/mcp/mcp-session-tools.js";
-import type { McpToolReview } from "../../runtime/mcp/mcp-review.js";
+import type { McpEntryReview } from "../../runtime/mcp/mcp-entry-review.js";
+import type { McpDefinitionReview, McpToolReview } from "../../runtime/mcp/mcp-review.js";
 import type { McpServerConfig } from "../../runtime/mcp/mcp-server-config.js";
 import { approveMcpTools, inspectMcpServers, McpApprovalError, revokeMcpTools } from "../../runtime/mcp/mcp-approvals.js";
 import { Runtime } from "../../runtime/runtime.js";
@@ -33,10 +34,10 @@ async function review(flags: McpCliFlags, runtime: Runtime): Promise<{ workspace
 
 const MARK: Record<McpToolReview["status"], string> = { approved: "approved", new: "new     ", changed: "CHANGED ", excluded: "excluded", denied: "denied  " };
 
-function toolJson(t: McpToolReview, full: boolean): Record<string, unknown> {
+function toolJson(t: McpDefinitionReview, full: boolean): Record<string, unknown> {
 	return {
 		tool: t.tool,
-		name: t.name,
+		...("name" in t ? { name: (t as McpToolReview).name } : { kind: (t as McpEntryReview).kind }),
 		status: t.status,
 		digest: t.digest,
 		...(t.approvedDigest ? { approved_digest: t.approvedDigest } : {}),
@@ -51,6 +52,10 @@ function serverHead(s: McpServerSummary): string {
 	return `${s.server}  (${how})  from ${s.source}\n`;
 }
 
+function flagText(t: McpDefinitionReview): string {
+	return t.flags.length ? `  FLAGGED: ${[...new Set(t.flags.map((f) => f.rule))].join(", ")}` : "";
+}
+
 export async function listAction(flags: McpCliFlags, out: (text: string) => void): Promise<void> {
 	const { summaries } = await withRuntime(flags, true, (rt) => review(flags, rt));
 	if (summaries.length === 0) {
@@ -59,16 +64,15 @@ export async function listAction(flags: McpCliFlags, out: (text: string) => void
 	}
 	for (const s of summaries) {
 		if (flags.json) {
-			out(`${JSON.stringify({ server: s.server, source: s.source, transport: s.transport, sandboxed: s.sandboxed, ...(s.error ? { error: s.error } : {}), tools: s.tools.map((t) => toolJson(t, false)), reads: (s.reads ?? []).map((r) => ({ name: r.name, status: r.status, ...(r.why ? { why: r.why } : {}) })) })}\n`);
+			out(`${JSON.stringify({ server: s.server, source: s.source, transport: s.transport, sandboxed: s.sandboxed, ...(s.error ? { error: s.error } : {}), tools: s.tools.map((t) => toolJson(t, false)), entries: (s.entries ?? []).map((e) => toolJson(e, false)), reads: (s.reads ?? []).map((r) => ({ name: r.name, status: r.status, ...(r.why ? { why: r.why } : {}) })) })}\n`);
 			continue;
 		}
 		out(serverHead(s));
-		for (const t of s.tools) {
-			const flagged = t.flags.length ? `  FLAGGED: ${[...new Set(t.flags.map((f) => f.rule))].join(", ")}` : "";
-			out(`  ${MARK[t.status]}  ${t.name}  ${t.digest.slice(0, 12)}${t.why ? `  (${t.why})` : ""}${flagged}\n`);
-		}
-		// Resources and prompts: Warden's own read tools, offered without approval (their listings are flagged as read).
+		for (const t of s.tools) out(`  ${MARK[t.status]}  ${t.name}  ${t.digest.slice(0, 12)}${t.why ? `  (${t.why})` : ""}${flagText(t)}\n`);
+		// Resources and prompts: Warden's own read tools, offered without approval (what they reach is pinned below).
 		for (const r of s.reads ?? []) out(`  ${r.status === "offered" ? "read    " : r.status.padEnd(8)}  ${r.name}${r.why ? `  (${r.why})` : ""}\n`);
+		// Their resources, templates and prompts: pinned like tools; only approved ones are listed to the model in full and usable.
+		for (const e of s.entries ?? []) out(`  ${MARK[e.status]}  ${e.tool}  ${e.digest.slice(0, 12)}${flagText(e)}\n`);
 	}
 }
 
@@ -77,14 +81,15 @@ export async function showAction(server: string, tool: string | undefined, flags
 	const summary = summaries.find((s) => s.server === server);
 	if (!summary) throw new UsageError(`no MCP server ${JSON.stringify(server)} is configured for this workspace (configured: ${summaries.map((s) => s.server).join(", ") || "none"})`);
 	if (summary.error) throw new UsageError(`MCP server ${server}: ${summary.error}`);
-	const tools = tool === undefined ? summary.tools : summary.tools.filter((t) => t.tool === tool);
-	if (tool !== undefined && tools.length === 0) throw new UsageError(`MCP server ${server} lists no tool ${JSON.stringify(tool)}`);
+	const all: McpDefinitionReview[] = [...summary.tools, ...(summary.entries ?? [])];
+	const tools = tool === undefined ? all : all.filter((t) => t.tool === tool);
+	if (tool !== undefined && tools.length === 0) throw new UsageError(`MCP server ${server} lists no tool or entry ${JSON.stringify(tool)}`);
 	for (const t of tools) {
 		if (flags.json) {
 			out(`${JSON.stringify(toolJson(t, true))}\n`);
 			continue;
 		}
-		out(`${t.name}  ${t.status}  sha256 ${t.digest}${t.approvedDigest ? `  (approved: ${t.approvedDigest})` : ""}\n`);
+		out(`${"name" in t ? (t as McpToolReview).name : t.tool}  ${t.status}  sha256 ${t.digest}${t.approvedDigest ? `  (approved: ${t.approvedDigest})` : ""}\n`);
 		for (const f of t.flags) out(`  FLAGGED ${f.rule}: ${f.field} ${f.says}\n`);
 		if (t.diff) out(`${t.diff}\n`);
 		else out(`${JSON.stringify(t.definition, null, 2).replace(/[^\x20-\x7E\n]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`)}\n`);
@@ -96,7 +101,7 @@ export async function approveAction(server: string, tools: string[], flags: McpC
 	const pins = await withRuntime(flags, false, (rt) =>
 		approveMcpTools({ store: rt.store, workspace, home: homedir(), servers: configs, stateDir: rt.stateDir, server, by: "cli", ...(tools.length ? { tools } : {}), ...(flags.digest ? { digest: flags.digest } : {}) }),
 	);
-	if (pins.length === 0) out(`nothing to approve: every ${tools.length ? "named " : ""}tool of ${server} is approved as it is\n`);
+	if (pins.length === 0) out(`nothing to approve: every ${tools.length ? "named " : ""}definition of ${server} is approved as it is\n`);
 	for (const pin of pins) {
 		const flagged = JSON.parse(pin.flags) as string[];
 		out(`approved ${server}/${pin.tool}  sha256 ${pin.digest}${flagged.length ? `  (flagged: ${flagged.join(", ")})` : ""}\n`);
