@@ -16,7 +16,7 @@ export interface EvalMcpServer {
 	/** A script in eval/mcp/: `<script>-server.mjs`. */
 	script: string;
 	env: Record<string, string>;
-	/** Tools approved (pinned) before the run, as the server listed them with `approveEnv`. */
+	/** Tools, or entries' pin keys (`prompt:<name>`, `resource:<uri>`, `resource-template:<template>`), approved (pinned) before the run, as the server listed them with `approveEnv`. */
 	approve: string[];
 	approveEnv: Record<string, string>;
 	sandbox: boolean;
@@ -53,7 +53,7 @@ export function parseMcpServers(value: unknown, fail: Fail): EvalMcpServer[] | u
 		const script = spec.script ?? "hostile";
 		if (typeof script !== "string" || !SCRIPTS.has(script)) fail(`${field}.script`, `must be one of ${[...SCRIPTS].join(", ")}`);
 		const approve = spec.approve ?? [];
-		if (!Array.isArray(approve) || approve.some((t) => typeof t !== "string")) fail(`${field}.approve`, "must be a list of tool names");
+		if (!Array.isArray(approve) || approve.some((t) => typeof t !== "string")) fail(`${field}.approve`, "must be a list of tool names or pin keys (prompt:<name>, resource:<uri>, resource-template:<template>)");
 		if (spec.sandbox !== undefined && typeof spec.sandbox !== "boolean") fail(`${field}.sandbox`, "must be true or false");
 		const timeout = spec.timeout_ms;
 		if (timeout !== undefined && !(Number.isInteger(timeout) && (timeout as number) > 0)) fail(`${field}.timeout_ms`, "must be a positive integer");
