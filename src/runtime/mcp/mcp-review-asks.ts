@@ -24,8 +24,7 @@ import { readAnswer } from "../session-approvals.js";
 import type { ConfirmCallback } from "../session-options.js";
 import type { McpEntryReview } from "./mcp-entry-review.js";
 import { pinDefinition } from "./mcp-pin-write.js";
-import type { McpDefinitionReview, McpToolReview } from "./mcp-review.js";
-import type { McpSessionTools } from "./mcp-session-tools.js";
+import type { McpReviewed, McpSessionTools } from "./mcp-session-tools.js";
 
 export interface DefinitionReviewDeps {
 	mcp: McpSessionTools;
@@ -42,13 +41,12 @@ export interface DefinitionReviewDeps {
 const ENTRY_TOOL: Readonly<Record<McpEntryReview["kind"], string>> = { prompt: "get_prompt", resource: "read_resource", "resource-template": "read_resource" };
 
 /** The name the ask shows: the tool as the model would know it, or the read tool the entry is used through. */
-function askedTool(review: McpDefinitionReview): string {
-	if ("info" in review) return (review as McpToolReview).name;
-	return mcpToolName(review.server, ENTRY_TOOL[(review as McpEntryReview).kind]);
+function askedTool(review: McpReviewed): string {
+	return "info" in review ? review.name : mcpToolName(review.server, ENTRY_TOOL[review.kind]);
 }
 
 /** Why it asks, flags first: what a person should read before the definition itself. */
-export function reviewReason(review: McpDefinitionReview): string {
+export function reviewReason(review: McpReviewed): string {
 	const flags = review.flags.map((f) => `FLAGGED ${f.rule}: ${f.field} ${f.says}`);
 	const what = review.status === "changed"
 		? `the definition of ${review.tool} on MCP server ${review.server} changed since it was approved (sha256 ${review.approvedDigest?.slice(0, 12)} → ${review.digest.slice(0, 12)})`
@@ -58,7 +56,7 @@ export function reviewReason(review: McpDefinitionReview): string {
 }
 
 /** The request every surface shows: flags in the reason, the definition (or its diff) as the diff. */
-export function reviewRequest(review: McpDefinitionReview, session: string): ApprovalRequest {
+export function reviewRequest(review: McpReviewed, session: string): ApprovalRequest {
 	const args = { server: review.server, definition: review.tool, status: review.status, digest: review.digest };
 	return {
 		requestId: `approval_${randomUUID()}`,
@@ -84,7 +82,7 @@ export function definitionReviewer(deps: DefinitionReviewDeps): (signal: AbortSi
 	};
 }
 
-async function reviewOne(deps: DefinitionReviewDeps, review: McpDefinitionReview, signal: AbortSignal): Promise<void> {
+async function reviewOne(deps: DefinitionReviewDeps, review: McpReviewed, signal: AbortSignal): Promise<void> {
 	const { recorder } = deps;
 	const refused = (by: string, why: string) =>
 		recorder.audit("mcp.definition_refused", { server: review.server, tool: review.tool, status: review.status, digest: review.digest, by, why });

@@ -63,6 +63,9 @@ export interface McpServerSummary {
 	entries?: McpEntryReview[];
 }
 
+/** A definition the in-chat review asks about: a tool's, or a resource's, template's or prompt's. */
+export type McpReviewed = McpToolReview | McpEntryReview;
+
 /** What an in-chat approval did: pinned, or refused because the server now lists another definition. */
 export type McpReviewOutcome = { pinned: McpPinRow } | { stale: string } | { gone: string };
 
@@ -229,8 +232,8 @@ export class McpSessionTools {
 	}
 
 	/** New or changed definitions (tools first, then entries) not yet asked about in this session. */
-	pending(): McpDefinitionReview[] {
-		const out: McpDefinitionReview[] = [];
+	pending(): McpReviewed[] {
+		const out: McpReviewed[] = [];
 		for (const s of this.summaries) {
 			for (const review of [...s.tools, ...(s.entries ?? [])]) {
 				if (review.status !== "new" && review.status !== "changed") continue;
@@ -248,21 +251,20 @@ export class McpSessionTools {
 	 * they were shown: the listing is read again first, so a definition that changed between the ask
 	 * and the answer is not approved by that answer. An approved tool is offered from the next step.
 	 */
-	async approve(review: McpDefinitionReview, pin: (current: McpDefinitionReview) => Promise<McpPinRow>): Promise<McpReviewOutcome> {
+	async approve(review: McpReviewed, pin: (current: McpReviewed) => Promise<McpPinRow>): Promise<McpReviewOutcome> {
 		await this.settled();
 		const connection = this.servers.get(review.server);
 		const config = this.deps.configs.find((c) => c.name === review.server);
 		const summary = this.summaries.find((s) => s.server === review.server);
 		if (!connection || !config || !summary) return { gone: `MCP server ${review.server} is not connected` };
 		const pins = await this.deps.store.mcpPins.list({ workspace: this.deps.policy.workspace, server: review.server });
-		let current: McpDefinitionReview | undefined;
+		let current: McpReviewed | undefined;
 		try {
 			if ("info" in review) {
 				connection.markStale();
 				current = reviewTools(config, await connection.listTools(), pins, this.deps.policy).find((t) => t.tool === review.tool);
 			} else {
-				const kind = (review as McpEntryReview).kind;
-				current = (await listEntryReviews(connection, review.server, [kind === "prompt" ? "prompts/list" : "resources/list"], pins)).find((e) => e.tool === review.tool);
+				current = (await listEntryReviews(connection, review.server, [review.kind === "prompt" ? "prompts/list" : "resources/list"], pins)).find((e) => e.tool === review.tool);
 			}
 		} catch (err) {
 			return { gone: `MCP server ${review.server} could not list its definitions again: ${err instanceof Error ? err.message : String(err)}` };
@@ -271,14 +273,15 @@ export class McpSessionTools {
 		if (current.digest !== review.digest) return { stale: current.digest };
 		const pinned = await pin(current);
 		if ("info" in current) {
-			const tool = current as McpToolReview;
+			const tool = current;
 			summary.tools = summary.tools.map((t) => (t.tool === tool.tool ? { ...tool, status: "approved" } : t));
 			if (this.registry && !this.offered.has(tool.name)) {
 				this.registry.register(toolOf(config, tool));
 				this.offered.add(tool.name);
 			}
 		} else {
-			summary.entries = (summary.entries ?? []).map((e) => (e.tool === current.tool ? { ...(current as McpEntryReview), status: "approved" } : e));
+			const entry = current;
+			summary.entries = (summary.entries ?? []).map((e) => (e.tool === entry.tool ? { ...entry, status: "approved" } : e));
 		}
 		return { pinned };
 	}

@@ -4,6 +4,8 @@
  * `session/request_permission`; a mode change ends the Warden session's run and resumes it under
  * the new mode, so every run's policy is the one recorded at its start.
  */
+import { isReviewCall } from "../../kernel/evidence/review-calls.js";
+import { readAnswer } from "../../runtime/session-approvals.js";
 import type { AgentContext, ClientCapabilities, ContentBlock, PromptResponse, SessionModeState, SessionUpdate } from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { PermissionMode } from "../../kernel/admission/types.js";
@@ -190,7 +192,10 @@ export class AcpSession {
 		const view = this.live.view(request.callId) ?? viewToolCall(request.tool, request.arguments, this.workspace);
 		await this.flush();
 		const response = await this.connection.client.request("session/request_permission", toolPermissionRequest(this.id, request, view), { cancellationSignal: signal });
-		return toolAnswer(response.outcome);
+		const answer = toolAnswer(response.outcome);
+		// A review of an MCP definition is no call that will run: its entry ends with the answer.
+		if (isReviewCall(request.callId)) this.push({ sessionUpdate: "tool_call_update", toolCallId: request.callId, status: ["allow_once", "always_allow"].includes(readAnswer(answer)?.kind ?? "deny") ? "completed" : "failed" });
+		return answer;
 	}
 
 	async askRelease(request: ReleaseRequest, signal: AbortSignal): Promise<boolean> {

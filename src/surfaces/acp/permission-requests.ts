@@ -7,6 +7,7 @@
 import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import type { ReleaseRequest } from "../../kernel/flow/flow-types.js";
 import type { ConfirmationRequest } from "../../runtime/session-options.js";
+import { isReviewCall } from "../../kernel/evidence/review-calls.js";
 import { RELEASE_OPTIONS, TOOL_OPTIONS } from "./permission-options.js";
 import { textContent, type ToolCallView } from "./tool-call-view.js";
 
@@ -17,7 +18,7 @@ export function toolPermissionRequest(sessionId: string, request: ConfirmationRe
 		sessionId,
 		toolCall: {
 			toolCallId: request.callId,
-			title: child ? `Sub-agent: ${view.title}` : view.title,
+			title: isReviewCall(request.callId) ? `Approve the MCP definition ${request.resource}` : child ? `Sub-agent: ${view.title}` : view.title,
 			kind: view.kind,
 			status: "pending",
 			rawInput: request.arguments,
