@@ -9,6 +9,7 @@ import { type GrantSpec, issueGrant } from "./authority/capability.js";
 import { Budget } from "./budget/budget.js";
 import type { EffectRecord } from "./effects.js";
 import { createKernel } from "./kernel.js";
+import type { McpRouter } from "./kernel-mcp.js";
 import { mcpReadResource } from "./kernel-mcp-read.js";
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "warden-kmcpr-")));
@@ -27,7 +28,7 @@ afterAll(async () => {
 	rmSync(dir, { recursive: true, force: true });
 });
 
-function kernelWith(specs: readonly GrantSpec[], budget?: Budget) {
+function kernelWith(specs: readonly GrantSpec[], budget?: Budget, router: McpRouter = servers) {
 	const effects: EffectRecord[] = [];
 	const authority = new Authority({ grants: specs.map((s, i) => issueGrant(s, "host", "s", `g${i + 1}`)) }).forCall({ approved: false });
 	const kernel = createKernel({
@@ -38,7 +39,7 @@ function kernelWith(specs: readonly GrantSpec[], budget?: Budget) {
 			effects.push(e);
 		},
 		authority,
-		mcp: servers,
+		mcp: router,
 		...(budget ? { budget } : {}),
 	});
 	return { kernel, effects };
@@ -114,5 +115,42 @@ describe("mcp.read", () => {
 		const { kernel, effects } = kernelWith(READ_ALL);
 		await expect(kernel.mcp.read({ server: "notes", request: { method: "prompts/get", name: "missing", arguments: {} } })).rejects.toThrow(/refused prompts\/get missing/);
 		expect(effects[0]!.data).toMatchObject({ outcome: "failed", response_bytes: 0 });
+	});
+
+	describe("with the host's pins of entry definitions", () => {
+		/** A router whose host approved only the entries named (by name). */
+		const pinning = (approved: readonly string[]): McpRouter => ({
+			callTool: (server, tool, args, options) => servers.callTool(server, tool, args, options),
+			read: (server, request, options) => servers.read(server, request, options),
+			unapproved: async (_server, _method, entries) => entries.map((e) => (approved.includes(e.name) ? undefined : `${e.name} is not approved`)),
+		});
+		const sent = () => logged().filter((l) => l.tool !== "resources" && l.tool !== "prompts").length;
+
+		it("refuses a prompt request whose definition is not approved before it is sent, with no operation recorded", async () => {
+			const before = sent();
+			const { kernel, effects } = kernelWith(READ_ALL, undefined, pinning([]));
+			await expect(kernel.mcp.read({ server: "notes", request: { method: "prompts/get", name: "summarize", arguments: { topic: "x" } } })).rejects.toThrow(
+				"mcp.read refused mcp:notes/prompt:summarize: summarize is not approved; nothing was sent",
+			);
+			expect(effects).toEqual([]);
+			expect(sent()).toBe(before);
+		});
+
+		it("holds a URI to the template it matches, and lets through a URI no listed entry defines", async () => {
+			const { kernel } = kernelWith(READ_ALL, undefined, pinning(["readme"]));
+			await expect(kernel.mcp.read({ server: "notes", request: { method: "resources/read", uri: "notes://day/2026-01-01" } })).rejects.toThrow(/day is not approved; nothing was sent/);
+			const read = await kernel.mcp.read({ server: "notes", request: { method: "resources/read", uri: "notes://readme" } });
+			expect(JSON.stringify(read.content)).toContain("Release checklist");
+			// No listed resource or template defines it: the server answers for itself (here, that it has none).
+			await expect(kernel.mcp.read({ server: "notes", request: { method: "resources/read", uri: "other://x" } })).rejects.toThrow(/no resource other:\/\/x/);
+		});
+
+		it("lists an unapproved entry by name only and says why", async () => {
+			const { kernel } = kernelWith(READ_ALL, undefined, pinning(["readme"]));
+			const listed = await kernel.mcp.read({ server: "notes", request: { method: "resources/list" } });
+			expect(listed.entries?.find((e) => e.name === "readme")?.description).toBe("The project's readme.");
+			expect(listed.entries?.find((e) => e.name === "deploy")).toEqual({ name: "deploy", uri: "notes://deploy" });
+			expect(listed.unapproved.map((u) => u.name)).toEqual(["deploy", "weather", "day"]);
+		});
 	});
 });
