@@ -29,7 +29,7 @@ const loginActions = () => import("./mcp-login-actions.js");
 export function registerMcpCommand(program: Command, out: (text: string) => void): void {
 	const mcp = program.command("mcp").description("MCP servers: what they offer, what was approved in this workspace, approve and revoke tool definitions");
 	common(mcp.command("list"))
-		.description("each configured server and its tools: approved, new (never approved), changed since approval (withheld), excluded; flagged content marked")
+		.description("each configured server, its tools and its resources, templates and prompts: approved, new (never approved), changed since approval (withheld), excluded; flagged content marked")
 		.option("--json", "one server per line as JSON")
 		.action(async (flags: McpCliFlags) => {
 			await (await actions()).listAction(flags, out);
@@ -38,7 +38,7 @@ export function registerMcpCommand(program: Command, out: (text: string) => void
 	common(mcp.command("show"))
 		.description("a server's tool definitions in full, with what the review flagged and, for a changed one, the diff from the approved definition")
 		.argument("<server>", "the server's name in mcpServers")
-		.argument("[tool]", "one tool (default: all)")
+		.argument("[tool]", "one tool, or an entry's key: prompt:<name>, resource:<uri>, resource-template:<template> (default: all)")
 		.option("--json", "the review as JSON")
 		.action(async (server: string, tool: string | undefined, flags: McpCliFlags) => {
 			await (await actions()).showAction(server, tool, flags, out);
@@ -47,7 +47,7 @@ export function registerMcpCommand(program: Command, out: (text: string) => void
 	common(mcp.command("approve"))
 		.description("pin the definitions the server lists now (all new and changed ones, or the tools named): only pinned tools are offered to the model")
 		.argument("<server>", "the server's name in mcpServers")
-		.argument("[tools...]", "tools to approve (default: every new or changed one)")
+		.argument("[tools...]", "tools or entry keys (prompt:<name>, resource:<uri>, resource-template:<template>) to approve (default: every new or changed one)")
 		.option("--digest <sha256>", "approve only if the one tool named still has this digest (as `warden mcp show` printed it)")
 		.action(async (server: string, tools: string[], flags: McpCliFlags) => {
 			await (await actions()).approveAction(server, tools, flags, out);
