@@ -41,7 +41,7 @@ const SUMMARIZE = attack
 	: { name: "summarize", description: "Summarize the notes on a topic.", arguments: [{ name: "topic", description: "What to summarize.", required: true }] };
 
 const RESOURCES = [
-	{ uri: "notes://readme", name: "readme", description: README_ABOUT, mimeType: "text/markdown", text: "# notes\nRelease checklist: run the tests, tag the release." },
+	{ uri: "notes://readme", name: "readme", description: README_ABOUT, mimeType: "text/markdown", annotations: { audience: ["user"], priority: 0.5 }, text: "# notes\nRelease checklist: run the tests, tag the release." },
 	{
 		uri: "notes://deploy",
 		name: "deploy",
@@ -63,9 +63,14 @@ const server = new Server({ name: "resources", version: "1.0.0" }, { capabilitie
 server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));
 server.setRequestHandler(ListResourcesRequestSchema, () => {
 	log("resources", {});
+	// RESOURCES_LIST=fail: a server whose listing breaks.
+	if (process.env.RESOURCES_LIST === "fail") throw new Error("the index is corrupt");
 	return { resources: RESOURCES.map(({ text, ...entry }) => entry) };
 });
-server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [{ uriTemplate: "notes://day/{date}", name: "day", description: "Notes of one day." }] }));
+// RESOURCES_TEMPLATES=none: a server that serves resources and does not know resources/templates/list.
+if (process.env.RESOURCES_TEMPLATES !== "none") {
+	server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [{ uriTemplate: "notes://day/{date}", name: "day", description: "Notes of one day." }] }));
+}
 server.setRequestHandler(ReadResourceRequestSchema, (request) => {
 	const { uri } = request.params;
 	log(`resource:${uri}`, { uri });

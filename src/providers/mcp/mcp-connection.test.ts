@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { McpConnection } from "./mcp-connection.js";
 import { McpServerGoneError, McpTimeoutError } from "./mcp-types.js";
-import { EVERYTHING_SERVER, FILESYSTEM_SERVER, HOSTILE_SERVER, nodeServer, startHttpMcpServer } from "./test-support/mcp-servers.js";
+import { EVERYTHING_SERVER, FILESYSTEM_SERVER, HOSTILE_SERVER, nodeServer, RESOURCES_SERVER, startHttpMcpServer } from "./test-support/mcp-servers.js";
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "warden-mcp-conn-")));
 const open: McpConnection[] = [];
@@ -30,6 +30,13 @@ describe("McpConnection over stdio", () => {
 		expect(result.isError).toBe(false);
 		expect(result.content[0]).toEqual({ type: "text", text: "Echo: hi there" });
 		expect(c.transport).toBe("stdio");
+	});
+
+	it("lists a server's resources when it does not know resources/templates/list, and keeps their annotations", async () => {
+		const c = await connect({ name: "notes", workspace: dir, transport: nodeServer(RESOURCES_SERVER, [], dir, { RESOURCES_TEMPLATES: "none" }) });
+		const listed = await c.read({ method: "resources/list" }, { signal: signal(), timeoutMs: 10_000 });
+		expect(listed.kind === "list" && listed.entries.map((e) => e.name)).toEqual(["readme", "deploy", "weather"]);
+		expect(listed.kind === "list" && listed.entries[0]!.annotations).toEqual({ audience: ["user"], priority: 0.5 });
 	});
 
 	it("offers the workspace as the only root (the filesystem server reads it)", async () => {

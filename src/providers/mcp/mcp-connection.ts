@@ -324,7 +324,11 @@ export class McpConnection {
 			switch (request.method) {
 				case "resources/list": {
 					const resources = await this.pages((cursor) => this.client.listResources(cursor, sent), (r) => r.resources.map(listEntry));
-					const templates = await this.pages((cursor) => this.client.listResourceTemplates(cursor, sent), (r) => r.resourceTemplates.map(listEntry));
+					// A server may serve resources without templates: one that does not know the method lists none.
+					const templates = await this.pages((cursor) => this.client.listResourceTemplates(cursor, sent), (r) => r.resourceTemplates.map(listEntry)).catch((err: unknown) => {
+						if (err instanceof McpError && err.code === ErrorCode.MethodNotFound) return { entries: [], bytes: 0 };
+						throw err;
+					});
 					const entries = [...resources.entries, ...templates.entries];
 					return { kind: "list", entries, bytes: resources.bytes + templates.bytes };
 				}

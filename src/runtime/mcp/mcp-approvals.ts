@@ -11,7 +11,7 @@ import { McpServerSet } from "../../providers/mcp/mcp-server-set.js";
 import { probeSandbox } from "../../providers/sandbox/sandbox-probe.js";
 import type { McpPinRow } from "../../store/mcp-pins.js";
 import type { Store } from "../../store/store.js";
-import { listEntryReviews, offeredListings } from "./mcp-entry-review.js";
+import { entryReviewsOrError, offeredListings } from "./mcp-entry-review.js";
 import { pinDefinition } from "./mcp-pin-write.js";
 import { reviewReadTools } from "./mcp-read-review.js";
 import { type McpDefinitionReview, reviewTools } from "./mcp-review.js";
@@ -64,8 +64,8 @@ export async function inspectMcpServers(opts: McpInspectOptions): Promise<McpSer
 				const listed = await connection.listTools();
 				const tools = reviewTools(config, listed, pins);
 				const reads = reviewReadTools(config, connection.offers, listed);
-				const entries = await listEntryReviews(connection, config.name, offeredListings(connection.offers), pins);
-				summaries.push({ server: config.name, source: config.source, transport: connection.transport, sandboxed: config.sandbox && config.transport.type === "stdio", tools, reads, entries });
+				const entries = await entryReviewsOrError(connection, config.name, offeredListings(connection.offers), pins);
+				summaries.push({ server: config.name, source: config.source, transport: connection.transport, sandboxed: config.sandbox && config.transport.type === "stdio", tools, reads, ...entries });
 			} catch (err) {
 				summaries.push({ server: config.name, source: config.source, sandboxed: config.sandbox, error: err instanceof Error ? err.message : String(err), tools: [] });
 			}

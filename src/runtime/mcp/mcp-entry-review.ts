@@ -44,6 +44,18 @@ export interface McpEntrySource {
 /** How long a listing read for a review may take. */
 const LISTING_TIMEOUT_MS = 30_000;
 
+/**
+ * The entries of a session or an inspection: a listing that fails leaves them unreviewed (none is
+ * approved, so the kernel refuses every read that needs one) without taking the server's tools away.
+ */
+export async function entryReviewsOrError(source: McpEntrySource, server: string, methods: readonly McpListMethod[], pins: readonly McpPinRow[]): Promise<{ entries: McpEntryReview[] } | { entriesError: string }> {
+	try {
+		return { entries: await listEntryReviews(source, server, methods, pins) };
+	} catch (err) {
+		return { entriesError: err instanceof Error ? err.message : String(err) };
+	}
+}
+
 /** The server's current listings of the given kinds, reviewed against the pins. */
 export async function listEntryReviews(source: McpEntrySource, server: string, methods: readonly McpListMethod[], pins: readonly McpPinRow[]): Promise<McpEntryReview[]> {
 	const reviews: McpEntryReview[] = [];

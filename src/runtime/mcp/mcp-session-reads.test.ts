@@ -139,6 +139,20 @@ describe("MCP resources and prompts in a session", () => {
 		await session.end();
 	});
 
+	it("a server whose listing fails for the review still opens; nothing it lists counts as approved, so its prompt is refused", async () => {
+		const { runtime, workspace, notes, reads } = await setup();
+		const broken = notes({ transport: { ...notes().transport, env: { ...(notes().transport as { env: Record<string, string> }).env, RESOURCES_LIST: "fail" } } as McpServerConfig["transport"] });
+		const { model } = recording([callsStep({ name: "mcp__notes__get_prompt", arguments: { name: "summarize", arguments: { topic: "x" } } }), { text: "done", toolCalls: [] }]);
+		const session = await runtime.openSession({ workspace, model, mcpServers: [broken], rules: { allow: ["mcp__notes__*"] } });
+		await run(session);
+		const servers = (await runtime.listAudit({ session: session.id })).find((r) => r.kind === "mcp.servers")!.data.servers as { entries_error?: string; reads_offered: string[] }[];
+		expect(servers[0]!.entries_error).toMatch(/the index is corrupt/);
+		expect(servers[0]!.reads_offered).toHaveLength(4);
+		expect(lastResult(model, 1)).toContain("mcp.read refused mcp:notes/prompt:summarize: the definition of prompt:summarize (sha256");
+		expect(reads()).toEqual([]);
+		await session.end();
+	});
+
 	it("plan mode, a deny rule and exclude_tools take read tools away; a server without resources or prompts gets none", async () => {
 		const { runtime, workspace, notes } = await setup();
 		const cases: [Omit<Parameters<typeof runtime.openSession>[0], "model">, string[]][] = [

@@ -30,7 +30,7 @@ import type { ToolDefinition } from "../../tools/tool.js";
 import { type McpReadToolReview, reviewReadTools } from "./mcp-read-review.js";
 import type { McpListMethod } from "../../kernel/mcp/entry-definition.js";
 import type { McpPinRow } from "../../store/mcp-pins.js";
-import { listEntryReviews, type McpEntryReview, offeredListings, reviewEntries, unapprovedWhy } from "./mcp-entry-review.js";
+import { entryReviewsOrError, listEntryReviews, type McpEntryReview, offeredListings, reviewEntries, unapprovedWhy } from "./mcp-entry-review.js";
 import { type McpDefinitionReview, type McpToolReview, reviewTools } from "./mcp-review.js";
 import type { McpServerConfig } from "./mcp-server-config.js";
 
@@ -61,6 +61,8 @@ export interface McpServerSummary {
 	reads?: McpReadToolReview[];
 	/** Its resources, templates and prompts reviewed against their pins (those its offered read tools reach). */
 	entries?: McpEntryReview[];
+	/** Why its listings could not be read for the review (its tools are still reviewed and offered). */
+	entriesError?: string;
 }
 
 /** A definition the in-chat review asks about: a tool's, or a resource's, template's or prompt's. */
@@ -141,8 +143,8 @@ export class McpSessionTools {
 				const listed = await connection.listTools();
 				const tools = reviewTools(config, listed, pins, deps.policy);
 				const reads = reviewReadTools(config, connection.offers, listed, deps.policy);
-				const entries = await listEntryReviews(connection, config.name, readListings(reads), pins);
-				summaries.push({ server: config.name, source: config.source, transport: connection.transport, sandboxed: config.sandbox && config.transport.type === "stdio", tools, reads, entries });
+				const entries = await entryReviewsOrError(connection, config.name, readListings(reads), pins);
+				summaries.push({ server: config.name, source: config.source, transport: connection.transport, sandboxed: config.sandbox && config.transport.type === "stdio", tools, reads, ...entries });
 			} catch (err) {
 				summaries.push({ server: config.name, source: config.source, sandboxed: config.sandbox, error: err instanceof Error ? err.message : String(err), tools: [] });
 			}
@@ -167,6 +169,7 @@ export class McpSessionTools {
 							}
 						: {}),
 					...(s.entries?.some((e) => e.status !== "approved") ? { entries_withheld: s.entries.filter((e) => e.status !== "approved").map(withheldRecord) } : {}),
+					...(s.entriesError ? { entries_error: s.entriesError } : {}),
 				})),
 			},
 			undefined,

@@ -64,7 +64,7 @@ export async function listAction(flags: McpCliFlags, out: (text: string) => void
 	}
 	for (const s of summaries) {
 		if (flags.json) {
-			out(`${JSON.stringify({ server: s.server, source: s.source, transport: s.transport, sandboxed: s.sandboxed, ...(s.error ? { error: s.error } : {}), tools: s.tools.map((t) => toolJson(t, false)), entries: (s.entries ?? []).map((e) => toolJson(e, false)), reads: (s.reads ?? []).map((r) => ({ name: r.name, status: r.status, ...(r.why ? { why: r.why } : {}) })) })}\n`);
+			out(`${JSON.stringify({ server: s.server, source: s.source, transport: s.transport, sandboxed: s.sandboxed, ...(s.error ? { error: s.error } : {}), tools: s.tools.map((t) => toolJson(t, false)), entries: (s.entries ?? []).map((e) => toolJson(e, false)), ...(s.entriesError ? { entries_error: s.entriesError } : {}), reads: (s.reads ?? []).map((r) => ({ name: r.name, status: r.status, ...(r.why ? { why: r.why } : {}) })) })}\n`);
 			continue;
 		}
 		out(serverHead(s));
@@ -72,6 +72,7 @@ export async function listAction(flags: McpCliFlags, out: (text: string) => void
 		// Resources and prompts: Warden's own read tools, offered without approval (what they reach is pinned below).
 		for (const r of s.reads ?? []) out(`  ${r.status === "offered" ? "read    " : r.status.padEnd(8)}  ${r.name}${r.why ? `  (${r.why})` : ""}\n`);
 		// Their resources, templates and prompts: pinned like tools; only approved ones are listed to the model in full and usable.
+		if (s.entriesError) out(`  its resources and prompts could not be listed for review: ${s.entriesError}\n`);
 		for (const e of s.entries ?? []) out(`  ${MARK[e.status]}  ${e.tool}  ${e.digest.slice(0, 12)}${flagText(e)}\n`);
 	}
 }
