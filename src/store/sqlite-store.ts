@@ -734,10 +734,10 @@ export class SqliteStore implements Store {
 		});
 	}
 
-	async settleOperation(id: string, settlement: OperationSettlement): Promise<AuditRow | undefined> {
+	async settleOperation(id: string, settlement: OperationSettlement, options?: WriteOptions): Promise<AuditRow | undefined> {
 		this.writable();
 		// One transaction: the state, the chained record and the events commit together or not at all.
-		return this.write(this.settlement(id, settlement));
+		return this.write(this.settlement(id, settlement), options);
 	}
 
 	async settleOperations(batch: readonly { id: string; settlement: OperationSettlement }[]): Promise<(AuditRow | undefined)[]> {
@@ -786,6 +786,7 @@ export class SqliteStore implements Store {
 	}
 
 	async listPendingOperations(): Promise<StoredOperation[]> {
+		this.readOwnWrites("operations");
 		// The WHERE matches the partial index operations_pending word for word, so the planner can use it.
 		const rows = this.sql(
 			"SELECT * FROM operations WHERE state IN ('prepared', 'dispatched') ORDER BY created_at, rowid",
@@ -794,6 +795,7 @@ export class SqliteStore implements Store {
 	}
 
 	async listOperations(filter: { session?: string; call_id?: string; states?: readonly OperationRowState[]; limit?: number }): Promise<StoredOperation[]> {
+		this.readOwnWrites("operations");
 		const where: string[] = [];
 		if (filter.session !== undefined) where.push("session = @session");
 		if (filter.call_id !== undefined) where.push("call_id = @call_id");

@@ -277,7 +277,7 @@ export interface Store {
 	/** prepared → dispatched, durably, right before the provider is called; a StoreError from any other state. */
 	markOperationDispatched(id: string): Promise<void>;
 	/** prepared | dispatched → a settled state, with its audit record and events, in one transaction; returns the audit record if one was given. */
-	settleOperation(id: string, settlement: OperationSettlement): Promise<AuditRow | undefined>;
+	settleOperation(id: string, settlement: OperationSettlement, options?: WriteOptions): Promise<AuditRow | undefined>;
 	/**
 	 * Many settlements (recovery's batch), each checked and written as settleOperation would, in one
 	 * transaction: all commit or none does. Returns each one's audit record, in order.

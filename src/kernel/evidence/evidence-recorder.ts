@@ -9,7 +9,8 @@
  * where the call needs them durable, not one each.
  */
 import { randomUUID } from "node:crypto";
-import type { Store } from "../../store/store.js";
+import { crashPoint } from "../../store/fault-injection.js";
+import type { OperationSettlement, Store } from "../../store/store.js";
 import type { EffectRecord } from "../effects.js";
 import type { Label } from "../flow/label.js";
 import type { Redactor } from "../flow/redaction-types.js";
@@ -140,7 +141,10 @@ export class EvidenceRecorder {
 	/**
 	 * The durable states of this session's protected operations. A settlement with an effect commits
 	 * the operation's state, the `effect` audit record and the effect.recorded event in one
-	 * transaction; the host hears the event only after that commit.
+	 * transaction; the host hears the event only after that commit. The intent and the dispatch mark
+	 * are always awaited (nothing is dispatched before both are durable); a deferring view's
+	 * settlement commits with the rest of the call at its next barrier (a crash before it leaves the
+	 * operation dispatched, for recovery to reconcile).
 	 */
 	operationLog(): OperationLog {
 		return {
@@ -164,40 +168,43 @@ export class EvidenceRecorder {
 			dispatched: (id) => this.store.markOperationDispatched(id),
 			settle: async (id, state, outcome, effect) => {
 				const turn = this.clock.turn;
-				if (!effect) {
-					await this.store.settleOperation(id, {
-						state,
-						outcome: this.redactor.redact(outcome),
-						audit: {
+				const event = effect
+					? ({
+							kind: "effect.recorded",
 							session: this.session,
 							turn,
-							kind: state === "abandoned" ? "operation.abandoned" : "operation.settled",
-							data: this.redactor.redact({ operation: id, state, ...outcome }),
-						},
-					});
-					return;
-				}
-				const event = {
-					kind: "effect.recorded",
-					session: this.session,
-					turn,
-					time: new Date().toISOString(),
-					payload: this.redactor.redact({ call_id: effect.call_id, effect: effect.effect, resource: effect.resource, audit_seq: 0 }),
-				} as WardenEvent<"effect.recorded">;
-				const record = await this.store.settleOperation(id, {
+							time: new Date().toISOString(),
+							payload: this.redactor.redact({ call_id: effect.call_id, effect: effect.effect, resource: effect.resource, audit_seq: 0 }),
+						} as WardenEvent<"effect.recorded">)
+					: undefined;
+				const settlement: OperationSettlement = {
 					state,
 					outcome: this.redactor.redact(outcome),
-					audit: {
-						session: this.session,
-						turn,
-						kind: "effect",
-						call_id: effect.call_id,
-						data: this.redactor.redact({ effect: effect.effect, resource: effect.resource, ...effect.data, operation: id, state }),
-					},
-					events: [event as AnyWardenEvent],
+					audit: effect
+						? {
+								session: this.session,
+								turn,
+								kind: "effect",
+								call_id: effect.call_id,
+								data: this.redactor.redact({ effect: effect.effect, resource: effect.resource, ...effect.data, operation: id, state }),
+							}
+						: {
+								session: this.session,
+								turn,
+								kind: state === "abandoned" ? "operation.abandoned" : "operation.settled",
+								data: this.redactor.redact({ operation: id, state, ...outcome }),
+							},
+					...(event ? { events: [event as AnyWardenEvent] } : {}),
+				};
+				const written = this.store.settleOperation(id, settlement, this.outstanding ? DEFERRED : undefined).then((record) => {
+					if (event) {
+						if (record) event.payload.audit_seq = record.seq;
+						this.listener(event as AnyWardenEvent);
+					}
+					crashPoint("operation.settled");
 				});
-				if (record) event.payload.audit_seq = record.seq;
-				this.listener(event as AnyWardenEvent);
+				if (this.outstanding) this.track(written);
+				else await written;
 			},
 		};
 	}
