@@ -54,9 +54,9 @@ export function openSessionFlow(setup: FlowSetup, recorder: EvidenceRecorder, au
 		...(setup.settings.redact_model_context ? { redactModelContext: setup.settings.redact_model_context } : {}),
 		...(initialContext ? { initialContext } : {}),
 		record: async (decision) => {
-			await recorder.emit("flow.decided", decision);
 			const { call_id, ...data } = decision;
-			await recorder.audit("flow.decided", data, call_id);
+			// Asked for together, so the event and its record share one commit (in this order).
+			await Promise.all([recorder.emit("flow.decided", decision), recorder.audit("flow.decided", data, call_id)]);
 		},
 		...(ask
 			? {

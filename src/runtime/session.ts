@@ -149,8 +149,8 @@ export class Session {
 							this.calls.set(callId, callController);
 							return () => this.calls.delete(callId);
 						},
-						remember: async (message, label) => {
-							await recorder.message(message, label);
+						remember: async (message, label, writer) => {
+							await writer.message(message, label);
 							this.parts.keeper?.note(message, label);
 						},
 					},

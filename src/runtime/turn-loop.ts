@@ -84,8 +84,8 @@ export interface TurnDeps {
 	subagents?: TurnSubagents;
 	/** Registers a per-call controller so the host can cancel one call. */
 	trackCall(callId: string, controller: AbortController): () => void;
-	/** Persists one message of the conversation, with the label it carries in the model's context. */
-	remember(message: Message, label: Label): Promise<void>;
+	/** Persists one message of the conversation, with the label it carries in the model's context, through `recorder` (the turn's). */
+	remember(message: Message, label: Label, recorder: EvidenceRecorder): Promise<void>;
 	/** The session's flow plane: labels of what the model's context holds, sinks, releases. */
 	flow: SessionFlow;
 	/** The label of each message in `history` (same index), and how many of them the model has been sent. */
@@ -166,7 +166,12 @@ interface CallOutcome {
 /** The runtime's own messages (refusals, notices) carry nothing from the world. */
 const RUNTIME_WORDS: Label = label("internal", "trusted", { kind: "system", ref: "runtime" });
 
-export async function runTurn(deps: TurnDeps, history: Message[], input: string, signal: AbortSignal): Promise<TurnResult> {
+export async function runTurn(sessionDeps: TurnDeps, history: Message[], input: string, signal: AbortSignal): Promise<TurnResult> {
+	// The turn's evidence is written deferred and made durable where something leaves the process:
+	// before the model is sent the context, before the host is asked, at an operation's intent and
+	// settlement (the kernel's own barriers), and when the turn ends. A read-only call's writes
+	// thus commit with the next model request, in one transaction.
+	const deps: TurnDeps = { ...sessionDeps, recorder: sessionDeps.recorder.deferring() };
 	const { recorder } = deps;
 	const turn = recorder.currentTurn;
 	const counts = { total: 0, completed: 0, denied: 0, cancelled: 0, invalid: 0, failed: 0 };
@@ -181,6 +186,7 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 		if (error) payload.error = error;
 		payload.budget = (deps.budget.parent ?? deps.budget).usage();
 		await recorder.emit("turn.completed", payload);
+		await recorder.durable();
 		crashPoint("turn.completed");
 		completed = true;
 		const result: TurnResult = { status, text, session: recorder.session, turn, steps, toolCalls: counts };
@@ -243,6 +249,8 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 						signal: modelSignal,
 						beforeSend: async () => {
 							await recorder.emit("model.requested", { step, messages: history.length, tools: deps.tools.list().length });
+							// What the provider is sent, and everything before it, is on record (and heard) first.
+							await recorder.durable();
 							sent = true;
 							// From here the provider may hold these messages; they are not new to it again.
 							deps.context.sent = requested;
@@ -323,6 +331,8 @@ export async function runTurn(deps: TurnDeps, history: Message[], input: string,
 					const outcome = await execute(deps, a, signal, counts);
 					const after = outcome.ran ? await afterToolCall(deps.hooks, { tool: a.tool.name, callId: a.proposal.id, args: a.args, output: outcome.content, signal, ...outcome.ran }) : [];
 					outcomes.set(a.proposal.id, { ...outcome, notes: [...(a.notes ?? []), ...after] });
+					// The call's evidence commits once, when it ends (calls ending together share the commit).
+					await recorder.durable();
 				},
 			);
 
@@ -417,6 +427,8 @@ async function gate(
 		const askAuthority = deps.authority.forCall({ approved: false });
 		const confirm = deps.confirm && createHumanPrimitives({ channel: "host", answer: deps.approvals.throughAsks(deps.confirm), authority: askAuthority }).ask;
 		await notifyAsk(deps.hooks, name, id);
+		// The host hears what led to the ask before it is asked.
+		await recorder.durable();
 		const approval = await deps.approvals.ask(confirm, { id, tool, args, decision }, signal);
 		for (const refused of askAuthority.refusals) await recorder.audit("authority.denied", refused.toRecord(), id);
 		const confirmed: EventPayloads["permission.confirmed"] = { call_id: id, tool: name, approved: approval.approved, by: approval.by };
@@ -617,7 +629,7 @@ async function pushMessage(deps: TurnDeps, history: Message[], message: Message,
 	history.push(message);
 	deps.context.labels[history.length - 1] = carries;
 	deps.flow.joinContext(carries);
-	await deps.remember(message, carries);
+	await deps.remember(message, carries, deps.recorder);
 }
 
 function oneLine(err: unknown): string {

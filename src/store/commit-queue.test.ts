@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { CommitQueue } from "./commit-queue.js";
+import { describe, expect, it, vi } from "vitest";
+import { CommitQueue, DEFER_DEADLINE_MS } from "./commit-queue.js";
 
 /** A transaction log standing in for a database: writes become visible only when their batch commits. */
 function fakeDb() {
@@ -91,5 +91,82 @@ describe("CommitQueue", () => {
 		expect(db.committed).toEqual(["a"]);
 		expect(db.queue.size).toBe(0);
 		expect(await pending).toBe("a");
+	});
+});
+
+describe("CommitQueue: deferred writes and barriers", () => {
+	it("deferred writes across awaits wait for a barrier and commit with it in one batch, in order", async () => {
+		const db = fakeDb();
+		const heard: string[] = [];
+		const a = db.queue.defer(db.write("a")).then((v) => heard.push(v));
+		await new Promise((resolve) => setImmediate(resolve));
+		const b = db.queue.defer(db.write("b")).then((v) => heard.push(v));
+		await new Promise((resolve) => setImmediate(resolve));
+		// Two turns of the event loop later nothing has asked for a commit: nothing is committed.
+		expect(db.committed).toEqual([]);
+		await db.queue.barrier();
+		expect(db.committed).toEqual(["a", "b"]);
+		expect(db.batches).toEqual([2]);
+		// The writes' callers have heard before the barrier's caller goes on.
+		expect(heard).toEqual(["a", "b"]);
+		await Promise.all([a, b]);
+	});
+
+	it("a write that asks for a commit takes the deferred ones queued before it along, in order", async () => {
+		const db = fakeDb();
+		const deferred = db.queue.defer(db.write("a"));
+		expect(await db.queue.enqueue(db.write("b"))).toBe("b");
+		expect(await deferred).toBe("a");
+		expect(db.committed).toEqual(["a", "b"]);
+		expect(db.batches).toEqual([2]);
+	});
+
+	it("runNow commits what is queued and its own write in one batch, synchronously, after them", () => {
+		const db = fakeDb();
+		void db.queue.defer(db.write("a"));
+		expect(db.queue.runNow(db.write("b"))).toBe("b");
+		expect(db.committed).toEqual(["a", "b"]);
+		expect(db.batches).toEqual([2]);
+		expect(() =>
+			db.queue.runNow(() => {
+				throw new Error("refused");
+			}),
+		).toThrow("refused");
+	});
+
+	it("says whether what waits may touch a table: a write naming none may touch any", () => {
+		const db = fakeDb();
+		void db.queue.defer(db.write("m"), "messages");
+		expect([db.queue.holds("messages"), db.queue.holds("events")]).toEqual([true, false]);
+		void db.queue.defer(db.write("x"));
+		expect(db.queue.holds("events")).toBe(true);
+		db.queue.flush();
+		expect(db.queue.holds("messages")).toBe(false);
+	});
+
+	it("a barrier with nothing queued resolves at once; one whose commit failed rejects", async () => {
+		const db = fakeDb();
+		await db.queue.barrier();
+		expect(db.batches).toEqual([]);
+		const deferred = db.queue.defer(db.write("a"));
+		db.failCommit(new Error("disk full"));
+		await expect(db.queue.barrier()).rejects.toThrow("disk full");
+		await expect(deferred).rejects.toThrow("disk full");
+		expect(db.committed).toEqual([]);
+	});
+
+	it("a deferred write no barrier comes for is committed after the deadline", async () => {
+		vi.useFakeTimers();
+		try {
+			const db = fakeDb();
+			const deferred = db.queue.defer(db.write("a"));
+			vi.advanceTimersByTime(DEFER_DEADLINE_MS - 1);
+			expect(db.committed).toEqual([]);
+			vi.advanceTimersByTime(1);
+			expect(db.committed).toEqual(["a"]);
+			expect(await deferred).toBe("a");
+		} finally {
+			vi.useRealTimers();
+		}
 	});
 });

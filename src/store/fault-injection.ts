@@ -13,7 +13,7 @@ export const CRASH_POINTS = [
 	"operation.dispatched",
 	/** The provider did the work; its outcome is not recorded. */
 	"operation.performed",
-	/** Settled (state, audit record, events committed); the primitive has not returned. */
+	/** Settled (state, audit record, events committed), nothing after it yet: before the primitive returns, or at the commit of a call whose writes are deferred. */
 	"operation.settled",
 	/** Inside the audit append's transaction, after the insert, before the commit. */
 	"store.audit-append",

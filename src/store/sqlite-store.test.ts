@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { runStoreContractTests } from "./test-support/contract-tests.js";
 import { SCHEMA_VERSION } from "./sqlite-migrations.js";
 import { SqliteStore } from "./sqlite-store.js";
@@ -206,6 +206,55 @@ describe("SqliteStore durability and several writers", () => {
 		expect((await pending).seq).toBe(1);
 		const again = openStore(dir);
 		expect(await again.verifyAudit()).toEqual({ ok: true, checked: 1 });
+	});
+
+	it("commits one call's deferred writes, queued across awaits, in one transaction at the barrier; the store reads them back before", async () => {
+		// The deadline that commits a deferred write no barrier came for never fires here.
+		vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+		onTestFinished(() => {
+			vi.useRealTimers();
+		});
+		const dir = tempDir();
+		const store = openStore(dir);
+		const batches = store.observeBatches();
+		const event = { session: "s1", turn: 1, kind: "turn.started", time: "2030-01-01T00:00:00.000Z", payload: { input: "x" } } as const;
+		const written: Promise<unknown>[] = [store.appendEvent(event, { deferred: true })];
+		await new Promise((resolve) => setImmediate(resolve));
+		written.push(store.appendAudit({ session: "s1", turn: 1, kind: "effect", data: { n: 1 } }, { deferred: true }));
+		await new Promise((resolve) => setImmediate(resolve));
+		written.push(store.appendMessage("s1", { role: "user", content: "hi" }, undefined, { deferred: true }));
+		// Another connection sees none of it yet: nothing has committed.
+		const other = raw(dir);
+		try {
+			expect(other.prepare("SELECT COUNT(*) AS n FROM events").get()).toEqual({ n: 0 });
+			await store.barrier();
+			expect(batches).toEqual([3]);
+			expect(other.prepare("SELECT COUNT(*) AS n FROM events").get()).toEqual({ n: 1 });
+		} finally {
+			other.close();
+		}
+		await Promise.all(written);
+		// Read your own writes: a read commits what is queued first.
+		void store.appendAudit({ session: "s1", turn: 1, kind: "effect", data: { n: 2 } }, { deferred: true });
+		expect((await store.listAudit()).map((r) => r.data.n)).toEqual([1, 2]);
+		expect(await store.listMessages("s1")).toHaveLength(1);
+		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 2 });
+		// A read of another table commits nothing: what waits cannot be in it.
+		const commitsBefore = batches.length;
+		void store.appendMessage("s1", { role: "user", content: "again" }, undefined, { deferred: true });
+		expect(await store.listEvents("s1")).toHaveLength(1);
+		expect(batches.length).toBe(commitsBefore);
+		expect(await store.listMessages("s1")).toHaveLength(2);
+		expect(batches.length).toBe(commitsBefore + 1);
+	});
+
+	it("a write that must be done at once commits after the deferred writes queued before it, in the same transaction", async () => {
+		const store = openStore(tempDir());
+		const batches = store.observeBatches();
+		const deferred = store.appendAudit({ session: "s1", turn: 1, kind: "effect", data: {} }, { deferred: true });
+		await store.createSession({ id: "s1", workspace: "/w", mode: "workspace-write", model: "m", created_at: "2030-01-01T00:00:00.000Z" });
+		expect(batches).toEqual([2]);
+		expect((await deferred).seq).toBe(1);
 	});
 
 	it("stamps audit records with the injected clock", async () => {

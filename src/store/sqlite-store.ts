@@ -41,6 +41,7 @@ import {
 	StoreError,
 	type TaskRunRow,
 	type TaskRunState,
+	type WriteOptions,
 } from "./store.js";
 import { describeFileLabelKey, labelFromJson, labelToJson } from "./stored-label.js";
 import {
@@ -158,7 +159,7 @@ export class SqliteStore implements Store {
 	private batchSizes: number[] | undefined;
 	readonly mcpPins: McpPinStore = new SqliteMcpPins({
 		sql: (source) => this.sql(source),
-		immediate: (body) => this.immediate(body),
+		immediate: (body) => this.runNow(body),
 		writable: () => {
 			this.writable();
 		},
@@ -166,7 +167,7 @@ export class SqliteStore implements Store {
 
 	readonly asks: AskStore = new SqliteAsks({
 		sql: (source) => this.sql(source),
-		immediate: (body) => this.immediate(body),
+		immediate: (body) => this.runNow(body),
 		writable: () => {
 			this.writable();
 		},
@@ -176,7 +177,7 @@ export class SqliteStore implements Store {
 
 	readonly memory: MemoryRowStore = new SqliteMemory({
 		sql: (source) => this.sql(source),
-		immediate: (body) => this.immediate(body),
+		immediate: (body) => this.runNow(body),
 		writable: () => {
 			this.writable();
 		},
@@ -257,7 +258,7 @@ export class SqliteStore implements Store {
 	 */
 	async adoptOrphans(): Promise<AdoptedWork> {
 		const holder = this.ownLease();
-		return this.immediate((): AdoptedWork => {
+		return this.runNow((): AdoptedWork => {
 			const leases = (this.sql("SELECT * FROM process_leases ORDER BY started_at, token").all() as LeaseDbRow[]).map(toHolder);
 			const gone: AdoptedWork["holders"] = [];
 			const live = new Set<string>();
@@ -306,7 +307,7 @@ export class SqliteStore implements Store {
 	 */
 	async claimSession(id: string): Promise<void> {
 		const holder = this.ownLease();
-		this.immediate(() => {
+		this.runNow(() => {
 			const row = this.sql("SELECT status, owner FROM sessions WHERE id = ?").get(id) as { status: string; owner: string | null } | undefined;
 			if (!row) throw new StoreError(`unknown session ${id}`);
 			if (row.owner !== null && row.owner !== holder.token) {
@@ -350,16 +351,18 @@ export class SqliteStore implements Store {
 			"INSERT INTO sessions (id, workspace, mode, model, created_at, parent_session, parent_call, owner) VALUES (@id, @workspace, @mode, @model, @created_at, @parent_session, @parent_call, @owner)",
 		);
 		try {
-			insert.run({
-				id: row.id,
-				workspace: row.workspace,
-				mode: row.mode,
-				model: row.model,
-				created_at: row.created_at,
-				parent_session: row.parent_session ?? null,
-				parent_call: row.parent_call ?? null,
-				owner: this.holder?.token ?? null,
-			});
+			this.runNow(() =>
+				insert.run({
+					id: row.id,
+					workspace: row.workspace,
+					mode: row.mode,
+					model: row.model,
+					created_at: row.created_at,
+					parent_session: row.parent_session ?? null,
+					parent_call: row.parent_call ?? null,
+					owner: this.holder?.token ?? null,
+				}),
+			);
 		} catch (error) {
 			if ((error as { code?: unknown }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
 				throw new StoreError(`session ${row.id} already exists`);
@@ -411,10 +414,10 @@ export class SqliteStore implements Store {
 		return rows.map(toSession);
 	}
 
-	async appendEvent(event: EventRow): Promise<void> {
+	async appendEvent(event: EventRow, options?: WriteOptions): Promise<void> {
 		this.writable();
 		const json = toJson(event, "event");
-		return this.write(() => this.insertEvent(event, json));
+		return this.write(() => this.insertEvent(event, json), options, "events");
 	}
 
 	/** Inside the caller's transaction, so the crash point below falls before its commit. */
@@ -433,6 +436,7 @@ export class SqliteStore implements Store {
 	}
 
 	async listEvents(session: string, after = 0): Promise<EventRow[]> {
+		this.readOwnWrites("events");
 		return this.eventRows(session, after);
 	}
 
@@ -445,7 +449,7 @@ export class SqliteStore implements Store {
 		return rows.map((row) => fromJson(row.json, `event ${row.seq} of session ${session}`) as EventRow);
 	}
 
-	async appendMessage(session: string, message: unknown, label?: LabelRow): Promise<void> {
+	async appendMessage(session: string, message: unknown, label?: LabelRow, options?: WriteOptions): Promise<void> {
 		this.writable();
 		const json = toJson(message, "message");
 		const labelJson = label === undefined ? null : labelToJson(this.rules.labels, label, `a message of session ${session}`);
@@ -455,10 +459,11 @@ export class SqliteStore implements Store {
 		);
 		return this.write(() => {
 			insert.run({ session, json, label: labelJson });
-		});
+		}, options, "messages");
 	}
 
 	async listMessages(session: string): Promise<StoredMessage[]> {
+		this.readOwnWrites("messages");
 		const rows = this.sql("SELECT seq, json, label FROM messages WHERE session = ? ORDER BY seq").all(session) as {
 			seq: number;
 			json: string;
@@ -472,12 +477,17 @@ export class SqliteStore implements Store {
 		});
 	}
 
-	async appendAudit(input: AuditRowInput): Promise<AuditRow> {
+	async appendAudit(input: AuditRowInput, options?: WriteOptions): Promise<AuditRow> {
 		this.writable();
 		const data = auditData(input);
 		// The batch's transaction is IMMEDIATE: it takes the write lock before reading the last row,
 		// so another process appending to the same file cannot slip a record in between.
-		return this.write(() => this.insertAudit(input, data));
+		return this.write(() => this.insertAudit(input, data), options, "audit");
+	}
+
+	async barrier(): Promise<void> {
+		this.live();
+		return this.commits.barrier();
 	}
 
 	/**
@@ -519,11 +529,13 @@ export class SqliteStore implements Store {
 	 * still oldest first: a log view wants the tail, not the beginning.
 	 */
 	async listAudit(filter: { session?: string; limit?: number } = {}): Promise<AuditRow[]> {
+		this.readOwnWrites("audit");
 		return this.auditRows(filter);
 	}
 
 	async snapshot<T>(read: (view: SnapshotView) => T): Promise<T> {
 		const db = this.live();
+		this.readOwnWrites();
 		const view: SnapshotView = {
 			listSessions: (limit) => this.sessionRows(limit),
 			listEvents: (session) => this.eventRows(session),
@@ -550,6 +562,7 @@ export class SqliteStore implements Store {
 
 	async verifyAudit(): Promise<ChainCheck> {
 		const db = this.live();
+		this.readOwnWrites();
 		// One read transaction, so a concurrent append cannot make the head and the chain disagree.
 		const verify = db.transaction((): ChainCheck => {
 			const walker = this.rules.chain.walker();
@@ -598,7 +611,7 @@ export class SqliteStore implements Store {
 
 	async addApprovedRule(rule: NewApprovedRuleRow): Promise<ApprovedRuleRow> {
 		this.writable();
-		return this.immediate(() => {
+		return this.runNow(() => {
 			const existing = this.sql(
 				`SELECT * FROM approved_rules WHERE tool = @tool AND pattern = @pattern AND outcome = @outcome
 				 AND workspace = @workspace AND revoked_at IS NULL ORDER BY id LIMIT 1`,
@@ -630,11 +643,8 @@ export class SqliteStore implements Store {
 
 	async revokeApprovedRule(id: number, revokedAt: string, revokedBy: string): Promise<ApprovedRuleRow> {
 		this.writable();
-		const row = this.sql("UPDATE approved_rules SET revoked_at = ?, revoked_by = ? WHERE id = ? AND revoked_at IS NULL RETURNING *").get(
-			revokedAt,
-			revokedBy,
-			id,
-		) as ApprovedRuleDbRow | undefined;
+		const revoke = this.sql("UPDATE approved_rules SET revoked_at = ?, revoked_by = ? WHERE id = ? AND revoked_at IS NULL RETURNING *");
+		const row = this.runNow(() => revoke.get(revokedAt, revokedBy, id)) as ApprovedRuleDbRow | undefined;
 		if (row) return toApprovedRule(row);
 		const known = this.sql("SELECT revoked_at FROM approved_rules WHERE id = ?").get(id) as { revoked_at: string } | undefined;
 		throw new StoreError(known ? `approved rule #${id} was already revoked at ${known.revoked_at}` : `no approved rule #${id}`);
@@ -724,10 +734,10 @@ export class SqliteStore implements Store {
 		});
 	}
 
-	async settleOperation(id: string, settlement: OperationSettlement): Promise<AuditRow | undefined> {
+	async settleOperation(id: string, settlement: OperationSettlement, options?: WriteOptions): Promise<AuditRow | undefined> {
 		this.writable();
 		// One transaction: the state, the chained record and the events commit together or not at all.
-		return this.write(this.settlement(id, settlement));
+		return this.write(this.settlement(id, settlement), options);
 	}
 
 	async settleOperations(batch: readonly { id: string; settlement: OperationSettlement }[]): Promise<(AuditRow | undefined)[]> {
@@ -776,6 +786,7 @@ export class SqliteStore implements Store {
 	}
 
 	async listPendingOperations(): Promise<StoredOperation[]> {
+		this.readOwnWrites("operations");
 		// The WHERE matches the partial index operations_pending word for word, so the planner can use it.
 		const rows = this.sql(
 			"SELECT * FROM operations WHERE state IN ('prepared', 'dispatched') ORDER BY created_at, rowid",
@@ -784,6 +795,7 @@ export class SqliteStore implements Store {
 	}
 
 	async listOperations(filter: { session?: string; call_id?: string; states?: readonly OperationRowState[]; limit?: number }): Promise<StoredOperation[]> {
+		this.readOwnWrites("operations");
 		const where: string[] = [];
 		if (filter.session !== undefined) where.push("session = @session");
 		if (filter.call_id !== undefined) where.push("call_id = @call_id");
@@ -809,18 +821,21 @@ export class SqliteStore implements Store {
 
 	async createTaskRun(row: TaskRunRow): Promise<void> {
 		this.writable();
+		const insert = this.sql(
+			`INSERT INTO task_runs (id, session, state, attention, created_at, updated_at)
+			 VALUES (@id, @session, @state, @attention, @created_at, @updated_at)`,
+		);
 		try {
-			this.sql(
-				`INSERT INTO task_runs (id, session, state, attention, created_at, updated_at)
-				 VALUES (@id, @session, @state, @attention, @created_at, @updated_at)`,
-			).run({
-				id: row.id,
-				session: row.session,
-				state: row.state,
-				attention: row.attention ?? null,
-				created_at: row.created_at,
-				updated_at: row.updated_at,
-			});
+			this.runNow(() =>
+				insert.run({
+					id: row.id,
+					session: row.session,
+					state: row.state,
+					attention: row.attention ?? null,
+					created_at: row.created_at,
+					updated_at: row.updated_at,
+				}),
+			);
 		} catch (error) {
 			if ((error as { code?: unknown }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") throw new StoreError(`task run ${row.id} already exists`);
 			throw error;
@@ -840,16 +855,19 @@ export class SqliteStore implements Store {
 	async updateTaskRun(id: string, change: { state: TaskRunState; attention?: string | null; updated_at: string }): Promise<void> {
 		this.writable();
 		// attention: a string sets it, null clears it, absent leaves it as it was.
-		const result = this.sql(
+		const update = this.sql(
 			`UPDATE task_runs SET state = @state, updated_at = @updated_at,
 			 attention = CASE WHEN @keep = 1 THEN attention ELSE @attention END WHERE id = @id`,
-		).run({
-			id,
-			state: change.state,
-			updated_at: change.updated_at,
-			keep: change.attention === undefined ? 1 : 0,
-			attention: change.attention ?? null,
-		});
+		);
+		const result = this.runNow(() =>
+			update.run({
+				id,
+				state: change.state,
+				updated_at: change.updated_at,
+				keep: change.attention === undefined ? 1 : 0,
+				attention: change.attention ?? null,
+			}),
+		);
 		if (result.changes === 0) throw new StoreError(`unknown task run ${id}`);
 	}
 
@@ -860,7 +878,7 @@ export class SqliteStore implements Store {
 			 VALUES (@run, @command_id, @kind, @input, @created_at)`,
 		);
 		const read = this.sql("SELECT * FROM run_commands WHERE run = ? AND command_id = ?");
-		return this.immediate(() => {
+		return this.runNow(() => {
 			const inserted = insert.run({
 				run: row.run,
 				command_id: row.command_id,
@@ -877,7 +895,7 @@ export class SqliteStore implements Store {
 		const json = toJson(result, `result of command ${commandId} of run ${run}`);
 		const update = this.sql("UPDATE run_commands SET state = 'done', result = ? WHERE run = ? AND command_id = ? AND state = 'accepted'");
 		const read = this.sql("SELECT state FROM run_commands WHERE run = ? AND command_id = ?");
-		this.immediate(() => {
+		this.runNow(() => {
 			if (update.run(json, run, commandId).changes === 1) return;
 			// A finished command's result is evidence of what it did; a second finish must not replace it.
 			const known = read.get(run, commandId) as { state: string } | undefined;
@@ -950,9 +968,27 @@ export class SqliteStore implements Store {
 	}
 
 	/** A write of the Store contract: queued, committed with whatever else is waiting, resolved once durable. */
-	private write<T>(body: () => T): Promise<T> {
+	private write<T>(body: () => T, options?: WriteOptions, table?: string): Promise<T> {
 		this.live();
-		return this.commits.enqueue(body);
+		return options?.deferred ? this.commits.defer(body, table) : this.commits.enqueue(body, table);
+	}
+
+	/**
+	 * A write that must be done before its caller goes on: committed now, in one transaction with
+	 * every write queued before it, so the order writes were asked for is the order they commit.
+	 */
+	private runNow<T>(body: () => T): T {
+		this.live();
+		return this.commits.runNow(body);
+	}
+
+	/**
+	 * Before a read of events, messages or audit records (the tables deferred writes go to): what
+	 * is queued for that table (or for every table, without one) is committed first, so a reader
+	 * sees every write this store was asked for.
+	 */
+	private readOwnWrites(table?: string): void {
+		if (table === undefined ? this.commits.size > 0 : this.commits.holds(table)) this.commits.flush();
 	}
 
 	/** From now on, records how many writes each committed group held; returns the list it fills. */

@@ -205,6 +205,15 @@ export interface SnapshotView {
 }
 
 /**
+ * How an append asks to be committed. `deferred`: it asks for no commit of its own and commits,
+ * in order, with the next write that does, at the next barrier(), or after a short deadline; its
+ * promise still resolves only once it is durable. Reads of the same store see it at once.
+ */
+export interface WriteOptions {
+	deferred?: boolean;
+}
+
+/**
  * Every write resolves only once it is durable. A backend may commit writes that arrive together
  * in one transaction (group commit), but never resolves one before its transaction committed.
  */
@@ -217,15 +226,17 @@ export interface Store {
 	/** Newest first. */
 	listSessions(limit?: number): Promise<SessionRow[]>;
 
-	appendEvent(event: EventRow): Promise<void>;
+	appendEvent(event: EventRow, options?: WriteOptions): Promise<void>;
 	/** In append order; `after`: only the events past the first `after` of the session (a reader that keeps its place). */
 	listEvents(session: string, after?: number): Promise<EventRow[]>;
 
-	appendMessage(session: string, message: unknown, label?: LabelRow): Promise<void>;
+	appendMessage(session: string, message: unknown, label?: LabelRow, options?: WriteOptions): Promise<void>;
 	listMessages(session: string): Promise<StoredMessage[]>;
 
 	/** Durable before it resolves: the record is committed and chained. */
-	appendAudit(input: AuditRowInput): Promise<AuditRow>;
+	appendAudit(input: AuditRowInput, options?: WriteOptions): Promise<AuditRow>;
+	/** Resolves once every write asked for before it (deferred ones included) is durable. */
+	barrier(): Promise<void>;
 	/** In chain order. */
 	listAudit(filter?: { session?: string; limit?: number }): Promise<AuditRow[]>;
 	/** Walks the whole chain and names the first bad record. */
@@ -266,7 +277,7 @@ export interface Store {
 	/** prepared → dispatched, durably, right before the provider is called; a StoreError from any other state. */
 	markOperationDispatched(id: string): Promise<void>;
 	/** prepared | dispatched → a settled state, with its audit record and events, in one transaction; returns the audit record if one was given. */
-	settleOperation(id: string, settlement: OperationSettlement): Promise<AuditRow | undefined>;
+	settleOperation(id: string, settlement: OperationSettlement, options?: WriteOptions): Promise<AuditRow | undefined>;
 	/**
 	 * Many settlements (recovery's batch), each checked and written as settleOperation would, in one
 	 * transaction: all commit or none does. Returns each one's audit record, in order.

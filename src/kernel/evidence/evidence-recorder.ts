@@ -1,38 +1,80 @@
 /**
  * The one writer of evidence for a session: every event and audit record passes the redactor
  * and is committed to the store before it is handed to the host.
+ *
+ * A deferring view (deferring()) writes the same evidence without waiting for each commit: its
+ * writes are queued in order and commit together at the next barrier (durable(), or any write
+ * that must be durable before its caller goes on, such as an operation's intent), and the host
+ * hears each event once the commit holding it is done. So the writes of one call cost one commit
+ * where the call needs them durable, not one each.
  */
 import { randomUUID } from "node:crypto";
-import type { Store } from "../../store/store.js";
+import { crashPoint } from "../../store/fault-injection.js";
+import type { OperationSettlement, Store } from "../../store/store.js";
 import type { EffectRecord } from "../effects.js";
 import type { Label } from "../flow/label.js";
 import type { Redactor } from "../flow/redaction-types.js";
 import type { OperationLog } from "../operations/protected-operation.js";
-import type { AuditInput, AuditKind, AuditRecord } from "./audit-types.js";
+import type { AuditInput, AuditKind } from "./audit-types.js";
 import type { AnyWardenEvent, EventKind, EventPayloads, WardenEvent } from "./event-types.js";
 import { toAuditRecord } from "./store-rows.js";
 
 export type EventListener = (event: AnyWardenEvent) => void;
 
+const DEFERRED = { deferred: true } as const;
+
+/** What a deferring view shares with the recorder it came from. */
+interface Shared {
+	clock: { turn: number };
+}
+
 export class EvidenceRecorder {
-	private turn = 0;
+	private readonly clock: { turn: number };
+	/** A deferring view's writes not yet known durable (undefined: every write is awaited). */
+	private readonly outstanding: Promise<unknown>[] | undefined;
 
 	constructor(
 		private readonly store: Store,
 		private readonly redactor: Redactor,
 		readonly session: string,
 		private readonly listener: EventListener,
-	) {}
+		shared?: Shared,
+	) {
+		this.clock = shared?.clock ?? { turn: 0 };
+		this.outstanding = shared ? [] : undefined;
+	}
 
 	setTurn(turn: number): void {
-		this.turn = turn;
+		this.clock.turn = turn;
 	}
 
 	get currentTurn(): number {
-		return this.turn;
+		return this.clock.turn;
 	}
 
-	async emit<K extends EventKind>(kind: K, payload: EventPayloads[K], turn = this.turn): Promise<WardenEvent<K>> {
+	/** The same recorder (session, turn, listener) whose writes are deferred until durable() or another barrier. */
+	deferring(): EvidenceRecorder {
+		return new EvidenceRecorder(this.store, this.redactor, this.session, this.listener, { clock: this.clock });
+	}
+
+	/**
+	 * Resolves once everything this recorder (and any other writer of the store) asked for is
+	 * durable and the host has heard this recorder's events; rejects with the first of its
+	 * deferred writes that the store refused.
+	 */
+	async durable(): Promise<void> {
+		await this.store.barrier();
+		if (!this.outstanding || this.outstanding.length === 0) return;
+		await Promise.all(this.outstanding.splice(0));
+	}
+
+	/** A deferred write, kept until durable() reports it; its failure is not an unhandled rejection meanwhile. */
+	private track(written: Promise<unknown>): void {
+		written.catch(() => {});
+		this.outstanding!.push(written);
+	}
+
+	async emit<K extends EventKind>(kind: K, payload: EventPayloads[K], turn = this.clock.turn): Promise<WardenEvent<K>> {
 		const event = {
 			kind,
 			session: this.session,
@@ -40,6 +82,10 @@ export class EvidenceRecorder {
 			time: new Date().toISOString(),
 			payload: this.redactor.redact(payload),
 		} as WardenEvent<K>;
+		if (this.outstanding) {
+			this.track(this.store.appendEvent(event as AnyWardenEvent, DEFERRED).then(() => this.listener(event as AnyWardenEvent)));
+			return event;
+		}
 		await this.store.appendEvent(event as AnyWardenEvent);
 		this.listener(event as AnyWardenEvent);
 		return event;
@@ -54,10 +100,17 @@ export class EvidenceRecorder {
 		this.listener(event);
 	}
 
-	async audit(kind: AuditKind, data: Record<string, unknown>, callId?: string, turn = this.turn): Promise<AuditRecord> {
+	/** Chains one record; a deferring view resolves before it is durable (durable() reports it). */
+	async audit(kind: AuditKind, data: Record<string, unknown>, callId?: string, turn = this.clock.turn): Promise<void> {
+		const input = this.auditInput(kind, data, callId, turn);
+		if (this.outstanding) this.track(this.store.appendAudit(input, DEFERRED));
+		else await this.store.appendAudit(input);
+	}
+
+	private auditInput(kind: AuditKind, data: Record<string, unknown>, callId: string | undefined, turn: number): AuditInput {
 		const input: AuditInput = { session: this.session, turn, kind, data: this.redactor.redact(data) };
 		if (callId !== undefined) input.call_id = callId;
-		return toAuditRecord(await this.store.appendAudit(input));
+		return input;
 	}
 
 	/** A value as the redactor leaves it, for evidence kept in rows of its own (an ask a surface is shown). */
@@ -67,12 +120,16 @@ export class EvidenceRecorder {
 
 	/** Persists one conversation message, redacted like every other piece of evidence. */
 	async message(message: unknown, label?: Label): Promise<void> {
-		await this.store.appendMessage(this.session, this.redactor.redact(message), label);
+		const redacted = this.redactor.redact(message);
+		if (this.outstanding) this.track(this.store.appendMessage(this.session, redacted, label, DEFERRED));
+		else await this.store.appendMessage(this.session, redacted, label);
 	}
 
 	/** Effects get their own audit record, linked to the call, and an event naming that record. */
 	async effect(effect: EffectRecord): Promise<void> {
-		const record = await this.audit("effect", { effect: effect.effect, resource: effect.resource, ...effect.data }, effect.call_id);
+		// Awaited even in a deferring view: the event names the record's seq, known once it is chained.
+		const input = this.auditInput("effect", { effect: effect.effect, resource: effect.resource, ...effect.data }, effect.call_id, this.clock.turn);
+		const record = toAuditRecord(await this.store.appendAudit(input));
 		await this.emit("effect.recorded", {
 			call_id: effect.call_id,
 			effect: effect.effect,
@@ -84,7 +141,10 @@ export class EvidenceRecorder {
 	/**
 	 * The durable states of this session's protected operations. A settlement with an effect commits
 	 * the operation's state, the `effect` audit record and the effect.recorded event in one
-	 * transaction; the host hears the event only after that commit.
+	 * transaction; the host hears the event only after that commit. The intent and the dispatch mark
+	 * are always awaited (nothing is dispatched before both are durable); a deferring view's
+	 * settlement commits with the rest of the call at its next barrier (a crash before it leaves the
+	 * operation dispatched, for recovery to reconcile).
 	 */
 	operationLog(): OperationLog {
 		return {
@@ -98,7 +158,7 @@ export class EvidenceRecorder {
 						intent: this.redactor.redact(intent.intent),
 						id,
 						session: this.session,
-						turn: this.turn,
+						turn: this.clock.turn,
 						created_at: new Date().toISOString(),
 					},
 					beforeImage,
@@ -107,41 +167,44 @@ export class EvidenceRecorder {
 			},
 			dispatched: (id) => this.store.markOperationDispatched(id),
 			settle: async (id, state, outcome, effect) => {
-				const turn = this.turn;
-				if (!effect) {
-					await this.store.settleOperation(id, {
-						state,
-						outcome: this.redactor.redact(outcome),
-						audit: {
+				const turn = this.clock.turn;
+				const event = effect
+					? ({
+							kind: "effect.recorded",
 							session: this.session,
 							turn,
-							kind: state === "abandoned" ? "operation.abandoned" : "operation.settled",
-							data: this.redactor.redact({ operation: id, state, ...outcome }),
-						},
-					});
-					return;
-				}
-				const event = {
-					kind: "effect.recorded",
-					session: this.session,
-					turn,
-					time: new Date().toISOString(),
-					payload: this.redactor.redact({ call_id: effect.call_id, effect: effect.effect, resource: effect.resource, audit_seq: 0 }),
-				} as WardenEvent<"effect.recorded">;
-				const record = await this.store.settleOperation(id, {
+							time: new Date().toISOString(),
+							payload: this.redactor.redact({ call_id: effect.call_id, effect: effect.effect, resource: effect.resource, audit_seq: 0 }),
+						} as WardenEvent<"effect.recorded">)
+					: undefined;
+				const settlement: OperationSettlement = {
 					state,
 					outcome: this.redactor.redact(outcome),
-					audit: {
-						session: this.session,
-						turn,
-						kind: "effect",
-						call_id: effect.call_id,
-						data: this.redactor.redact({ effect: effect.effect, resource: effect.resource, ...effect.data, operation: id, state }),
-					},
-					events: [event as AnyWardenEvent],
+					audit: effect
+						? {
+								session: this.session,
+								turn,
+								kind: "effect",
+								call_id: effect.call_id,
+								data: this.redactor.redact({ effect: effect.effect, resource: effect.resource, ...effect.data, operation: id, state }),
+							}
+						: {
+								session: this.session,
+								turn,
+								kind: state === "abandoned" ? "operation.abandoned" : "operation.settled",
+								data: this.redactor.redact({ operation: id, state, ...outcome }),
+							},
+					...(event ? { events: [event as AnyWardenEvent] } : {}),
+				};
+				const written = this.store.settleOperation(id, settlement, this.outstanding ? DEFERRED : undefined).then((record) => {
+					if (event) {
+						if (record) event.payload.audit_seq = record.seq;
+						this.listener(event as AnyWardenEvent);
+					}
+					crashPoint("operation.settled");
 				});
-				if (record) event.payload.audit_seq = record.seq;
-				this.listener(event as AnyWardenEvent);
+				if (this.outstanding) this.track(written);
+				else await written;
 			},
 		};
 	}

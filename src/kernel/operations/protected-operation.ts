@@ -1,7 +1,8 @@
 /**
  * Runs one effectful primitive as a protected operation: a durable intent before anything is
  * dispatched, a durable "dispatched" mark right before the provider is called, and a settlement
- * (state, effect audit record and event in one store transaction) before the primitive returns.
+ * (state, effect audit record and event in one store transaction) once the effect is done, durable
+ * before the primitive returns or, for a call whose writes are deferred, with the call's commit.
  * Refused or cancelled before dispatch, the operation is abandoned: certified not started, and the
  * caller gives back what it reserved.
  */
@@ -16,8 +17,9 @@ export interface OperationLog {
 	/** Commits prepared → dispatched. */
 	dispatched(id: string): Promise<void>;
 	/**
-	 * Commits the settlement. With `effect`, its audit record is kind `effect` (and an
-	 * effect.recorded event names it); without, a kind `operation.settled` record.
+	 * Commits the settlement (or, for a call whose writes are deferred, queues it for the call's
+	 * commit). With `effect`, its audit record is kind `effect` (and an effect.recorded event names
+	 * it); without, a kind `operation.settled` record.
 	 */
 	settle(id: string, state: SettledState, outcome: Record<string, unknown>, effect?: { call_id: string; effect: EffectKind; resource: string; data: Record<string, unknown> }): Promise<void>;
 }
@@ -86,13 +88,12 @@ export async function runProtected<T>(log: OperationLog | undefined, recordEffec
 		const settled = spec.errored(err);
 		crashPoint("operation.performed");
 		const outcome = { ...(settled.outcome ?? {}), error: err instanceof Error ? err.message : String(err) };
+		// Its crash point, operation.settled, is the log's: where the settlement is durable.
 		await log.settle(id, settled.state, outcome, effectOf(settled));
-		crashPoint("operation.settled");
 		throw err;
 	}
 	crashPoint("operation.performed");
 	const settled = spec.settled(result);
 	await log.settle(id, settled.state, settled.outcome ?? {}, effectOf(settled));
-	crashPoint("operation.settled");
 	return result;
 }

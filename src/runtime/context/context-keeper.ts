@@ -347,6 +347,8 @@ export class ContextKeeper {
 		const manifest = this.manifest(requestMessages.slice(0, -1), requestLabels, "compaction", recorder.currentTurn, k, requestTokens, [instructionItem]);
 		const digest = manifestDigest(manifest);
 		await recorder.audit("context.manifest", { digest, ...manifest });
+		// What the summariser is sent is on record before it leaves (the turn's writes are deferred).
+		await recorder.durable();
 		const llm = createLlmPrimitives({
 			model: call.model,
 			authority: call.authority.forCall({ approved: false }),

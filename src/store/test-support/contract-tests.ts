@@ -89,6 +89,29 @@ export function runStoreContractTests(name: string, rules: StoreRules, makeStore
 			await subject.cleanup();
 		});
 
+		describe("deferred writes", () => {
+			it("reads a deferred append back before any barrier, in order with the rest, and the barrier settles every one", async () => {
+				const [first, second] = sampleEvents("s1");
+				const written = [
+					store.appendEvent(first!, { deferred: true }),
+					store.appendAudit({ session: "s1", turn: 1, kind: "effect", data: { n: 1 } }, { deferred: true }),
+					store.appendMessage("s1", { role: "user", content: "hi" }, undefined, { deferred: true }),
+				];
+				await store.appendEvent(second!);
+				expect((await store.listEvents("s1")).map((e) => e.kind)).toEqual([first!.kind, second!.kind]);
+				expect((await store.listAudit({ session: "s1" })).map((r) => r.data.n)).toEqual([1]);
+				expect(await store.listMessages("s1")).toHaveLength(1);
+				await store.barrier();
+				const [, record] = await Promise.all(written);
+				expect((record as { seq: number }).seq).toBe(1);
+				expect(await store.verifyAudit()).toEqual({ ok: true, checked: 1 });
+			});
+
+			it("a barrier with nothing asked for resolves", async () => {
+				await store.barrier();
+			});
+		});
+
 		describe("sessions", () => {
 			it("creates a session as active with no turns", async () => {
 				await store.createSession(session("s1", "2025-03-01T10:00:00.000Z"));

@@ -46,16 +46,20 @@ function deciderRow(label: string, timing: DeciderTiming): string[] {
 	return [label, thousands(timing.perSecond), timing.medianUsPerDecision.toFixed(2), String(allow), String(ask), String(deny)];
 }
 
-function governedReadSection(read: GovernedReadReport): string[] {
+export function governedReadSection(read: GovernedReadReport): string[] {
 	const lines = [`Governed read_file of a ${read.fileBytes}-byte file, per call (median of ${read.rounds} rounds × ${read.callsPerRound} calls, after ${read.warmupRounds} warm-up round(s))`];
 	const base = read.direct.medianUs;
+	// Reports written before the durable yardstick have only the bare read.
+	const durableBase = read.durableYardstick?.medianUs ?? base;
 	const rows = [
-		["variant", "median", "min", "max", "vs direct"],
+		["variant", "median", "min", "max", "vs yardstick"],
 		timingRow("direct fs.promises.readFile (yardstick)", read.direct, base),
-		timingRow("governed, SQLite store (WAL, synchronous=FULL)", read.governed, base),
+		...(read.durableYardstick ? [timingRow(`readFile + fsync'd append of ${read.evidenceBytesPerCall.toFixed(0)} B of evidence (durable yardstick)`, read.durableYardstick, durableBase)] : []),
+		timingRow("governed, SQLite store (WAL, synchronous=FULL)", read.governed, durableBase),
 	];
 	if (read.governedInMemory) rows.push(timingRow("governed, in-memory store", read.governedInMemory, base));
 	lines.push(...table(rows));
+	if (read.commitsPerCall !== undefined) lines.push(`  ${read.commitsPerCall.toFixed(2)} store commits per governed call (a model call and a read each)`);
 	if (read.durabilityShare !== undefined) {
 		lines.push(`  durable storage is ${(read.durabilityShare * 100).toFixed(0)}% of a governed call`);
 	}

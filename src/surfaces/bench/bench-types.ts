@@ -128,12 +128,18 @@ export interface GovernedReadReport {
 	callsPerRound: number;
 	rounds: number;
 	warmupRounds: number;
-	/** The yardstick: `fs.promises.readFile` of the same file. */
+	/** The in-memory variant's yardstick: `fs.promises.readFile` of the same file. */
 	direct: CallTiming;
+	/** The durable variant's yardstick: the same read plus one fsync'd append of evidenceBytesPerCall bytes of a governed turn's evidence. */
+	durableYardstick: CallTiming;
+	/** A governed turn's events, audit records and messages as JSON lines, per call. */
+	evidenceBytesPerCall: number;
 	/** The whole pipeline with the SQLite store (WAL, synchronous=FULL). */
 	governed: CallTiming;
-	/** governed.medianUs / direct.medianUs. */
+	/** governed.medianUs / durableYardstick.medianUs. */
 	ratio: number;
+	/** Store transactions committed per governed call (each step: one model call and one read), over the measured turns. */
+	commitsPerCall: number;
 	/** The same pipeline over an in-memory Store; absent when not run. */
 	governedInMemory?: CallTiming;
 	/** governedInMemory.medianUs / direct.medianUs. */

@@ -104,7 +104,10 @@ describe("runBenchmarks with tiny parameters", () => {
 		expectTiming(read.direct, 2);
 		expectTiming(read.governed, 2);
 		expectTiming(read.governedInMemory, 2);
-		expect(read.ratio).toBeCloseTo(read.governed.medianUs / read.direct.medianUs, 10);
+		expectTiming(read.durableYardstick, 2);
+		expect(read.ratio).toBeCloseTo(read.governed.medianUs / read.durableYardstick.medianUs, 10);
+		expect(read.evidenceBytesPerCall).toBeGreaterThan(0);
+		expect(read.commitsPerCall).toBeGreaterThan(0);
 		expect(read.inMemoryRatio).toBeCloseTo(read.governedInMemory!.medianUs / read.direct.medianUs, 10);
 		expect(read.durabilityShare).toBeCloseTo(1 - read.governedInMemory!.medianUs / read.governed.medianUs, 10);
 	});

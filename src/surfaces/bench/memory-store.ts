@@ -150,6 +150,11 @@ export class MemoryStore implements Store {
 		return readBack(this.chain(input, auditDataJson(input)));
 	}
 
+	/** Every write here is done when its promise settles: there is nothing to wait for. */
+	async barrier(): Promise<void> {
+		this.live();
+	}
+
 	/** The one place records are chained; appendAudit and settleOperation both come here. */
 	private chain(input: AuditRowInput, dataJson: string): StoredAudit {
 		const data = JSON.parse(dataJson) as Record<string, unknown>;
