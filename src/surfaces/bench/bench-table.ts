@@ -10,6 +10,7 @@ import type {
 	EchoTiming,
 	TuiBenchReport,
 	ConcurrencyReport,
+	ConcurrencyVariant,
 	GroupCommitReport,
 	DecisionReport,
 	DeciderTiming,
@@ -189,15 +190,25 @@ export function sandboxSection(sb: SandboxSpawnReport): string[] {
 }
 
 function concurrencySection(c: ConcurrencyReport): string[] {
-	return [
+	const cpu = (v: ConcurrencyVariant) => (v.cpuPerCallUs === undefined ? "n/a" : duration(v.cpuPerCallUs));
+	const busy = (v: ConcurrencyVariant) => (v.coresBusy === undefined ? "n/a" : `${Math.round(v.coresBusy * 100)}%`);
+	const lines = [
 		`Many processes on one state dir: ${c.processes} \`warden run\` processes at once, ${c.callsPerProcess} governed write_file calls each, vs one process (CLI start included)`,
 		...table([
-			["variant", "calls/s", "wall", "vs one process"],
-			["one process (yardstick)", thousands(c.single.perSecond), duration(c.single.wallUs), ratio(1)],
-			[`${c.processes} processes at once`, thousands(c.concurrent.perSecond), duration(c.concurrent.wallUs), ratio(c.ratio)],
+			["variant", "calls/s", "wall", "CPU per call", `cores busy (of ${c.cores})`, "vs one process"],
+			["one process (yardstick)", thousands(c.single.perSecond), duration(c.single.wallUs), cpu(c.single), busy(c.single), ratio(1)],
+			[`${c.processes} processes at once`, thousands(c.concurrent.perSecond), duration(c.concurrent.wallUs), cpu(c.concurrent), busy(c.concurrent), ratio(c.ratio)],
 		]),
-		`  write-lock wait under that load: p99 ${duration(c.lockWaitP99Us)}, max ${duration(c.lockWaitMaxUs)} over ${c.lockWaits} write transactions`,
+		`  a process's own start (a run making no call): ${duration(c.start.wallUs)}${c.start.cpuUs === undefined ? "" : `, ${duration(c.start.cpuUs)} CPU`}`,
 	];
+	if (c.ceilingPerSecond !== undefined && c.ceilingRatio !== undefined) {
+		const cause = c.heldBy === "cpu" ? "CPU: the cores were busy throughout" : "waiting: the cores had time to spare";
+		lines.push(`  ceiling on ${c.cores} cores at that CPU per call: ${thousands(c.ceilingPerSecond)} calls/s (${ratio(c.ceilingRatio)} one process); achieved ${ratio(c.ratio)} (goal 3×): held by ${cause}`);
+	}
+	lines.push(
+		`  write lock under that load: wait p99 ${duration(c.lockWaitP99Us)}, max ${duration(c.lockWaitMaxUs)}; held median ${duration(c.lockHoldMedianUs)}, p99 ${duration(c.lockHoldP99Us)}; ${c.lockBusy} of ${c.lockWaits} write transactions found it taken`,
+	);
+	return lines;
 }
 
 function groupCommitSection(g: GroupCommitReport): string[] {

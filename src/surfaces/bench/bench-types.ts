@@ -343,17 +343,44 @@ export interface JitColdStartReport {
 export interface ConcurrencyReport {
 	processes: number;
 	callsPerProcess: number;
+	/** Cores this machine offers (os.availableParallelism). */
+	cores: number;
+	/** One process making no call, spawn to exit (the median of a few): the start every process pays. */
+	start: { wallUs: number; cpuUs?: number };
 	/** The yardstick: one process making callsPerProcess calls. */
-	single: { perSecond: number; wallUs: number };
+	single: ConcurrencyVariant;
 	/** `processes` processes at once, each making callsPerProcess calls. */
-	concurrent: { perSecond: number; wallUs: number };
+	concurrent: ConcurrencyVariant;
 	/** concurrent.perSecond / single.perSecond. */
 	ratio: number;
+	/** cores / the many-process CPU per call: the most calls per second these cores allow (absent off Linux). */
+	ceilingPerSecond?: number;
+	/** ceilingPerSecond / single.perSecond: the best ratio this machine can show. */
+	ceilingRatio?: number;
+	/** What holds the ratio: "cpu" when the cores were near fully busy through the many-process run, else "waiting". */
+	heldBy?: "cpu" | "waiting";
 	/** Write transactions timed under the concurrent load. */
 	lockWaits: number;
+	/** Those that found the lock taken at least once. */
+	lockBusy: number;
 	/** The 99th percentile of their waits for the write lock. */
 	lockWaitP99Us: number;
 	lockWaitMaxUs: number;
+	/** How long a transaction held the write lock (BEGIN IMMEDIATE taken to COMMIT returned). */
+	lockHoldMedianUs: number;
+	lockHoldP99Us: number;
+}
+
+/** One variant of the concurrency benchmark; the CPU figures are absent off Linux. */
+export interface ConcurrencyVariant {
+	perSecond: number;
+	wallUs: number;
+	/** User + system CPU of all its processes. */
+	cpuUs?: number;
+	/** cpuUs over all its governed calls, their processes' start included. */
+	cpuPerCallUs?: number;
+	/** How busy all cores were meanwhile (0–1), whoever's work it was. */
+	coresBusy?: number;
 }
 
 /** Warden's model transport against the same work done bare (src/surfaces/bench/model-transport-bench.ts). */
