@@ -6,6 +6,7 @@ import { DB_FILE } from "./sqlite-open.js";
 import { SqliteStore } from "./sqlite-store.js";
 import { tempStores } from "./test-support/temp-stores.js";
 import { TEST_RULES } from "./test-support/test-rules.js";
+import { CoreSaturation } from "./write-lock-wait.js";
 
 const { tempDir, track } = tempStores("warden-write-lock-");
 
@@ -38,11 +39,15 @@ async function holdWriteLock(dbPath: string, holdMs: number): Promise<{ released
 
 const record = { session: "s1", turn: 0, kind: "session.started", data: {} };
 
+/** The cores' state pinned, so each test takes the path it names whatever the machine's load. */
+const FREE = new CoreSaturation(() => false);
+const SATURATED = new CoreSaturation(() => true);
+
 describe("a write while another process holds the write lock", () => {
-	it("waits it out and commits once the lock is free, counted as a busy transaction", async () => {
+	it("with a core free, waits it out in short sleeps and commits once the lock is free, counted as a busy transaction", async () => {
 		const dir = tempDir();
 		const log = join(dir, "waits.jsonl");
-		const store = track(SqliteStore.open(join(dir, "state"), { rules: TEST_RULES, lockWaitLog: log }));
+		const store = track(SqliteStore.open(join(dir, "state"), { rules: TEST_RULES, lockWaitLog: log, coreSaturation: FREE }));
 		const { released } = await holdWriteLock(join(dir, "state", DB_FILE), 150);
 		await store.appendAudit(record);
 		await released;
@@ -50,20 +55,38 @@ describe("a write while another process holds the write lock", () => {
 		expect(readLockWaitLog(log).busy).toBe(1);
 	});
 
-	it("is refused in one line naming the state dir once the lock stays held past the bound, and the store writes again afterwards", async () => {
+	it("with the cores saturated, SQLite's handler waits it out and the write commits", async () => {
 		const dir = tempDir();
-		const stateDir = join(dir, "state");
-		const store = track(SqliteStore.open(stateDir, { rules: TEST_RULES, writeLockWait: { boundMs: 50, firstSleepMs: 0.1, maxSleepMs: 2 } }));
-		const { released } = await holdWriteLock(join(stateDir, DB_FILE), 1_000);
-		const refusal = await store.appendAudit(record).then(
-			() => undefined,
-			(error: unknown) => error as Error,
-		);
-		expect(refusal?.name).toBe("StoreError");
-		expect(refusal?.message).toBe(`state dir ${stateDir}: the database stayed locked by another process for 0.05 s (database is locked); try again`);
-		await released;
+		const log = join(dir, "waits.jsonl");
+		const store = track(SqliteStore.open(join(dir, "state"), { rules: TEST_RULES, lockWaitLog: log, coreSaturation: SATURATED }));
+		const { released } = await holdWriteLock(join(dir, "state", DB_FILE), 150);
 		await store.appendAudit(record);
-		expect((await store.listAudit()).map((r) => r.kind)).toEqual(["session.started"]);
-		expect((await store.verifyAudit()).ok).toBe(true);
+		await released;
+		await store.close();
+		// The refusals stayed inside SQLite: the store saw none.
+		expect(readLockWaitLog(log)).toMatchObject({ busy: 0 });
+		expect(readLockWaitLog(log).waitsUs).toHaveLength(2);
 	});
+
+	for (const [cores, saturation] of [
+		["a core free", FREE],
+		["the cores saturated", SATURATED],
+	] as const) {
+		it(`with ${cores}, is refused in one line naming the state dir once the lock stays held past the bound, and the store writes again afterwards`, async () => {
+			const dir = tempDir();
+			const stateDir = join(dir, "state");
+			const store = track(SqliteStore.open(stateDir, { rules: TEST_RULES, writeLockWait: { boundMs: 50, steps: [0.1, 1] }, coreSaturation: saturation }));
+			const { released } = await holdWriteLock(join(stateDir, DB_FILE), 1_000);
+			const refusal = await store.appendAudit(record).then(
+				() => undefined,
+				(error: unknown) => error as Error,
+			);
+			expect(refusal?.name).toBe("StoreError");
+			expect(refusal?.message).toBe(`state dir ${stateDir}: the database stayed locked by another process for 0.05 s (database is locked); try again`);
+			await released;
+			await store.appendAudit(record);
+			expect((await store.listAudit()).map((r) => r.kind)).toEqual(["session.started"]);
+			expect((await store.verifyAudit()).ok).toBe(true);
+		});
+	}
 });

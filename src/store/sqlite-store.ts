@@ -15,7 +15,7 @@ import { CommitQueue } from "./commit-queue.js";
 import { crashPoint } from "./fault-injection.js";
 import { oneLine } from "./sqlite-errors.js";
 import { LockWaitLog } from "./lock-wait-log.js";
-import { retryWhileBusy, WRITE_LOCK_WAIT, type WriteLockWait } from "./write-lock-wait.js";
+import { CoreSaturation, retryWhileBusy, WRITE_LOCK_WAIT, type WriteLockWait } from "./write-lock-wait.js";
 import { BUSY_TIMEOUT_MS, openDatabase, prepareStateDir } from "./sqlite-open.js";
 import { AUDIT_COLUMNS as AUDIT_COLUMN_ORDER, type StoreRules } from "./store-rules.js";
 import {
@@ -71,6 +71,8 @@ export interface SqliteStoreOptions {
 	lockWaitLog?: string;
 	/** How a write waits for another process's lock; tests shorten the bound. */
 	writeLockWait?: WriteLockWait;
+	/** Whether the cores are saturated (so SQLite's coarse handler waits); tests pin it. */
+	coreSaturation?: CoreSaturation;
 }
 
 export interface ProcessLeaseOptions extends Partial<LivenessProbe> {
@@ -137,6 +139,7 @@ export class SqliteStore implements Store {
 	private heartbeat: ReturnType<typeof setInterval> | undefined;
 	private readonly lockWaits: LockWaitLog | undefined;
 	private readonly writeLockWait: WriteLockWait;
+	private readonly cores: CoreSaturation;
 	/** The per-call writes, committed in groups (commit-queue.ts). */
 	private readonly commits = new CommitQueue(
 		(batch) => this.immediate(batch),
@@ -196,6 +199,9 @@ export class SqliteStore implements Store {
 		this.rules = options.rules;
 		this.lockWaits = LockWaitLog.fromEnv(options.lockWaitLog === undefined ? process.env : { WARDEN_LOCK_WAIT_LOG: options.lockWaitLog });
 		this.writeLockWait = options.writeLockWait ?? WRITE_LOCK_WAIT;
+		this.cores = options.coreSaturation ?? new CoreSaturation();
+		// SQLite's handler waits for the same bound as the short sleeps.
+		if (this.writeLockWait.boundMs !== BUSY_TIMEOUT_MS) db.pragma(`busy_timeout = ${this.writeLockWait.boundMs}`);
 		this.readOnly = options.readOnly === true;
 		const lease = options.leaseOptions ?? {};
 		this.probe = {
@@ -918,8 +924,8 @@ export class SqliteStore implements Store {
 	/**
 	 * One short write transaction, BEGIN IMMEDIATE: it takes the write lock before its first read,
 	 * so what it reads (the chain's head, a row's state) cannot change under it. Another process's
-	 * lock is waited out in short sleeps (write-lock-wait.ts) rather than SQLite's coarse busy
-	 * handler, which is off for the BEGIN; a lock still held past the bound is refused in one line.
+	 * lock is waited out by SQLite's handler while the cores are saturated and by short sleeps while
+	 * one is free (write-lock-wait.ts); a lock still held past the bound is refused in one line.
 	 */
 	private immediate<T>(body: () => T): T {
 		const timing = this.lockWaits?.start();
@@ -940,18 +946,16 @@ export class SqliteStore implements Store {
 			}
 			return result;
 		});
-		const nested = this.db.inTransaction;
-		if (!nested) this.db.pragma("busy_timeout = 0");
+		const refuse = (error: unknown) =>
+			new StoreError(`state dir ${this.stateDir}: the database stayed locked by another process for ${this.writeLockWait.boundMs / 1000} s (${oneLine(error)}); try again`);
+		// On saturated cores SQLite's own handler waits inside each attempt (write-lock-wait.ts); inside a transaction the lock is held already.
+		const short = !this.db.inTransaction && !this.cores.saturated();
+		if (short) this.db.pragma("busy_timeout = 0");
 		try {
-			return retryWhileBusy(() => transaction.immediate(), {
-				wait: this.writeLockWait,
-				retryable: () => !this.db.inTransaction,
-				onBusy: () => timing?.busy(),
-				refuse: (error) => new StoreError(`state dir ${this.stateDir}: the database stayed locked by another process for ${this.writeLockWait.boundMs / 1000} s (${oneLine(error)}); try again`),
-			});
+			return retryWhileBusy(() => transaction.immediate(), { wait: this.writeLockWait, retryable: () => !this.db.inTransaction, onBusy: () => timing?.busy(), refuse });
 		} finally {
 			timing?.released();
-			if (!nested && this.db.open) this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+			if (short && this.db.open) this.db.pragma(`busy_timeout = ${this.writeLockWait.boundMs}`);
 		}
 	}
 
