@@ -206,7 +206,7 @@ function concurrencySection(c: ConcurrencyReport): string[] {
 		lines.push(`  ceiling on ${c.cores} cores at that CPU per call: ${thousands(c.ceilingPerSecond)} calls/s (${ratio(c.ceilingRatio)} one process); achieved ${ratio(c.ratio)} (goal 3×): held by ${cause}`);
 	}
 	lines.push(
-		`  write lock under that load: wait p99 ${duration(c.lockWaitP99Us)}, max ${duration(c.lockWaitMaxUs)}; held median ${duration(c.lockHoldMedianUs)}, p99 ${duration(c.lockHoldP99Us)}; ${c.lockBusy} of ${c.lockWaits} write transactions found it taken`,
+		`  write lock under that load: wait p99 ${duration(c.lockWaitP99Us)}, max ${duration(c.lockWaitMaxUs)}; held median ${duration(c.lockHoldMedianUs)}, p99 ${duration(c.lockHoldP99Us)}; ${c.lockWaitsOver1ms} of ${c.lockWaits} write transactions waited over 1 ms`,
 	);
 	return lines;
 }

@@ -361,8 +361,8 @@ export interface ConcurrencyReport {
 	heldBy?: "cpu" | "waiting";
 	/** Write transactions timed under the concurrent load. */
 	lockWaits: number;
-	/** Those that found the lock taken at least once. */
-	lockBusy: number;
+	/** Those that waited over a millisecond for it (whichever of SQLite's handler or the store's own sleeps waited). */
+	lockWaitsOver1ms: number;
 	/** The 99th percentile of their waits for the write lock. */
 	lockWaitP99Us: number;
 	lockWaitMaxUs: number;

@@ -40,7 +40,6 @@ interface Measured {
 	variant: ConcurrencyVariant;
 	waitsUs: number[];
 	holdsUs: number[];
-	busy: number;
 }
 
 export async function benchConcurrency(options: ConcurrencyBenchOptions): Promise<ConcurrencyReport> {
@@ -71,7 +70,7 @@ export async function benchConcurrency(options: ConcurrencyBenchOptions): Promis
 			...(ceilingPerSecond === undefined ? {} : { ceilingPerSecond, ceilingRatio: ceilingPerSecond / single.variant.perSecond }),
 			...(busyFraction === undefined ? {} : { heldBy: busyFraction >= CPU_BOUND_BUSY ? ("cpu" as const) : ("waiting" as const) }),
 			lockWaits: waits.length,
-			lockBusy: concurrent.busy,
+			lockWaitsOver1ms: waits.filter((us) => us > 1_000).length,
 			lockWaitP99Us: percentile(waits, 0.99),
 			lockWaitMaxUs: waits[waits.length - 1] ?? 0,
 			lockHoldMedianUs: percentile(holds, 0.5),
@@ -119,7 +118,7 @@ async function runVariant(options: ConcurrencyBenchOptions, dir: string, count: 
 		wallUs,
 		...(cpu === undefined ? {} : { cpuUs: cpu.childrenUs, coresBusy: cpu.machineBusyFraction, ...(total === 0 ? {} : { cpuPerCallUs: cpu.childrenUs / total }) }),
 	};
-	return { variant, waitsUs: lock.waitsUs, holdsUs: lock.holdsUs, busy: lock.busy };
+	return { variant, waitsUs: lock.waitsUs, holdsUs: lock.holdsUs };
 }
 
 function runOne(bin: string, args: string[], log: string, home: string): Promise<void> {
