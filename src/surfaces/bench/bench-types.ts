@@ -355,10 +355,13 @@ export interface ConcurrencyReport {
 	ratio: number;
 	/** cores / the many-process CPU per call: the most calls per second these cores allow (absent off Linux). */
 	ceilingPerSecond?: number;
-	/** ceilingPerSecond / single.perSecond: the best ratio this machine can show. */
+	/** ceilingPerSecond over one process running a core flat out (1 / its CPU per call): the best ratio these cores allow. */
 	ceilingRatio?: number;
-	/** What holds the ratio: "cpu" when the cores were near fully busy through the many-process run, else "waiting". */
-	heldBy?: "cpu" | "waiting";
+	/**
+	 * What held the many-process run: "waiting" when the cores were not near fully busy; "cpu" when
+	 * they were, mostly with its own processes; "other work" when they were, mostly with others'.
+	 */
+	heldBy?: "cpu" | "waiting" | "other work";
 	/** Write transactions timed under the concurrent load. */
 	lockWaits: number;
 	/** Those that waited over a millisecond for it (whichever of SQLite's handler or the store's own sleeps waited). */

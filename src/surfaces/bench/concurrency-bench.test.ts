@@ -3,7 +3,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { defaultWardenBin } from "./cli-start.js";
-import { benchConcurrency, CPU_BOUND_BUSY, percentile } from "./concurrency-bench.js";
+import { benchConcurrency, percentile, verdict } from "./concurrency-bench.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -18,6 +18,21 @@ describe("percentile", () => {
 		expect(percentile([7], 0.99)).toBe(7);
 		expect(percentile([], 0.99)).toBe(0);
 	});
+});
+
+describe("verdict", () => {
+	const rows: { name: string; v: { coresBusy?: number; cpuUs?: number }; held: string | undefined }[] = [
+		{ name: "cores with time to spare: waiting", v: { coresBusy: 0.6, cpuUs: 1_200_000 }, held: "waiting" },
+		{ name: "busy cores, mostly its own processes: CPU", v: { coresBusy: 0.98, cpuUs: 1_900_000 }, held: "cpu" },
+		{ name: "busy cores, mostly others' processes: other work", v: { coresBusy: 1, cpuUs: 400_000 }, held: "other work" },
+		{ name: "no CPU figures (off Linux): no verdict", v: {}, held: undefined },
+	];
+	for (const { name, v, held } of rows) {
+		it(name, () => {
+			// One second on two cores: 2 CPU-seconds would be all of them.
+			expect(verdict({ perSecond: 1, wallUs: 1_000_000, ...v }, 2)).toBe(held);
+		});
+	}
 });
 
 describe("benchConcurrency", () => {
@@ -45,8 +60,8 @@ describe("benchConcurrency", () => {
 			}
 			expect(report.start.cpuUs).toBeGreaterThan(0);
 			expect(report.ceilingPerSecond).toBeCloseTo((report.cores * 1e6) / report.concurrent.cpuPerCallUs!, 6);
-			expect(report.ceilingRatio).toBeCloseTo(report.ceilingPerSecond! / report.single.perSecond, 6);
-			expect(report.heldBy).toBe(report.concurrent.coresBusy! >= CPU_BOUND_BUSY ? "cpu" : "waiting");
+			expect(report.ceilingRatio).toBeCloseTo((report.cores * report.single.cpuPerCallUs!) / report.concurrent.cpuPerCallUs!, 6);
+			expect(report.heldBy).toBe(verdict(report.concurrent, report.cores));
 		}
 		expect(lines[0]).toMatch(/^concurrency: 1 run\(s\) making no call, 2 governed calls in 1 process, then in each of 2 processes at once$/);
 		// What it made is removed.

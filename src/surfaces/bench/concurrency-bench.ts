@@ -35,6 +35,16 @@ export interface ConcurrencyBenchOptions {
 
 /** Cores at least this busy through the many-process run: the ratio is held by CPU, not by waiting. */
 export const CPU_BOUND_BUSY = 0.9;
+/** Of that busy time, at least this share the bench's own processes': else other work on the machine held it. */
+export const OWN_SHARE = 0.7;
+
+/** What held a variant: idle cores mean waiting; busy cores mostly ours mean CPU; busy cores mostly others' mean other work. */
+export function verdict(v: ConcurrencyVariant, cores: number): ConcurrencyReport["heldBy"] {
+	if (v.coresBusy === undefined || v.cpuUs === undefined) return undefined;
+	if (v.coresBusy < CPU_BOUND_BUSY) return "waiting";
+	const own = v.cpuUs / (v.wallUs * cores);
+	return own >= OWN_SHARE * v.coresBusy ? "cpu" : "other work";
+}
 
 interface Measured {
 	variant: ConcurrencyVariant;
@@ -56,9 +66,12 @@ export async function benchConcurrency(options: ConcurrencyBenchOptions): Promis
 		const waits = [...concurrent.waitsUs].sort((a, b) => a - b);
 		const holds = [...concurrent.holdsUs].sort((a, b) => a - b);
 		const cores = availableParallelism();
+		const single_ = single.variant.cpuPerCallUs;
 		const cpuPerCall = concurrent.variant.cpuPerCallUs;
 		const ceilingPerSecond = cpuPerCall === undefined || cpuPerCall <= 0 ? undefined : (cores * 1e6) / cpuPerCall;
-		const busyFraction = concurrent.variant.coresBusy;
+		// One process is one thread of work: at best it runs a core flat out, 1 / its CPU per call.
+		const ceilingRatio = ceilingPerSecond === undefined || single_ === undefined ? undefined : ceilingPerSecond / (1e6 / single_);
+		const heldBy = verdict(concurrent.variant, cores);
 		return {
 			processes,
 			callsPerProcess: calls,
@@ -67,8 +80,9 @@ export async function benchConcurrency(options: ConcurrencyBenchOptions): Promis
 			single: single.variant,
 			concurrent: concurrent.variant,
 			ratio: concurrent.variant.perSecond / single.variant.perSecond,
-			...(ceilingPerSecond === undefined ? {} : { ceilingPerSecond, ceilingRatio: ceilingPerSecond / single.variant.perSecond }),
-			...(busyFraction === undefined ? {} : { heldBy: busyFraction >= CPU_BOUND_BUSY ? ("cpu" as const) : ("waiting" as const) }),
+			...(ceilingPerSecond === undefined ? {} : { ceilingPerSecond }),
+			...(ceilingRatio === undefined ? {} : { ceilingRatio }),
+			...(heldBy === undefined ? {} : { heldBy }),
 			lockWaits: waits.length,
 			lockWaitsOver1ms: waits.filter((us) => us > 1_000).length,
 			lockWaitP99Us: percentile(waits, 0.99),
