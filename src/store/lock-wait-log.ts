@@ -1,17 +1,39 @@
 /**
- * The write-lock wait of each write transaction, for the concurrency benchmark: with
- * WARDEN_LOCK_WAIT_LOG=<file> in its environment, a store appends its waits (microseconds, one JSON
- * array per store) to that file when it closes. Unset (always, outside the benchmark), a wait is
- * not even timed.
+ * The write lock as each write transaction saw it, for the benchmarks: with
+ * WARDEN_LOCK_WAIT_LOG=<file> in its environment, a store appends, when it closes, one JSON line
+ * `{"waits":[…],"holds":[…],"busy":n}`: per transaction how long it waited for the write lock and
+ * how long it then held it (BEGIN IMMEDIATE taken to COMMIT returned), in microseconds, and how many
+ * transactions found the lock taken at least once. Unset (always, outside a benchmark), nothing is
+ * timed.
  */
-import { appendFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 
 /** Enough for a benchmark's run; a longer-lived store keeps the first ones. */
 const MAX_SAMPLES = 100_000;
 
+/** One transaction's clock, started before its first BEGIN IMMEDIATE. */
+export interface LockTiming {
+	/** The write lock was refused once (another process holds it). */
+	busy(): void;
+	/** The write lock is held: first thing in the body (a retried body calls it again; the first counts). */
+	acquired(): void;
+	/** COMMIT returned (or the body failed and rolled back): the lock is free again. */
+	released(): void;
+}
+
+/** What the lines of one log file hold together. */
+export interface LockWaitSamples {
+	waitsUs: number[];
+	holdsUs: number[];
+	/** Transactions that found the lock taken at least once. */
+	busy: number;
+}
+
 export class LockWaitLog {
-	private readonly samples: number[] = [];
+	private readonly waits: number[] = [];
+	private readonly holds: number[] = [];
+	private busyCount = 0;
 
 	private constructor(private readonly file: string) {}
 
@@ -20,24 +42,54 @@ export class LockWaitLog {
 		return file ? new LockWaitLog(file) : undefined;
 	}
 
-	/** A clock started before BEGIN IMMEDIATE; calling the returned function (once, first thing in the body) records the wait. */
-	start(): () => void {
+	start(): LockTiming {
 		const asked = performance.now();
+		let heldSince: number | undefined;
+		let wasBusy = false;
 		let done = false;
-		return () => {
-			if (done) return;
-			done = true;
-			if (this.samples.length < MAX_SAMPLES) this.samples.push((performance.now() - asked) * 1000);
+		return {
+			busy: () => {
+				if (wasBusy || done) return;
+				wasBusy = true;
+				this.busyCount++;
+			},
+			acquired: () => {
+				if (heldSince !== undefined) return;
+				heldSince = performance.now();
+				if (this.waits.length < MAX_SAMPLES) this.waits.push((heldSince - asked) * 1000);
+			},
+			released: () => {
+				if (done || heldSince === undefined) return;
+				done = true;
+				if (this.holds.length < MAX_SAMPLES) this.holds.push((performance.now() - heldSince) * 1000);
+			},
 		};
 	}
 
 	flush(): void {
-		if (this.samples.length === 0) return;
+		if (this.waits.length === 0) return;
+		const round = (values: number[]) => values.map((us) => Math.round(us));
 		try {
-			appendFileSync(this.file, `${JSON.stringify(this.samples.map((us) => Math.round(us)))}\n`);
+			appendFileSync(this.file, `${JSON.stringify({ waits: round(this.waits), holds: round(this.holds), busy: this.busyCount })}\n`);
 		} catch {
 			// A measurement that cannot be written is lost, never a reason for the store to fail.
 		}
-		this.samples.length = 0;
+		this.waits.length = 0;
+		this.holds.length = 0;
+		this.busyCount = 0;
 	}
+}
+
+/** Every store's lines in a log file, together; an absent file holds none. */
+export function readLockWaitLog(file: string): LockWaitSamples {
+	const samples: LockWaitSamples = { waitsUs: [], holdsUs: [], busy: 0 };
+	if (!existsSync(file)) return samples;
+	for (const line of readFileSync(file, "utf8").split("\n")) {
+		if (line.trim() === "") continue;
+		const entry = JSON.parse(line) as { waits: number[]; holds: number[]; busy: number };
+		samples.waitsUs.push(...entry.waits);
+		samples.holdsUs.push(...entry.holds);
+		samples.busy += entry.busy;
+	}
+	return samples;
 }

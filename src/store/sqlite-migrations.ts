@@ -314,6 +314,8 @@ const REQUIRED_TABLES = [
  * two processes opening a fresh state dir at once cannot both create the schema.
  */
 export function migrate(db: Database, where: string): void {
+	// A current schema, the common case, is known by reading alone: an open then never waits for a running writer's lock.
+	if (isCurrent(db)) return;
 	db.transaction(() => {
 		const tables = listTables(db);
 		let current = 0;
@@ -348,6 +350,20 @@ export function migrate(db: Database, where: string): void {
 			);
 		}
 	}).immediate();
+}
+
+/** Whether the schema is SCHEMA_VERSION's with every table, read in one snapshot; any doubt is left to migrate's checks. */
+function isCurrent(db: Database): boolean {
+	try {
+		return db.transaction(() => {
+			const row = db.prepare("SELECT app, version FROM schema_meta WHERE id = 1").get() as { app: unknown; version: unknown } | undefined;
+			if (row?.app !== SCHEMA_APP || row.version !== SCHEMA_VERSION) return false;
+			const present = listTables(db);
+			return REQUIRED_TABLES.every((name) => present.includes(name));
+		}).deferred();
+	} catch {
+		return false;
+	}
 }
 
 function listTables(db: Database): string[] {

@@ -11,8 +11,8 @@ import { StoreError } from "./store.js";
 
 export const DB_FILE = "warden.db";
 
-/** How long a writer waits for another process's write lock before giving up. */
-const BUSY_TIMEOUT_MS = 10_000;
+/** How long SQLite waits out a busy file outside a write transaction (a reader during WAL recovery, the opening); a write waits by write-lock-wait.ts. */
+export const BUSY_TIMEOUT_MS = 10_000;
 
 export function openDatabase(stateDir: string): Database.Database {
 	const label = `state dir ${stateDir}`;

@@ -15,7 +15,8 @@ import { CommitQueue } from "./commit-queue.js";
 import { crashPoint } from "./fault-injection.js";
 import { oneLine } from "./sqlite-errors.js";
 import { LockWaitLog } from "./lock-wait-log.js";
-import { openDatabase, prepareStateDir } from "./sqlite-open.js";
+import { CoreSaturation, retryWhileBusy, WRITE_LOCK_WAIT, type WriteLockWait } from "./write-lock-wait.js";
+import { BUSY_TIMEOUT_MS, openDatabase, prepareStateDir } from "./sqlite-open.js";
 import { AUDIT_COLUMNS as AUDIT_COLUMN_ORDER, type StoreRules } from "./store-rules.js";
 import {
 	type AdoptedWork,
@@ -69,6 +70,10 @@ export interface SqliteStoreOptions {
 	leaseOptions?: ProcessLeaseOptions;
 	/** A file the store appends its write-lock waits to when it closes (a benchmark's); else WARDEN_LOCK_WAIT_LOG's. */
 	lockWaitLog?: string;
+	/** How a write waits for another process's lock; tests shorten the bound. */
+	writeLockWait?: WriteLockWait;
+	/** Whether the cores are saturated (so SQLite's coarse handler waits); tests pin it. */
+	coreSaturation?: CoreSaturation;
 }
 
 export interface ProcessLeaseOptions extends Partial<LivenessProbe> {
@@ -77,9 +82,6 @@ export interface ProcessLeaseOptions extends Partial<LivenessProbe> {
 	pidStart?: string | null;
 	heartbeatMs?: number;
 }
-
-/** A write lock still busy after the busy timeout is tried this many times in all, then refused. */
-const WRITE_ATTEMPTS = 3;
 
 interface LeaseDbRow {
 	token: string;
@@ -137,6 +139,8 @@ export class SqliteStore implements Store {
 	private readonly probe: LivenessProbe;
 	private heartbeat: ReturnType<typeof setInterval> | undefined;
 	private readonly lockWaits: LockWaitLog | undefined;
+	private readonly writeLockWait: WriteLockWait;
+	private readonly cores: CoreSaturation;
 	/** The per-call writes, committed in groups (commit-queue.ts). */
 	private readonly commits = new CommitQueue(
 		(batch) => this.immediate(batch),
@@ -195,6 +199,10 @@ export class SqliteStore implements Store {
 		this.now = options.now ?? (() => new Date());
 		this.rules = options.rules;
 		this.lockWaits = LockWaitLog.fromEnv(options.lockWaitLog === undefined ? process.env : { WARDEN_LOCK_WAIT_LOG: options.lockWaitLog });
+		this.writeLockWait = options.writeLockWait ?? WRITE_LOCK_WAIT;
+		this.cores = options.coreSaturation ?? new CoreSaturation();
+		// SQLite's handler waits for the same bound as the short sleeps.
+		if (this.writeLockWait.boundMs !== BUSY_TIMEOUT_MS) db.pragma(`busy_timeout = ${this.writeLockWait.boundMs}`);
 		this.readOnly = options.readOnly === true;
 		const lease = options.leaseOptions ?? {};
 		this.probe = {
@@ -933,37 +941,39 @@ export class SqliteStore implements Store {
 
 	/**
 	 * One short write transaction, BEGIN IMMEDIATE: it takes the write lock before its first read,
-	 * so what it reads (the chain's head, a row's state) cannot change under it. SQLite waits out
-	 * another process's lock for the busy timeout; a lock still held after a few such waits is
-	 * refused in one line rather than waited on for ever.
+	 * so what it reads (the chain's head, a row's state) cannot change under it. Another process's
+	 * lock is waited out by SQLite's handler while the cores are saturated and by short sleeps while
+	 * one is free (write-lock-wait.ts); a lock still held past the bound is refused in one line.
 	 */
 	private immediate<T>(body: () => T): T {
-		for (let attempt = 1; ; attempt++) {
-			const waited = this.lockWaits?.start();
-			const transaction = this.db.transaction(() => {
-				waited?.();
-				this.chainHead = undefined;
-				this.chainMoved = false;
-				const result = body();
-				// The remembered head (which catches records removed from the end) is written once per transaction, as it stands at its end.
-				if (this.chainMoved) {
-					// Read again when a rolled-back write took its record back; an empty chain has no head to write.
-					const head = this.chainHead ?? (this.sql("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1").get() as { seq: number; hash: string } | undefined);
-					if (head) {
-						this.sql(
-							"INSERT INTO audit_head (id, seq, hash) VALUES (1, @seq, @hash) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
-						).run(head);
-					}
+		const timing = this.lockWaits?.start();
+		const transaction = this.db.transaction(() => {
+			timing?.acquired();
+			this.chainHead = undefined;
+			this.chainMoved = false;
+			const result = body();
+			// The remembered head (which catches records removed from the end) is written once per transaction, as it stands at its end.
+			if (this.chainMoved) {
+				// Read again when a rolled-back write took its record back; an empty chain has no head to write.
+				const head = this.chainHead ?? (this.sql("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1").get() as { seq: number; hash: string } | undefined);
+				if (head) {
+					this.sql(
+						"INSERT INTO audit_head (id, seq, hash) VALUES (1, @seq, @hash) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
+					).run(head);
 				}
-				return result;
-			});
-			try {
-				return transaction.immediate();
-			} catch (error) {
-				const code = (error as { code?: unknown } | null)?.code;
-				if (code !== "SQLITE_BUSY" || this.db.inTransaction) throw error;
-				if (attempt >= WRITE_ATTEMPTS) throw new StoreError(`state dir ${this.stateDir}: the database stayed locked by another process (${oneLine(error)}); try again`);
 			}
+			return result;
+		});
+		const refuse = (error: unknown) =>
+			new StoreError(`state dir ${this.stateDir}: the database stayed locked by another process for ${this.writeLockWait.boundMs / 1000} s (${oneLine(error)}); try again`);
+		// On saturated cores SQLite's own handler waits inside each attempt (write-lock-wait.ts); inside a transaction the lock is held already.
+		const short = !this.db.inTransaction && !this.cores.saturated();
+		if (short) this.db.pragma("busy_timeout = 0");
+		try {
+			return retryWhileBusy(() => transaction.immediate(), { wait: this.writeLockWait, retryable: () => !this.db.inTransaction, onBusy: () => timing?.busy(), refuse });
+		} finally {
+			timing?.released();
+			if (short && this.db.open) this.db.pragma(`busy_timeout = ${this.writeLockWait.boundMs}`);
 		}
 	}
 

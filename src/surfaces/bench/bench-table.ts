@@ -10,6 +10,7 @@ import type {
 	EchoTiming,
 	TuiBenchReport,
 	ConcurrencyReport,
+	ConcurrencyVariant,
 	GroupCommitReport,
 	DecisionReport,
 	DeciderTiming,
@@ -192,16 +193,29 @@ export function sandboxSection(sb: SandboxSpawnReport): string[] {
 	return lines;
 }
 
-function concurrencySection(c: ConcurrencyReport): string[] {
-	return [
+export function concurrencySection(c: ConcurrencyReport): string[] {
+	const cpu = (v: ConcurrencyVariant) => (v.cpuPerCallUs === undefined ? "n/a" : duration(v.cpuPerCallUs));
+	const busy = (v: ConcurrencyVariant) => (v.coresBusy === undefined ? "n/a" : `${Math.round(v.coresBusy * 100)}%`);
+	const lines = [
 		`Many processes on one state dir: ${c.processes} \`warden run\` processes at once, ${c.callsPerProcess} governed write_file calls each, vs one process (CLI start included)`,
 		...table([
-			["variant", "calls/s", "wall", "vs one process"],
-			["one process (yardstick)", thousands(c.single.perSecond), duration(c.single.wallUs), ratio(1)],
-			[`${c.processes} processes at once`, thousands(c.concurrent.perSecond), duration(c.concurrent.wallUs), ratio(c.ratio)],
+			["variant", "calls/s", "wall", "CPU per call", `cores busy (of ${c.cores})`, "vs one process"],
+			["one process (yardstick)", thousands(c.single.perSecond), duration(c.single.wallUs), cpu(c.single), busy(c.single), ratio(1)],
+			[`${c.processes} processes at once`, thousands(c.concurrent.perSecond), duration(c.concurrent.wallUs), cpu(c.concurrent), busy(c.concurrent), ratio(c.ratio)],
 		]),
-		`  write-lock wait under that load: p99 ${duration(c.lockWaitP99Us)}, max ${duration(c.lockWaitMaxUs)} over ${c.lockWaits} write transactions`,
+		`  a process's own start (a run making no call): ${duration(c.start.wallUs)}${c.start.cpuUs === undefined ? "" : `, ${duration(c.start.cpuUs)} CPU`}`,
 	];
+	if (c.ceilingPerSecond !== undefined && c.ceilingRatio !== undefined) {
+		const own = c.concurrent.cpuUs === undefined ? "" : `, ${Math.round((c.concurrent.cpuUs / (c.concurrent.wallUs * c.cores)) * 100)}% of them with its own processes`;
+		const cause = { cpu: "CPU (the cores were busy throughout)", waiting: "waiting (the cores had time to spare)", "other work": "other work on this machine (the cores were busy, mostly not with this run)" }[c.heldBy ?? "waiting"];
+		lines.push(
+			`  ceiling on ${c.cores} cores at that CPU per call: ${thousands(c.ceilingPerSecond)} calls/s, ${ratio(c.ceilingRatio)} one process running a core flat out; achieved ${ratio(c.ratio)} (goal 3×), held by ${cause}${own}`,
+		);
+	}
+	lines.push(
+		`  write lock under that load: wait p99 ${duration(c.lockWaitP99Us)}, max ${duration(c.lockWaitMaxUs)}; held median ${duration(c.lockHoldMedianUs)}, p99 ${duration(c.lockHoldP99Us)}; ${c.lockWaitsOver1ms} of ${c.lockWaits} write transactions waited over 1 ms`,
+	);
+	return lines;
 }
 
 function groupCommitSection(g: GroupCommitReport): string[] {

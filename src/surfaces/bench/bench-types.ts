@@ -349,17 +349,47 @@ export interface JitColdStartReport {
 export interface ConcurrencyReport {
 	processes: number;
 	callsPerProcess: number;
+	/** Cores this machine offers (os.availableParallelism). */
+	cores: number;
+	/** One process making no call, spawn to exit (the median of a few): the start every process pays. */
+	start: { wallUs: number; cpuUs?: number };
 	/** The yardstick: one process making callsPerProcess calls. */
-	single: { perSecond: number; wallUs: number };
+	single: ConcurrencyVariant;
 	/** `processes` processes at once, each making callsPerProcess calls. */
-	concurrent: { perSecond: number; wallUs: number };
+	concurrent: ConcurrencyVariant;
 	/** concurrent.perSecond / single.perSecond. */
 	ratio: number;
+	/** cores / the many-process CPU per call: the most calls per second these cores allow (absent off Linux). */
+	ceilingPerSecond?: number;
+	/** ceilingPerSecond over one process running a core flat out (1 / its CPU per call): the best ratio these cores allow. */
+	ceilingRatio?: number;
+	/**
+	 * What held the many-process run: "waiting" when the cores were not near fully busy; "cpu" when
+	 * they were, mostly with its own processes; "other work" when they were, mostly with others'.
+	 */
+	heldBy?: "cpu" | "waiting" | "other work";
 	/** Write transactions timed under the concurrent load. */
 	lockWaits: number;
+	/** Those that waited over a millisecond for it (whichever of SQLite's handler or the store's own sleeps waited). */
+	lockWaitsOver1ms: number;
 	/** The 99th percentile of their waits for the write lock. */
 	lockWaitP99Us: number;
 	lockWaitMaxUs: number;
+	/** How long a transaction held the write lock (BEGIN IMMEDIATE taken to COMMIT returned). */
+	lockHoldMedianUs: number;
+	lockHoldP99Us: number;
+}
+
+/** One variant of the concurrency benchmark; the CPU figures are absent off Linux. */
+export interface ConcurrencyVariant {
+	perSecond: number;
+	wallUs: number;
+	/** User + system CPU of all its processes. */
+	cpuUs?: number;
+	/** cpuUs over all its governed calls, their processes' start included. */
+	cpuPerCallUs?: number;
+	/** How busy all cores were meanwhile (0–1), whoever's work it was. */
+	coresBusy?: number;
 }
 
 /** Warden's model transport against the same work done bare (src/surfaces/bench/model-transport-bench.ts). */

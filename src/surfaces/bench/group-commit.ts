@@ -122,6 +122,6 @@ function readWaits(file: string): number[] {
 	return readFileSync(file, "utf8")
 		.split("\n")
 		.filter((line) => line.trim() !== "")
-		.flatMap((line) => JSON.parse(line) as number[]);
+		.flatMap((line) => (JSON.parse(line) as { waits: number[] }).waits);
 }
 
