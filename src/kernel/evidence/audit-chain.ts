@@ -182,7 +182,7 @@ export class ChainVerifier {
 	}
 
 	/**
-	 * Like pushBody, on the line a store spells in its own query, read in place:
+	 * Like pushBody, on the line a store spells in its own query, read by position:
 	 * `<seq> <hash> <prev_hash>\n<body>`, where `at` is the index of the hash, the hash and the
 	 * prev_hash are 64 characters each with a space between them and a newline after, and everything
 	 * from the prev_hash on is exactly what the hash covers (the caller has checked the separators and
@@ -191,13 +191,15 @@ export class ChainVerifier {
 	pushLine(seq: number, line: string, at: number): ChainProblem | undefined | false {
 		if (this.problem) return this.problem;
 		const hashed = at + 65;
-		if (seq !== this.expectedSeq || !line.startsWith(this.prevHash, hashed)) {
-			return this.checkLink({ seq, hash: line.slice(at, hashed - 1), prev_hash: line.slice(hashed, hashed + 64) }) ?? false;
-		}
-		// Compared where it stands in the line: no copy of the stored hash is cut out to compare it with.
-		const digest = sha256Hex(line.slice(hashed));
-		if (!line.startsWith(digest, at)) return false;
-		return this.accept({ seq, prev_hash: this.prevHash, hash: digest });
+		// Cut-out copies compared with ===: V8 does that faster than startsWith at an offset.
+		const hash = line.slice(at, hashed - 1);
+		const prev = line.slice(hashed, hashed + 64);
+		if (seq !== this.expectedSeq || prev !== this.prevHash) return this.checkLink({ seq, hash, prev_hash: prev }) ?? false;
+		if (sha256Hex(line.slice(hashed)) !== hash) return false;
+		this.prevHash = hash;
+		this.expectedSeq = seq + 1;
+		this.passed += 1;
+		return undefined;
 	}
 
 	/**
