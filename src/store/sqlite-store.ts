@@ -1081,17 +1081,20 @@ const VERIFY_PAGE = 2048;
 /**
  * A row as the chain walker's line (ChainWalker.pushHashed), spelled by SQLite from the stored
  * columns: `<seq> <hash> <prev_hash>\n` and the canonical body with data as stored (keys in sorted
- * order, each text JSON-quoted). A row whose columns have types or lengths no record has gives
- * its seq alone. Only a fast path: a line that does not check is decided from the raw columns by the
- * kernel's walker, so a difference between json_quote and the kernel's quoting can only send a
- * row the slow way, never pass one.
+ * order, each text JSON-quoted), in one concat() call (a little cheaper than a chain of ||). A row
+ * whose columns have types or lengths no record has gives its seq alone (octet_length is the byte
+ * count SQLite keeps, where length would count characters; 64 bytes that are not 64 hex digits
+ * cannot match a digest either way). Only a fast path: a line
+ * that does not check is decided from the raw columns by the kernel's walker, so a difference
+ * between json_quote and the kernel's quoting can only send a row the slow way, never pass one.
  */
 const HASHED_LINE = `CASE WHEN typeof(seq) = 'integer' AND typeof(turn) = 'integer' AND typeof(time) = 'text' AND typeof(session) = 'text'
 	AND typeof(kind) = 'text' AND typeof(data) = 'text' AND typeof(prev_hash) = 'text' AND typeof(hash) = 'text'
-	AND length(prev_hash) = 64 AND length(hash) = 64 AND (call_id IS NULL OR typeof(call_id) = 'text')
-	THEN format('%d %s %s' || char(10) || '{%s"data":%s,"kind":%s,"seq":%d,"session":%s,"time":%s,"turn":%d}',
-		seq, hash, prev_hash, CASE WHEN call_id IS NULL THEN '' ELSE '"call_id":' || json_quote(call_id) || ',' END,
-		data, json_quote(kind), seq, json_quote(session), json_quote(time), turn)
+	AND octet_length(prev_hash) = 64 AND octet_length(hash) = 64 AND (call_id IS NULL OR typeof(call_id) = 'text')
+	THEN concat(seq, ' ', hash, ' ', prev_hash, char(10), '{',
+		CASE WHEN call_id IS NULL THEN '' ELSE '"call_id":' || json_quote(call_id) || ',' END,
+		'"data":', data, ',"kind":', json_quote(kind), ',"seq":', seq, ',"session":', json_quote(session),
+		',"time":', json_quote(time), ',"turn":', turn, '}')
 	ELSE seq END`;
 
 /** The seq a verification line starts with, or is. */

@@ -68,13 +68,14 @@ class StoredChainWalker implements ChainWalker {
 
 	pushHashed(line: unknown): { seq: number; reason: string } | undefined | false {
 		if (typeof line !== "string") return false;
-		// `<seq> <hash:64> <prev_hash:64>\n<body>`: anything else goes the slow way.
-		const space = line.indexOf(" ");
+		// `<seq> <hash:64> <prev_hash:64>\n<body>`, read in place; anything else goes the slow way.
+		// At most 15 digits, so the seq is a safe integer.
+		let seq = 0;
+		let space = 0;
+		for (let c = line.charCodeAt(0); c >= 48 && c <= 57 && space < 15; c = line.charCodeAt(++space)) seq = seq * 10 + (c - 48);
 		const at = space + 1;
-		if (space < 1 || line.charCodeAt(at + 64) !== 32 || line.charCodeAt(at + 129) !== 10) return false;
-		const seq = Number(line.slice(0, space));
-		if (!Number.isSafeInteger(seq)) return false;
-		return this.verifier.pushHashed({ seq, hash: line.slice(at, at + 64), prev_hash: line.slice(at + 65, at + 129) }, line.slice(at + 65));
+		if (space === 0 || line.charCodeAt(space) !== 32 || line.charCodeAt(at + 64) !== 32 || line.charCodeAt(at + 129) !== 10) return false;
+		return this.verifier.pushLine(seq, line, at);
 	}
 
 	finish(head: { seq: number; hash: string }) {

@@ -223,7 +223,7 @@ export interface AuditVerifyReport {
 	yardstick: RateTiming;
 	/** verifyChain over records already in memory: canonical JSON and sha256, no database. */
 	inMemory: RateTiming;
-	/** SqliteStore.verifyAudit: read, decode, canonicalize, hash, and check the head. */
+	/** SqliteStore.verifyAudit: read each record's stored bytes, hash them, check the links and the head. */
 	sqlite: RateTiming;
 	/** inMemory.medianUs / yardstick.medianUs. */
 	inMemoryRatio: number;

@@ -36,7 +36,9 @@ export function registerEvidenceCommands(program: Command, out: (text: string) =
 		.option("--state-dir <dir>", "state directory (default $WARDEN_HOME)")
 		.option("--json", "print the result as JSON")
 		.action(async (flags: CommonFlags) => {
-			const result = await withRuntime(flags, (rt) => rt.verifyAudit());
+			// The store alone, not a Runtime: what `audit verify` costs is the walk, not the start.
+			const { verifyStateDirAudit } = await import("../../runtime/verify-audit.js");
+			const result = await verifyStateDirAudit(flags.stateDir ? { stateDir: flags.stateDir } : {});
 			if (flags.json) out(`${JSON.stringify(result)}\n`);
 			else if (result.ok) out(`audit chain valid: ${result.checked} records\n`);
 			else out(`audit chain BROKEN at record ${result.firstBad.seq}: ${result.firstBad.reason}\n`);

@@ -1,26 +1,13 @@
 /** The `warden` command: a thin client of the embedding API. */
 import { Command, CommanderError } from "commander";
-import { registerAcpCommand } from "../acp/acp-command.js";
-import { registerBenchCommand } from "../bench/bench-command.js";
-import { registerChatCommand } from "../tui/chat-command.js";
-import { registerConsoleCommand } from "../console/console-command.js";
-import { registerEvalCommands } from "../eval/eval-command.js";
 import { EXIT, reportError } from "./cli-error.js";
-import { registerAsksCommand } from "./asks-command.js";
-import { registerEvidenceCommands } from "./evidence-commands.js";
-import { registerExplainCommand } from "./explain-command.js";
-import { registerMcpCommand } from "./mcp-command.js";
-import { registerMemoryCommand } from "./memory-command.js";
-import { registerPolicyCommand } from "./policy-command.js";
-import { registerReplayCommand } from "./replay-command.js";
-import { registerRecoverCommand } from "./recover-command.js";
-import { registerRunCommand } from "./run-command.js";
-import { registerRunsCommand } from "./runs-command.js";
-import { registerSkillsCommand } from "./skills-command.js";
-import { registerUndoCommand } from "./undo-command.js";
+import { COMMAND_MODULES, type CommandModule, modulesFor } from "./command-registry.js";
 
-/** The whole command tree, with every command registered; `main` parses with it. */
-export function buildProgram(out: (text: string) => void): Command {
+/**
+ * The command tree with the given command modules declared (every one unless told), in
+ * COMMAND_MODULES' order; `main` declares only what its arguments need.
+ */
+export async function buildProgram(out: (text: string) => void, modules: readonly CommandModule[] = COMMAND_MODULES): Promise<Command> {
 	const program = new Command()
 		.name("warden")
 		.description("A governed, local-first runtime for tool-using LLM agents: the model proposes, the host decides.")
@@ -28,28 +15,14 @@ export function buildProgram(out: (text: string) => void): Command {
 		.exitOverride()
 		.configureOutput({ writeOut: (s) => out(s), writeErr: (s) => process.stderr.write(s) })
 		.showSuggestionAfterError(true);
-	registerRunCommand(program, out);
-	registerRunsCommand(program, out);
-	registerEvidenceCommands(program, out);
-	registerExplainCommand(program, out);
-	registerPolicyCommand(program, out);
-	registerMcpCommand(program, out);
-	registerMemoryCommand(program, out);
-	registerReplayCommand(program, out);
-	registerRecoverCommand(program, out);
-	registerAsksCommand(program, out);
-	registerUndoCommand(program, out);
-	registerSkillsCommand(program, out);
-	registerAcpCommand(program);
-	registerBenchCommand(registerEvalCommands(program, out), out);
-	registerChatCommand(program, out);
-	registerConsoleCommand(program, out);
+	const registers = await Promise.all(modules.map((m) => m.load()));
+	for (const register of registers) register(program, out);
 	return program;
 }
 
 export async function main(argv: readonly string[], out: (text: string) => void = (t) => process.stdout.write(t)): Promise<number> {
-	const program = buildProgram(out);
 	try {
+		const program = await buildProgram(out, modulesFor(argv));
 		process.exitCode = undefined;
 		await program.parseAsync(argv as string[], { from: "user" });
 		return typeof process.exitCode === "number" ? process.exitCode : EXIT.ok;

@@ -1,8 +1,9 @@
 /**
- * What `warden` loads before it knows which command runs: main.ts and everything it imports
- * statically (bin/warden.js adds stdout-pipe.ts). Every command's work is imported inside its
- * action, so `warden --version` and `warden --help` load no runtime, store, provider or config
- * module, and no kernel module but the constant tables that option descriptions and argument
+ * What `warden` loads before its command runs: main.ts and everything it imports statically
+ * (bin/warden.js adds stdout-pipe.ts), which is no command's declarations at all; then the one
+ * command module the arguments name (command-registry.ts imports each lazily). Every command's
+ * work is imported inside its action, so no command module loads a runtime, store, provider or
+ * config module, nor a kernel module but the constant tables that option descriptions and argument
  * parsers are built from. Type-only imports are erased by the compiler and load nothing.
  */
 import { readFileSync } from "node:fs";
@@ -53,13 +54,32 @@ function loadedAtStart(entries: readonly string[]): Set<string> {
 	return seen;
 }
 
+/** The modules command-registry.ts imports on demand, as paths relative to src/. */
+function commandModules(): string[] {
+	const registry = join(SRC, "surfaces/cli/command-registry.ts");
+	const specs = [...readFileSync(registry, "utf8").matchAll(/\bimport\("([^"]+)"\)/g)].map((m) => m[1]!);
+	return specs.map((spec) => relative(SRC, join(dirname(registry), spec.replace(/\.js$/, ".ts"))));
+}
+
 describe("the CLI's start", () => {
-	const loaded = loadedAtStart(["surfaces/cli/main.ts", "surfaces/cli/stdout-pipe.ts"]);
+	const start = loadedAtStart(["surfaces/cli/main.ts", "surfaces/cli/stdout-pipe.ts"]);
+	const modules = commandModules();
+	const loaded = loadedAtStart(["surfaces/cli/main.ts", "surfaces/cli/stdout-pipe.ts", ...modules]);
 
 	it("walks the command declarations", () => {
+		expect(modules).toContain("surfaces/cli/run-command.ts");
+		expect(modules).toContain("surfaces/bench/bench-command.ts");
 		expect(loaded).toContain("surfaces/cli/run-command.ts");
-		expect(loaded).toContain("surfaces/bench/bench-command.ts");
 		expect(valueImports('import { type A, b } from "./x.js";\nimport type { C } from "./y.js";\nimport { type D } from "./z.js";')).toEqual(["./x.js"]);
+	});
+
+	it("declares no command before the arguments are read: main loads only the parser, the error reporting and the registry", () => {
+		expect([...start].sort()).toEqual([
+			"surfaces/cli/cli-error.ts",
+			"surfaces/cli/command-registry.ts",
+			"surfaces/cli/main.ts",
+			"surfaces/cli/stdout-pipe.ts",
+		]);
 	});
 
 	it("loads no runtime, store, provider, config or tool module, and only constant tables of the kernel", () => {

@@ -23,7 +23,7 @@ function runnable(command: Command, path: string[] = []): { path: string; comman
 	});
 }
 
-const commands = runnable(buildProgram(() => {}));
+const commands = runnable(await buildProgram(() => {}));
 
 describe("--state-dir on every command", () => {
 	it("finds the whole tree, the exempt commands included", () => {
