@@ -7,6 +7,7 @@ import {
 	FileTooLargeError as ProviderFileTooLargeError,
 	lstat,
 	lstatIfExists,
+	lstatNow,
 	NotRegularFileError,
 	readdirWithTypes,
 	readFile,
@@ -61,7 +62,7 @@ export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 		async read(p, readOpts): Promise<FileContent> {
 			const { rel, abs } = await resolve(p);
 			const maxBytes = readOpts?.maxBytes ?? DEFAULT_READ_MAX_BYTES;
-			const st = await guard(rel, () => lstat(abs));
+			const st = await guard(rel, async () => lstatNow(abs));
 			refuseHardLinked(rel, st);
 			opts.authority?.admit([{ resource: fsResource(rel), right: "read", bytes: Math.min(st.size, maxBytes) }]);
 			// The size as lstat saw it, capped where the read would refuse anyway; settled at what was read.

@@ -28,6 +28,11 @@ import { type WorkspaceRoot, workspaceRoot } from "./workspace-paths.js";
 export interface KernelOptions {
 	/** The workspace directory; every path is confined to its real path. */
 	workspace: string;
+	/**
+	 * The workspace's real path as the session resolved it when it opened: without it, each kernel
+	 * resolves the workspace again on first use. Targets are resolved at each primitive whichever.
+	 */
+	root?: WorkspaceRoot;
 	/** The tool call these primitives act for; stamped on every effect record. */
 	callId: string;
 	/** Cancels the call: a running command's process group is killed, a pending write is not started. */
@@ -96,7 +101,7 @@ export interface KernelOptions {
 export function createKernel(opts: KernelOptions): KernelPrimitives {
 	let rootPromise: Promise<WorkspaceRoot> | undefined;
 	const root = () => {
-		rootPromise ??= workspaceRoot(opts.workspace).catch((err: unknown) => {
+		rootPromise ??= (opts.root ? Promise.resolve(opts.root) : workspaceRoot(opts.workspace)).catch((err: unknown) => {
 			const code = errorCode(err);
 			throw new FsPrimitiveError(
 				code === "ENOENT" ? `workspace ${opts.workspace} does not exist` : `workspace ${opts.workspace} cannot be used: ${code ?? String(err)}`,
