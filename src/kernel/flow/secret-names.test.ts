@@ -14,7 +14,7 @@ const NAMES: [string, boolean, boolean][] = [
 	["key", false, false],
 	["monkey_key", false, false],
 	["path", false, false],
-	["x".repeat(200) + "_token", true, true],
+	[`${"x".repeat(200)}_token`, true, true],
 	["y".repeat(200), false, false],
 ];
 
