@@ -40,9 +40,26 @@ export interface ToolOutcome {
 	label: Label;
 }
 
-function clip(text: string, max: number): string {
-	const flat = text.replace(/\s+/g, " ").trim();
+/** Raw characters flattened first when clipping a long text; more are taken only when runs of whitespace ate them. */
+const CLIP_LOOKAHEAD = 4;
+
+/**
+ * The text on one line, whitespace runs made single spaces, cut at `max` characters. Only as much
+ * of a long text is flattened as the cut needs (a call's whole output is often many times `max`):
+ * the flattened start of a text is the start of the flattened text, so once that start alone has
+ * more than `max` characters the cut is the same as flattening everything would give.
+ */
+export function clip(text: string, max: number): string {
+	for (let take = Math.max(64, max * CLIP_LOOKAHEAD); take < text.length; take *= 2) {
+		const head = flatten(text.slice(0, take));
+		if (head.length > max) return `${head.slice(0, max)}…`;
+	}
+	const flat = flatten(text);
 	return flat.length <= max ? flat : `${flat.slice(0, max)}…`;
+}
+
+function flatten(text: string): string {
+	return text.replace(/\s+/g, " ").trim();
 }
 
 export function outcomeSubject(args: Record<string, unknown>): string {

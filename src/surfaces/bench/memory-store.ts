@@ -147,12 +147,11 @@ export class MemoryStore implements Store {
 
 	async appendAudit(input: AuditRowInput): Promise<AuditRow> {
 		this.live();
-		return readBack(this.chain(input, auditDataJson(input)));
+		return readBack(this.chain(input, auditData(input)));
 	}
 
 	/** The one place records are chained; appendAudit and settleOperation both come here. */
-	private chain(input: AuditRowInput, dataJson: string): StoredAudit {
-		const data = JSON.parse(dataJson) as Record<string, unknown>;
+	private chain(input: AuditRowInput, { dataJson, data }: AuditData): StoredAudit {
 		const last = this.audit.at(-1)?.record;
 		const record: AuditRow = {
 			seq: (last?.seq ?? 0) + 1,
@@ -306,10 +305,10 @@ export class MemoryStore implements Store {
 		// Everything that can fail is checked before anything changes, so a refusal leaves no trace (as a rolled-back transaction would).
 		this.checkSettlement(id, settlement);
 		const outcome = JSON.parse(toJson(settlement.outcome, `outcome of operation ${id}`)) as Record<string, unknown>;
-		const dataJson = settlement.audit ? auditDataJson(settlement.audit) : undefined;
+		const data = settlement.audit ? auditData(settlement.audit) : undefined;
 		const events = settlement.events ?? [];
 		const row = this.operation(id)!;
-		const stored = settlement.audit && dataJson !== undefined ? this.chain(settlement.audit, dataJson) : undefined;
+		const stored = settlement.audit && data !== undefined ? this.chain(settlement.audit, data) : undefined;
 		const settled: StoredOperation = { ...row, state: settlement.state, outcome, updated_at: this.now().toISOString() };
 		if (stored) settled.audit_seq = stored.record.seq;
 		this.operations.set(id, JSON.stringify(settled));
@@ -337,7 +336,7 @@ export class MemoryStore implements Store {
 
 	private checkSettlement(id: string, settlement: OperationSettlement): void {
 		toJson(settlement.outcome, `outcome of operation ${id}`);
-		if (settlement.audit) auditDataJson(settlement.audit);
+		if (settlement.audit) auditData(settlement.audit);
 		const events = settlement.events ?? [];
 		if (!settlement.audit && events.some(namesPendingAuditSeq)) {
 			throw new StoreError(`settling operation ${id}: an event names the settlement's audit record (audit_seq 0) but none was given`);
@@ -500,12 +499,18 @@ function append<T>(lists: Map<string, T[]>, session: string, item: T): void {
 	else lists.set(session, [item]);
 }
 
+interface AuditData {
+	dataJson: string;
+	/** dataJson parsed: what the hash covers, and no caller holds. */
+	data: Record<string, unknown>;
+}
+
 /** The data as it will be read back (JSON drops undefined and applies toJSON), so the hash covers exactly that. */
-function auditDataJson(input: AuditRowInput): string {
+function auditData(input: AuditRowInput): AuditData {
 	const dataJson = toJson(input.data, "audit data");
 	const data = JSON.parse(dataJson) as unknown;
 	if (data === null || typeof data !== "object" || Array.isArray(data)) throw new StoreError("audit data must be a JSON object");
-	return dataJson;
+	return { dataJson, data: data as Record<string, unknown> };
 }
 
 /** An event whose payload waits for the settlement's audit seq (audit_seq: 0). */
