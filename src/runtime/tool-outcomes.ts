@@ -7,8 +7,9 @@
  * of reading `.env` is as secret as `.env`. Unlike a note the model chose to keep, the summary is
  * masked by the session's redactor, so the runtime never writes a secret value to disk on its own.
  */
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { canonicalJson } from "../kernel/evidence/audit-chain.js";
+import { sha256Hex } from "../kernel/evidence/sha256.js";
 import { join, type Label } from "../kernel/flow/label.js";
 import type { SessionFlow } from "../kernel/flow/session-flow.js";
 import type { MemoryBinding } from "../kernel/kernel-memory.js";
@@ -71,7 +72,7 @@ export function outcomeSubject(args: Record<string, unknown>): string {
 }
 
 export function inputDigest(args: Record<string, unknown>): string {
-	return createHash("sha256").update(canonicalJson(args)).digest("hex");
+	return sha256Hex(canonicalJson(args));
 }
 
 /** The outcome record, not yet stored. */

@@ -4,6 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import type { AuditRecord, AuditVerifyResult } from "./audit-types.js";
+import { sha256Hex } from "./sha256.js";
 
 /** The fields a record's hash covers. */
 export type HashedAuditFields = Pick<AuditRecord, "seq" | "time" | "session" | "turn" | "kind" | "call_id" | "data">;
@@ -222,7 +223,7 @@ export function canonicalBody(fields: CanonicalAuditFields): string {
 
 /** sha256 hex over prevHash, a newline and a record's canonical body. */
 export function bodyHash(prevHash: string, body: string): string {
-	return createHash("sha256").update(`${prevHash}\n${body}`).digest("hex");
+	return sha256Hex(`${prevHash}\n${body}`);
 }
 
 /** sha256 hex over prevHash, a newline, and the canonical JSON of the hashed fields. */
