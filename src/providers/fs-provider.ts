@@ -156,7 +156,9 @@ export async function readFile(p: string, opts: { maxBytes: number }): Promise<B
 		if (filled > opts.maxBytes) throw new FileTooLargeError(filled, opts.maxBytes);
 		return buf.subarray(0, filled);
 	} finally {
-		await handle.close();
+		// Closing a descriptor opened read-only cannot change what was read, and nothing it could
+		// report concerns the caller: the answer does not wait a thread-pool round trip for it.
+		handle.close().catch(() => {});
 	}
 }
 
