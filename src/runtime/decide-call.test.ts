@@ -1,13 +1,18 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import * as path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PermissionEngine } from "../kernel/admission/permission-engine.js";
 import type { PolicyContext } from "../kernel/admission/types.js";
 import { realPathIfExists } from "../providers/real-path.js";
 import { readFileTool } from "../tools/read-file.js";
 import { writeFileTool } from "../tools/write-file.js";
 import { decideToolCall } from "./decide-call.js";
+
+let engine: PermissionEngine;
+beforeAll(async () => {
+	engine = await PermissionEngine.create();
+});
 
 let base: string;
 let workspace: string;
@@ -30,7 +35,7 @@ describe("decideToolCall's real-path lookups", () => {
 			asked.push(p);
 			return realPathIfExists(p);
 		};
-		const result = await decideToolCall(new PermissionEngine(), policy(counting), readFileTool, { path: "src/a.txt" });
+		const result = await decideToolCall(engine, policy(counting), readFileTool, { path: "src/a.txt" });
 		expect(result.decision).toBe("allow");
 		expect(asked.length).toBeGreaterThan(0);
 		expect(new Set(asked).size).toBe(asked.length);
@@ -42,10 +47,10 @@ describe("decideToolCall's real-path lookups", () => {
 		writeFileSync(path.join(fakeHome, ".ssh/id_rsa"), "key");
 		symlinkSync(path.join(workspace, "src/a.txt"), path.join(workspace, "link"));
 		const ctx = policy(realPathIfExists, fakeHome);
-		expect((await decideToolCall(new PermissionEngine(), ctx, writeFileTool, { path: "link", content: "x" })).decision).not.toBe("deny");
+		expect((await decideToolCall(engine, ctx, writeFileTool, { path: "link", content: "x" })).decision).not.toBe("deny");
 		rmSync(path.join(workspace, "link"));
 		symlinkSync(path.join(fakeHome, ".ssh/id_rsa"), path.join(workspace, "link"));
-		const second = await decideToolCall(new PermissionEngine(), ctx, writeFileTool, { path: "link", content: "x" });
+		const second = await decideToolCall(engine, ctx, writeFileTool, { path: "link", content: "x" });
 		expect(second).toMatchObject({ decision: "deny", layer: "hardline" });
 	});
 });
