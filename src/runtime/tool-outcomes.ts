@@ -41,8 +41,8 @@ export interface ToolOutcome {
 	label: Label;
 }
 
-/** Raw characters flattened first when clipping a long text; more are taken only when runs of whitespace ate them. */
-const CLIP_LOOKAHEAD = 4;
+/** Raw characters past the cut flattened first when clipping a long text; more are taken only when runs of whitespace ate them. */
+const CLIP_LOOKAHEAD = 64;
 
 /**
  * The text on one line, whitespace runs made single spaces, cut at `max` characters. Only as much
@@ -51,7 +51,7 @@ const CLIP_LOOKAHEAD = 4;
  * more than `max` characters the cut is the same as flattening everything would give.
  */
 export function clip(text: string, max: number): string {
-	for (let take = Math.max(64, max * CLIP_LOOKAHEAD); take < text.length; take *= 2) {
+	for (let take = max + CLIP_LOOKAHEAD; take < text.length; take *= 2) {
 		const head = flatten(text.slice(0, take));
 		if (head.length > max) return `${head.slice(0, max)}…`;
 	}

@@ -44,6 +44,26 @@ export function canonicalJson(value: unknown): string {
 	return out;
 }
 
+/** Up to this many keys are sorted in place by insertion; Array.prototype.sort allocates a work array on every call. */
+const INSERTION_SORT_MAX = 24;
+
+/** Sorts in code-unit order, as Array.prototype.sort does strings. */
+function sortKeys(keys: string[]): void {
+	if (keys.length > INSERTION_SORT_MAX) {
+		keys.sort();
+		return;
+	}
+	for (let i = 1; i < keys.length; i++) {
+		const key = keys[i]!;
+		let j = i - 1;
+		while (j >= 0 && keys[j]! > key) {
+			keys[j + 1] = keys[j]!;
+			j--;
+		}
+		keys[j + 1] = key;
+	}
+}
+
 /** An own property of a plain object: `__proto__` would set the prototype instead, so encode writes that one. */
 function put(copy: Record<string, unknown>, key: string, value: unknown): void {
 	if (key === "__proto__") throw SPELL_IT_OUT;
@@ -94,7 +114,7 @@ function sortedCopy(value: unknown, ancestors: object[]): unknown {
 			}
 		}
 		if (!inOrder) {
-			keys.sort();
+			sortKeys(keys);
 			for (const key of keys) {
 				const first = key.charCodeAt(0);
 				if (first >= 48 && first <= 57) throw SPELL_IT_OUT;
