@@ -3,7 +3,7 @@
  * kernel; this module does no policy, it only touches the disk.
  */
 import { randomBytes } from "node:crypto";
-import { constants, lstatSync, readlinkSync, realpathSync, type Stats } from "node:fs";
+import { constants, fstatSync, lstatSync, readlinkSync, realpathSync, type Stats } from "node:fs";
 import * as fsp from "node:fs/promises";
 import * as path from "node:path";
 
@@ -129,7 +129,8 @@ export async function lstatIfExists(p: string): Promise<FsStat | null> {
 export async function readFile(p: string, opts: { maxBytes: number }): Promise<Buffer> {
 	const handle = await fsp.open(p, constants.O_RDONLY | constants.O_NONBLOCK);
 	try {
-		const st = await handle.stat();
+		// On the open descriptor, synchronously: its inode is in memory, so this never waits on a disk.
+		const st = fstatSync(handle.fd);
 		if (!st.isFile()) throw new NotRegularFileError(typeOf(st));
 		if (st.size > opts.maxBytes) throw new FileTooLargeError(st.size, opts.maxBytes);
 		// Sized by fstat plus one byte, so a read that does not fill it proves the end; a file that
