@@ -61,3 +61,15 @@ describe("a kernel given the session's workspace root", () => {
 		expect(outcome).toMatchObject({ path: "d/e/new.txt", created: true });
 	});
 });
+
+describe("createKernel's primitive families", () => {
+	it("are each built once, on first use, and the same object on every use", async () => {
+		ws.put({ "a.txt": "x" });
+		const kernel = kernelAt("call-1");
+		expect(kernel.fs).toBe(kernel.fs);
+		expect(kernel.shell).toBe(kernel.shell);
+		expect(kernel.jit).toBe(kernel.jit);
+		expect((await kernel.fs.read("a.txt")).content).toBe("x");
+		expect(Object.keys({ ...kernel }).sort()).toEqual(["fs", "jit", "mcp", "memory", "net", "shell"]);
+	});
+});
