@@ -1,5 +1,4 @@
 /** The filesystem primitives: confined to the workspace, and every write recorded with its diff. */
-import { createHash } from "node:crypto";
 import * as path from "node:path";
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
 import {
@@ -7,6 +6,7 @@ import {
 	FileTooLargeError as ProviderFileTooLargeError,
 	lstat,
 	lstatIfExists,
+	lstatNow,
 	NotRegularFileError,
 	readdirWithTypes,
 	readFile,
@@ -21,6 +21,7 @@ import type { Budget } from "./budget/budget.js";
 import type { EffectSink } from "./effects.js";
 import type { CallFlow, FlowDecisionRecord } from "./flow/flow-types.js";
 import { flowEvidence } from "./flow/flow-evidence.js";
+import { sha256Hex } from "./evidence/sha256.js";
 import { type OperationLog, runProtected } from "./operations/protected-operation.js";
 import { ProtectedGuard } from "./protected/protected-guard.js";
 import { BinaryFileError, FileTooLargeError, FsPrimitiveError, InvalidPathError, PrimitiveCancelledError } from "./kernel-errors.js";
@@ -61,7 +62,7 @@ export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 		async read(p, readOpts): Promise<FileContent> {
 			const { rel, abs } = await resolve(p);
 			const maxBytes = readOpts?.maxBytes ?? DEFAULT_READ_MAX_BYTES;
-			const st = await guard(rel, () => lstat(abs));
+			const st = await guard(rel, async () => lstatNow(abs));
 			refuseHardLinked(rel, st);
 			opts.authority?.admit([{ resource: fsResource(rel), right: "read", bytes: Math.min(st.size, maxBytes) }]);
 			// The size as lstat saw it, capped where the read would refuse anyway; settled at what was read.
@@ -268,7 +269,7 @@ function refuseHardLinked(rel: string, st: { type: string; links: number }): voi
 }
 
 function sha256(buf: Uint8Array): string {
-	return createHash("sha256").update(buf).digest("hex");
+	return sha256Hex(buf);
 }
 
 function unifiedDiff(rel: string, before: Buffer | null, after: string): string {

@@ -28,6 +28,11 @@ import { type WorkspaceRoot, workspaceRoot } from "./workspace-paths.js";
 export interface KernelOptions {
 	/** The workspace directory; every path is confined to its real path. */
 	workspace: string;
+	/**
+	 * The workspace's real path as the session resolved it when it opened: without it, each kernel
+	 * resolves the workspace again on first use. Targets are resolved at each primitive whichever.
+	 */
+	root?: WorkspaceRoot;
 	/** The tool call these primitives act for; stamped on every effect record. */
 	callId: string;
 	/** Cancels the call: a running command's process group is killed, a pending write is not started. */
@@ -96,7 +101,7 @@ export interface KernelOptions {
 export function createKernel(opts: KernelOptions): KernelPrimitives {
 	let rootPromise: Promise<WorkspaceRoot> | undefined;
 	const root = () => {
-		rootPromise ??= workspaceRoot(opts.workspace).catch((err: unknown) => {
+		rootPromise ??= (opts.root ? Promise.resolve(opts.root) : workspaceRoot(opts.workspace)).catch((err: unknown) => {
 			const code = errorCode(err);
 			throw new FsPrimitiveError(
 				code === "ENOENT" ? `workspace ${opts.workspace} does not exist` : `workspace ${opts.workspace} cannot be used: ${code ?? String(err)}`,
@@ -107,20 +112,53 @@ export function createKernel(opts: KernelOptions): KernelPrimitives {
 	// Each intent carries the one-use authority its call spent, so a reopen never hands it out again.
 	const operations = opts.operations ? consumingLog(opts.operations, opts.authority, opts.lease) : undefined;
 	const shared = { root, callId: opts.callId, signal: opts.signal, recordEffect: opts.recordEffect, budget: opts.budget, authority: opts.authority, flow: opts.flow, operations };
-	const fs = createFsPrimitives({ ...shared, protect: opts.protect, files: opts.files });
-	const shell = createShellPrimitives({ ...shared, env: opts.env ?? process.env, parseShell: opts.parseShell, sandbox: opts.sandbox, approved: opts.approved, hostAllowed: opts.hostAllowed, terminals: opts.terminals, output: opts.shellOutput });
-	const net = createNetPrimitives(shared);
-	const mcp = createMcpPrimitives({ ...shared, servers: opts.mcp });
-	// A JIT tool's syscalls enter these very objects: no second path to the world.
-	const jit = createJitPrimitives({
-		callId: opts.callId,
-		fs,
-		shell,
-		net,
-		...(opts.jitEvidence ? { evidence: opts.jitEvidence } : {}),
-		...(opts.shellMaxTimeoutMs !== undefined ? { shellMaxTimeoutMs: opts.shellMaxTimeoutMs } : {}),
-		...(opts.shellMaxOutputBytes !== undefined ? { shellMaxOutputBytes: opts.shellMaxOutputBytes } : {}),
-	});
-	const memory = createMemoryPrimitives({ ...shared, memory: opts.memory });
-	return { fs, shell, net, jit, mcp, memory };
+	// Each family is built when the call first uses it: a call uses one or two of the six, and
+	// building all of them was a measurable part of every call. Built once, each is the same object
+	// on every use, and a JIT tool's syscalls enter these very objects: no second path to the world.
+	const fs = once(() => createFsPrimitives({ ...shared, protect: opts.protect, files: opts.files }));
+	const shell = once(() =>
+		createShellPrimitives({ ...shared, env: opts.env ?? process.env, parseShell: opts.parseShell, sandbox: opts.sandbox, approved: opts.approved, hostAllowed: opts.hostAllowed, terminals: opts.terminals, output: opts.shellOutput }),
+	);
+	const net = once(() => createNetPrimitives(shared));
+	const mcp = once(() => createMcpPrimitives({ ...shared, servers: opts.mcp }));
+	const jit = once(() =>
+		createJitPrimitives({
+			callId: opts.callId,
+			fs: fs(),
+			shell: shell(),
+			net: net(),
+			...(opts.jitEvidence ? { evidence: opts.jitEvidence } : {}),
+			...(opts.shellMaxTimeoutMs !== undefined ? { shellMaxTimeoutMs: opts.shellMaxTimeoutMs } : {}),
+			...(opts.shellMaxOutputBytes !== undefined ? { shellMaxOutputBytes: opts.shellMaxOutputBytes } : {}),
+		}),
+	);
+	const memory = once(() => createMemoryPrimitives({ ...shared, memory: opts.memory }));
+	return {
+		get fs() {
+			return fs();
+		},
+		get shell() {
+			return shell();
+		},
+		get net() {
+			return net();
+		},
+		get jit() {
+			return jit();
+		},
+		get mcp() {
+			return mcp();
+		},
+		get memory() {
+			return memory();
+		},
+	};
+}
+
+function once<T>(build: () => T): () => T {
+	let built: { value: T } | undefined;
+	return () => {
+		built ??= { value: build() };
+		return built.value;
+	};
 }

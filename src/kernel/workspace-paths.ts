@@ -5,7 +5,7 @@
  * what is touched — up to races with other processes, which only a sandbox can close.
  */
 import * as path from "node:path";
-import { errorCode, lstatIfExists, readlink, realpath } from "../providers/fs-provider.js";
+import { errorCode, lstatIfExistsNow, readlinkNow, realpath, realpathNow } from "../providers/fs-provider.js";
 import { InvalidPathError } from "./kernel-errors.js";
 import { WorkspaceEscapeError } from "./primitives.js";
 
@@ -37,7 +37,7 @@ export async function resolveWorkspacePath(root: WorkspaceRoot, input: string): 
 
 	let real: string;
 	try {
-		real = await resolveReal(lexicalTarget(root, input), { hops: 0 });
+		real = resolveReal(lexicalTarget(root, input), { hops: 0 });
 	} catch (err) {
 		throw describeResolveError(input, err);
 	}
@@ -65,26 +65,27 @@ export function insideRel(dir: string, target: string): string | undefined {
 /**
  * realpath that tolerates a missing tail: the deepest existing ancestor is resolved and the rest
  * appended. A dangling symlink on the way is followed to where it points, since writing through it
- * would create the file there.
+ * would create the file there. Synchronous (fs-provider says why): the lookups are made at the
+ * moment the caller acts on the answer, with no turn of the event loop between them.
  */
-async function resolveReal(abs: string, state: { hops: number }): Promise<string> {
+function resolveReal(abs: string, state: { hops: number }): string {
 	try {
-		return await realpath(abs);
+		return realpathNow(abs);
 	} catch (err) {
 		const code = errorCode(err);
 		if (code !== "ENOENT" && code !== "ENOTDIR") throw err;
 	}
 	const parent = path.dirname(abs);
 	if (parent === abs) return abs;
-	const st = await lstatIfExists(abs);
+	const st = lstatIfExistsNow(abs);
 	if (st?.type === "symlink") {
 		state.hops += 1;
 		if (state.hops > MAX_SYMLINK_HOPS) throw Object.assign(new Error("symlink loop"), { code: "ELOOP" });
-		const target = await readlink(abs);
-		const parentReal = await resolveReal(parent, state);
+		const target = readlinkNow(abs);
+		const parentReal = resolveReal(parent, state);
 		return resolveReal(path.resolve(parentReal, target), state);
 	}
-	return path.join(await resolveReal(parent, state), path.basename(abs));
+	return path.join(resolveReal(parent, state), path.basename(abs));
 }
 
 function describeResolveError(input: string, err: unknown): Error {

@@ -2,7 +2,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { open } from "node:fs/promises";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
 	FileTooLargeError,
 	lstatIfExists,
@@ -40,6 +41,22 @@ describe("readFile", () => {
 		expect(whole.toString()).toMatch(/^Name:/);
 		expect(whole.length).toBeGreaterThan(64);
 		await expect(readFile(status, { maxBytes: 16 })).rejects.toBeInstanceOf(FileTooLargeError);
+	});
+
+	it("reads a regular file in one read: the read that falls short of the byte past its size is its end", async () => {
+		put("a.txt", "x".repeat(4096));
+		const probe = await open(path.join(dir, "a.txt"));
+		const proto = Object.getPrototypeOf(probe) as { read: (...args: unknown[]) => Promise<unknown> };
+		await probe.close();
+		const reads = vi.spyOn(proto, "read");
+		try {
+			expect((await readFile(path.join(dir, "a.txt"), { maxBytes: 10_000 })).length).toBe(4096);
+			expect(reads).toHaveBeenCalledTimes(1);
+			put("empty.txt", "");
+			expect((await readFile(path.join(dir, "empty.txt"), { maxBytes: 10 })).length).toBe(0);
+		} finally {
+			reads.mockRestore();
+		}
 	});
 
 	it("refuses a directory and does not block on a FIFO", async () => {

@@ -3,7 +3,7 @@
  * kernel; this module does no policy, it only touches the disk.
  */
 import { randomBytes } from "node:crypto";
-import { constants, type Stats } from "node:fs";
+import { constants, fstatSync, lstatSync, readlinkSync, realpathSync, type Stats } from "node:fs";
 import * as fsp from "node:fs/promises";
 import * as path from "node:path";
 
@@ -77,6 +77,36 @@ export function readlink(p: string): Promise<string> {
 	return fsp.readlink(p);
 }
 
+/*
+ * Synchronous forms of the metadata lookups a path's confinement makes before every file
+ * primitive (realpath, lstat, readlink). Each answers from the kernel's dentry and inode caches in
+ * microseconds; its promise form is a round trip through libuv's thread pool that costs more than
+ * the lookup, several times per call. Reading and writing contents stays asynchronous.
+ */
+
+export function realpathNow(p: string): string {
+	return realpathSync.native(p);
+}
+
+export function readlinkNow(p: string): string {
+	return readlinkSync(p);
+}
+
+export function lstatNow(p: string): FsStat {
+	return toStat(lstatSync(p));
+}
+
+/** lstatNow, or null when nothing is at the path (or a parent is not a directory). */
+export function lstatIfExistsNow(p: string): FsStat | null {
+	try {
+		return lstatNow(p);
+	} catch (err) {
+		const code = errorCode(err);
+		if (code === "ENOENT" || code === "ENOTDIR") return null;
+		throw err;
+	}
+}
+
 export async function lstat(p: string): Promise<FsStat> {
 	return toStat(await fsp.lstat(p));
 }
@@ -99,11 +129,12 @@ export async function lstatIfExists(p: string): Promise<FsStat | null> {
 export async function readFile(p: string, opts: { maxBytes: number }): Promise<Buffer> {
 	const handle = await fsp.open(p, constants.O_RDONLY | constants.O_NONBLOCK);
 	try {
-		const st = await handle.stat();
+		// On the open descriptor, synchronously: its inode is in memory, so this never waits on a disk.
+		const st = fstatSync(handle.fd);
 		if (!st.isFile()) throw new NotRegularFileError(typeOf(st));
 		if (st.size > opts.maxBytes) throw new FileTooLargeError(st.size, opts.maxBytes);
-		// Sized by fstat plus one byte, so the read that returns 0 proves the end; a file that grew
-		// since is read on into a larger buffer, up to one byte past the limit, and still caught.
+		// Sized by fstat plus one byte, so a read that does not fill it proves the end; a file that
+		// grew since is read on into a larger buffer, up to one byte past the limit, and still caught.
 		const limit = opts.maxBytes + 1;
 		let buf = Buffer.allocUnsafe(Math.min(st.size + 1, limit));
 		let filled = 0;
@@ -114,14 +145,21 @@ export async function readFile(p: string, opts: { maxBytes: number }): Promise<B
 				buf.copy(grown, 0, 0, filled);
 				buf = grown;
 			}
-			const { bytesRead } = await handle.read(buf, filled, buf.length - filled, filled);
+			const wanted = buf.length - filled;
+			const { bytesRead } = await handle.read(buf, filled, wanted, filled);
 			if (bytesRead === 0) break;
 			filled += bytesRead;
+			// Every byte fstat promised came back and the read fell short of the one past them: the
+			// end, as a read of 0 would prove it one round trip later. A file fstat sizes as empty
+			// (procfs) or one that grew past its size reads on until a read returns nothing.
+			if (st.size > 0 && filled >= st.size && bytesRead < wanted) break;
 		}
 		if (filled > opts.maxBytes) throw new FileTooLargeError(filled, opts.maxBytes);
 		return buf.subarray(0, filled);
 	} finally {
-		await handle.close();
+		// Closing a descriptor opened read-only cannot change what was read, and nothing it could
+		// report concerns the caller: the answer does not wait a thread-pool round trip for it.
+		handle.close().catch(() => {});
 	}
 }
 

@@ -26,6 +26,27 @@ export function decideToolCall(decider: Decider, policy: PolicyContext, tool: To
 	return decidePaths(decider, policy, toolFacts(tool, args), args);
 }
 
+/**
+ * The policy with its real-path lookups remembered for this one decision: the path as written and
+ * as its real target are decided one after the other, each checking the same target and the same
+ * home directory against the hardline rules. One decision is one moment; the primitive resolves
+ * the target again when it acts.
+ */
+function withCallResolution(policy: PolicyContext): PolicyContext {
+	const resolve = policy.resolvePath;
+	if (!resolve) return policy;
+	const seen = new Map<string, string | undefined>();
+	return {
+		...policy,
+		resolvePath: (absolute) => {
+			if (seen.has(absolute)) return seen.get(absolute);
+			const real = resolve(absolute);
+			seen.set(absolute, real);
+			return real;
+		},
+	};
+}
+
 function firstLine(err: unknown): string {
 	const text = err instanceof Error ? err.message : String(err);
 	const line = text.split("\n").find((l) => l.trim() !== "") ?? "";
@@ -38,7 +59,8 @@ function firstLine(err: unknown): string {
  * directory it points to, nor hide behind a name a rule allows. A path that does not resolve
  * inside the workspace is decided as written; the primitive refuses it anyway.
  */
-async function decidePaths(decider: Decider, policy: PolicyContext, facts: ToolFacts, args: unknown): Promise<DecisionResult> {
+async function decidePaths(decider: Decider, given: PolicyContext, facts: ToolFacts, args: unknown): Promise<DecisionResult> {
+	const policy = withCallResolution(given);
 	const decide = (f: ToolFacts): DecisionResult => {
 		try {
 			return decider.decide(f, args, policy);

@@ -7,8 +7,9 @@
  * of reading `.env` is as secret as `.env`. Unlike a note the model chose to keep, the summary is
  * masked by the session's redactor, so the runtime never writes a secret value to disk on its own.
  */
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { canonicalJson } from "../kernel/evidence/audit-chain.js";
+import { sha256Hex } from "../kernel/evidence/sha256.js";
 import { join, type Label } from "../kernel/flow/label.js";
 import type { SessionFlow } from "../kernel/flow/session-flow.js";
 import type { MemoryBinding } from "../kernel/kernel-memory.js";
@@ -40,9 +41,26 @@ export interface ToolOutcome {
 	label: Label;
 }
 
-function clip(text: string, max: number): string {
-	const flat = text.replace(/\s+/g, " ").trim();
+/** Raw characters past the cut flattened first when clipping a long text; more are taken only when runs of whitespace ate them. */
+const CLIP_LOOKAHEAD = 64;
+
+/**
+ * The text on one line, whitespace runs made single spaces, cut at `max` characters. Only as much
+ * of a long text is flattened as the cut needs (a call's whole output is often many times `max`):
+ * the flattened start of a text is the start of the flattened text, so once that start alone has
+ * more than `max` characters the cut is the same as flattening everything would give.
+ */
+export function clip(text: string, max: number): string {
+	for (let take = max + CLIP_LOOKAHEAD; take < text.length; take *= 2) {
+		const head = flatten(text.slice(0, take));
+		if (head.length > max) return `${head.slice(0, max)}…`;
+	}
+	const flat = flatten(text);
 	return flat.length <= max ? flat : `${flat.slice(0, max)}…`;
+}
+
+function flatten(text: string): string {
+	return text.replace(/\s+/g, " ").trim();
 }
 
 export function outcomeSubject(args: Record<string, unknown>): string {
@@ -54,7 +72,7 @@ export function outcomeSubject(args: Record<string, unknown>): string {
 }
 
 export function inputDigest(args: Record<string, unknown>): string {
-	return createHash("sha256").update(canonicalJson(args)).digest("hex");
+	return sha256Hex(canonicalJson(args));
 }
 
 /** The outcome record, not yet stored. */

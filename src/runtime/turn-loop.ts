@@ -522,6 +522,8 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 		const protect = new ProtectedGuard({ ...(deps.policy.protectedPaths ? { registry: deps.policy.protectedPaths } : {}), clearance: call.clears });
 		const kernel = createKernel({
 			workspace: deps.policy.workspace,
+			// Resolved once when the session opened (session-policy.ts): not again per call.
+			root: { given: deps.policy.workspace, real: deps.policy.workspace },
 			callId: id,
 			signal: controller.signal,
 			recordEffect: (effect) => recorder.effect(effect),

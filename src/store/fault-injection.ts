@@ -29,6 +29,13 @@ export const CRASH_POINTS = [
 
 export type CrashPoint = (typeof CRASH_POINTS)[number];
 
+/**
+ * Read once, when the process loads this module: the crash matrix sets it in a child's environment
+ * at its start, and a lookup in process.env is a call into the C library, made at every barrier of
+ * every governed call.
+ */
+const CRASH_AT = process.env.WARDEN_CRASH_AT;
+
 export function crashPoint(point: CrashPoint): void {
-	if (process.env.WARDEN_CRASH_AT === point) process.kill(process.pid, "SIGKILL");
+	if (CRASH_AT === point) process.kill(process.pid, "SIGKILL");
 }

@@ -67,6 +67,73 @@ describe("canonicalJson", () => {
 		const shared = { x: 1 };
 		expect(canonicalJson({ a: shared, b: shared })).toBe('{"a":{"x":1},"b":{"x":1}}');
 	});
+
+	it("sorts integer-like keys as text, which an object's own order does not", () => {
+		expect(canonicalJson({ b: 1, 10: "ten", 9: "nine", a: { 2: 0, 1: 0 } })).toBe('{"10":"ten","9":"nine","a":{"1":0,"2":0},"b":1}');
+	});
+
+	it("keeps an own __proto__ key (as JSON.parse makes one) in its place", () => {
+		const parsed = JSON.parse('{"z":1,"__proto__":{"polluted":true},"a":2}') as unknown;
+		expect(canonicalJson(parsed)).toBe('{"__proto__":{"polluted":true},"a":2,"z":1}');
+		expect(canonicalJson({ list: [parsed] })).toBe('{"list":[{"__proto__":{"polluted":true},"a":2,"z":1}]}');
+	});
+
+	it("writes a hole in an array as null, as JSON.stringify does", () => {
+		// biome-ignore lint/suspicious/noSparseArray: the hole is what is tested
+		expect(canonicalJson({ a: [, 1] })).toBe('{"a":[null,1]}');
+	});
+
+	it("applies toJSON at every depth, also to what a toJSON returned", () => {
+		const inner = { toJSON: () => ({ y: 2, x: 1 }) };
+		const outer = { toJSON: () => inner };
+		expect(canonicalJson({ b: [outer], a: new Date(0) })).toBe('{"a":"1970-01-01T00:00:00.000Z","b":[{"x":1,"y":2}]}');
+	});
+
+	it("lists a boxed primitive's keys, as it always has", () => {
+		expect(canonicalJson({ s: Object("ab") })).toBe('{"s":{"0":"a","1":"b"}}');
+	});
+
+	it("gives the bytes of a plain sorted-key encoder for arbitrary values", () => {
+		// The reference: every key sorted, spelled out by hand, nothing copied.
+		const reference = (value: unknown): string | undefined => {
+			if (value === null) return "null";
+			if (typeof value === "number") return Number.isFinite(value) ? JSON.stringify(value) : "null";
+			if (typeof value === "string" || typeof value === "boolean") return JSON.stringify(value);
+			if (typeof value !== "object") return undefined;
+			const withJson = value as { toJSON?: () => unknown };
+			if (typeof withJson.toJSON === "function") return reference(withJson.toJSON());
+			if (Array.isArray(value)) return `[${Array.from(value, (item) => reference(item) ?? "null").join(",")}]`;
+			const parts: string[] = [];
+			for (const key of Object.keys(value).sort()) {
+				const encoded = reference((value as Record<string, unknown>)[key]);
+				if (encoded !== undefined) parts.push(`${JSON.stringify(key)}:${encoded}`);
+			}
+			return `{${parts.join(",")}}`;
+		};
+		let seed = 7;
+		const next = (n: number) => {
+			seed = (seed * 1103515245 + 12345) % 2147483648;
+			return seed % n;
+		};
+		const KEYS = ["a", "b", "z", "A", "_", "10", "9", "0", "é", "__proto__", "k e y", "\u2028"];
+		const make = (depth: number): unknown => {
+			const pick = next(depth > 3 ? 6 : 9);
+			if (pick === 0) return null;
+			if (pick === 1) return next(1000) - 500 + next(7) / 8;
+			if (pick === 2) return ["x", 'q"uote', "line\nbreak", "\ud800", ""][next(5)];
+			if (pick === 3) return next(2) === 0;
+			if (pick === 4) return [undefined, Number.NaN, Number.POSITIVE_INFINITY][next(3)];
+			if (pick === 5) return new Date(next(100000));
+			if (pick === 6) return Array.from({ length: next(4) }, () => make(depth + 1));
+			const record: Record<string, unknown> = {};
+			for (let i = next(5); i > 0; i--) Object.defineProperty(record, KEYS[next(KEYS.length)]!, { value: make(depth + 1), enumerable: true, writable: true, configurable: true });
+			return record;
+		};
+		for (let i = 0; i < 2000; i++) {
+			const value = { root: make(0) };
+			expect(canonicalJson(value)).toBe(reference(value));
+		}
+	});
 });
 
 describe("auditHash", () => {

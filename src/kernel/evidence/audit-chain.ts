@@ -2,9 +2,8 @@
  * The audit hash chain: each record's hash covers the previous record's hash and its own
  * canonical contents, so an edited, deleted or reordered record breaks the chain at that point.
  */
-import { createHash } from "node:crypto";
 import type { AuditRecord, AuditVerifyResult } from "./audit-types.js";
-import { sha256Hex } from "./sha256-hex.js";
+import { sha256Hex } from "./sha256.js";
 
 /** The fields a record's hash covers. */
 export type HashedAuditFields = Pick<AuditRecord, "seq" | "time" | "session" | "turn" | "kind" | "call_id" | "data">;
@@ -30,20 +29,126 @@ export const GENESIS_HASH = "0".repeat(64);
  * non-finite numbers become null, toJSON is honoured.
  */
 export function canonicalJson(value: unknown): string {
-	const out = encode(value, new Set());
+	let out: string | undefined;
+	try {
+		// The common case: a copy with every object's keys in sorted order, written by JSON.stringify.
+		out = JSON.stringify(sortedCopy(value, []));
+	} catch (err) {
+		if (err !== SPELL_IT_OUT) throw err;
+		out = encode(value, []);
+	}
 	if (out === undefined) {
 		throw new TypeError("canonicalJson: the value has no JSON representation");
 	}
 	return out;
 }
 
-function encode(value: unknown, ancestors: Set<object>): string | undefined {
-	if (value === null) return "null";
+/** Up to this many keys are sorted in place by insertion; Array.prototype.sort allocates a work array on every call. */
+const INSERTION_SORT_MAX = 24;
+
+/** Sorts in code-unit order, as Array.prototype.sort does strings. */
+function sortKeys(keys: string[]): void {
+	if (keys.length > INSERTION_SORT_MAX) {
+		keys.sort();
+		return;
+	}
+	for (let i = 1; i < keys.length; i++) {
+		const key = keys[i]!;
+		let j = i - 1;
+		while (j >= 0 && keys[j]! > key) {
+			keys[j + 1] = keys[j]!;
+			j--;
+		}
+		keys[j + 1] = key;
+	}
+}
+
+/** An own property of a plain object: `__proto__` would set the prototype instead, so encode writes that one. */
+function put(copy: Record<string, unknown>, key: string, value: unknown): void {
+	if (key === "__proto__") throw SPELL_IT_OUT;
+	copy[key] = value;
+}
+
+/** Thrown by sortedCopy for a value a copy cannot give the canonical order to: encode spells it out. */
+const SPELL_IT_OUT = Symbol("spell it out");
+
+/**
+ * The value with toJSON applied and every object's keys inserted in sorted order, so JSON.stringify
+ * writes the canonical bytes; what is already in order is returned as it is, not copied. An object
+ * whose keys are not in order and include one that starts with a digit (an integer-like key, which
+ * an object always lists first in numeric order, whatever order it was inserted in) cannot be copied
+ * into string order, nor can a boxed primitive (JSON.stringify would unwrap it; encode lists its
+ * keys): both throw SPELL_IT_OUT and the whole value is encoded by hand.
+ */
+function sortedCopy(value: unknown, ancestors: object[]): unknown {
+	if (typeof value !== "object" || value === null) {
+		if (typeof value === "bigint") throw new TypeError("canonicalJson: a bigint has no JSON representation");
+		return value;
+	}
+	const obj = value as object & { toJSON?: () => unknown };
+	if (typeof obj.toJSON === "function") return sortedCopy(obj.toJSON(), ancestors);
+	if (obj instanceof String || obj instanceof Number || obj instanceof Boolean) throw SPELL_IT_OUT;
+	if (ancestors.includes(obj)) throw new TypeError("canonicalJson: the value contains a cycle");
+	ancestors.push(obj);
+	try {
+		if (Array.isArray(obj)) {
+			let copy: unknown[] | undefined;
+			for (let i = 0; i < obj.length; i++) {
+				const item: unknown = obj[i];
+				const sorted = sortedCopy(item, ancestors);
+				if (sorted !== item) {
+					copy ??= obj.slice();
+					copy[i] = sorted;
+				}
+			}
+			return copy ?? obj;
+		}
+		const record = obj as Record<string, unknown>;
+		const keys = Object.keys(record);
+		let inOrder = true;
+		for (let i = 1; i < keys.length; i++) {
+			if (keys[i - 1]! > keys[i]!) {
+				inOrder = false;
+				break;
+			}
+		}
+		if (!inOrder) {
+			sortKeys(keys);
+			for (const key of keys) {
+				const first = key.charCodeAt(0);
+				if (first >= 48 && first <= 57) throw SPELL_IT_OUT;
+			}
+		}
+		let copy: Record<string, unknown> | undefined;
+		for (let i = 0; i < keys.length; i++) {
+			const key = keys[i]!;
+			const item = record[key];
+			const sorted = sortedCopy(item, ancestors);
+			if (copy === undefined && (sorted !== item || !inOrder)) {
+				copy = {};
+				for (let j = 0; j < i; j++) put(copy, keys[j]!, record[keys[j]!]);
+			}
+			if (copy !== undefined) put(copy, key, sorted);
+		}
+		return copy ?? obj;
+	} finally {
+		ancestors.pop();
+	}
+}
+
+/**
+ * `ancestors` is the path from the root to `value`: a stack, since a value nests only a few levels
+ * deep and a scan of them costs less than a Set's add and delete per object. Every digest and every
+ * audit record is encoded here, so the output is built by appending to one string per container
+ * rather than mapping into arrays and joining them.
+ */
+function encode(value: unknown, ancestors: object[]): string | undefined {
 	switch (typeof value) {
 		case "string":
 			return JSON.stringify(value);
 		case "number":
-			return Number.isFinite(value) ? JSON.stringify(value) : "null";
+			// A finite number's JSON is its String (ECMA-262 SerializeJSONProperty).
+			return Number.isFinite(value) ? String(value) : "null";
 		case "boolean":
 			return value ? "true" : "false";
 		case "bigint":
@@ -53,23 +158,34 @@ function encode(value: unknown, ancestors: Set<object>): string | undefined {
 		case "symbol":
 			return undefined;
 	}
+	if (value === null) return "null";
 	const obj = value as object & { toJSON?: () => unknown };
 	if (typeof obj.toJSON === "function") return encode(obj.toJSON(), ancestors);
-	if (ancestors.has(obj)) throw new TypeError("canonicalJson: the value contains a cycle");
-	ancestors.add(obj);
+	if (ancestors.includes(obj)) throw new TypeError("canonicalJson: the value contains a cycle");
+	ancestors.push(obj);
 	try {
 		if (Array.isArray(obj)) {
-			return `[${obj.map((item) => encode(item, ancestors) ?? "null").join(",")}]`;
+			// A hole, like undefined, is null in an array, as JSON.stringify writes it.
+			let out = "[";
+			for (let i = 0; i < obj.length; i++) {
+				if (i > 0) out += ",";
+				out += encode(obj[i], ancestors) ?? "null";
+			}
+			return `${out}]`;
 		}
 		const record = obj as Record<string, unknown>;
-		const parts: string[] = [];
-		for (const key of Object.keys(record).sort()) {
+		const keys = Object.keys(record).sort();
+		let out = "{";
+		for (let i = 0; i < keys.length; i++) {
+			const key = keys[i]!;
 			const encoded = encode(record[key], ancestors);
-			if (encoded !== undefined) parts.push(`${JSON.stringify(key)}:${encoded}`);
+			if (encoded === undefined) continue;
+			if (out.length > 1) out += ",";
+			out += `${JSON.stringify(key)}:${encoded}`;
 		}
-		return `{${parts.join(",")}}`;
+		return `${out}}`;
 	} finally {
-		ancestors.delete(obj);
+		ancestors.pop();
 	}
 }
 
@@ -89,7 +205,7 @@ export interface ChainLink {
  * without decoding or re-encoding data, so a store that keeps data canonical can hash what it holds.
  */
 // Shared by the scalar fields of every body; encode leaves it empty again even when it throws.
-const SCALAR = new Set<object>();
+const SCALAR: object[] = [];
 
 export function canonicalBody(fields: CanonicalAuditFields): string {
 	const { call_id, data, kind, seq, session, time, turn } = fields;
@@ -126,13 +242,13 @@ export function canonicalBody(fields: CanonicalAuditFields): string {
 
 /** sha256 hex over prevHash, a newline and a record's canonical body. */
 export function bodyHash(prevHash: string, body: string): string {
-	return createHash("sha256").update(`${prevHash}\n${body}`).digest("hex");
+	return sha256Hex(`${prevHash}\n${body}`);
 }
 
 /** sha256 hex over prevHash, a newline, and the canonical JSON of the hashed fields. */
 export function auditHash(prevHash: string, fields: HashedAuditFields): string {
 	// Pick the fields explicitly so extra properties on a full record (hash, prev_hash) never leak in.
-	const data = encode(fields.data, new Set());
+	const data = encode(fields.data, []);
 	const { seq, time, session, turn, kind, call_id } = fields;
 	return bodyHash(prevHash, canonicalBody({ seq, time, session, turn, kind, call_id, data: data as string }));
 }

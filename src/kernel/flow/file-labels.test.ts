@@ -4,6 +4,20 @@ import { globMayNameSecret, pathLabel, secretFileMatcher } from "./file-labels.j
 describe("secretFileMatcher", () => {
 	const isSecret = secretFileMatcher();
 
+	it("gives the same answer when asked again, and still the right one after more paths than it remembers", () => {
+		const matcher = secretFileMatcher(["private/**"]);
+		for (let round = 0; round < 2; round++) {
+			expect(matcher(".env")).toBe(true);
+			expect(matcher("src/notes.txt")).toBe(false);
+			expect(matcher("private/x.txt")).toBe(true);
+			expect(matcher(".env.example")).toBe(false);
+		}
+		for (let i = 0; i < 10_000; i++) expect(matcher(i % 5 === 0 ? `d${i}/.env` : `d${i}/f.txt`)).toBe(i % 5 === 0);
+		expect(matcher(".env")).toBe(true);
+		expect(matcher(`${"a/".repeat(600)}.env`)).toBe(true);
+		expect(matcher(`${"a/".repeat(600)}.env`)).toBe(true);
+	});
+
 	it("knows the usual credential files, at any depth", () => {
 		for (const rel of [
 			".env",

@@ -61,12 +61,27 @@ export function secretFileMatcher(extra: readonly string[] = []): (rel: string) 
 	const defaults = compile(DEFAULT_SECRET_FILES, NOT_SECRET_FILES);
 	// The host's globs are taken as written: the default exceptions do not narrow them.
 	const host = compile(extra, []);
+	// Answers by path: the globs are fixed here, so the answer depends on the text alone, and a
+	// session reads the same few files again and again (four glob tests each). Bounded, so a walk
+	// over a large tree cannot grow it without end.
+	const answers = new Map<string, boolean>();
 	return (rel: string) => {
+		const known = answers.get(rel);
+		if (known !== undefined) return known;
 		const path = rel.replace(/\\/g, "/").replace(/^\.\//, "");
 		const name = basename(path);
-		return defaults(path) || defaults(name) || host(path) || host(name);
+		const secret = defaults(path) || defaults(name) || host(path) || host(name);
+		if (rel.length <= REMEMBERED_PATH_CHARS) {
+			if (answers.size >= REMEMBERED_PATHS) answers.clear();
+			answers.set(rel, secret);
+		}
+		return secret;
 	};
 }
+
+/** How many paths' answers one matcher keeps, and the longest path it keeps one for. */
+const REMEMBERED_PATHS = 4096;
+const REMEMBERED_PATH_CHARS = 1024;
 
 /** A workspace file's label by its name: secret or internal, trusted, sourced to that content. */
 export function pathLabel(rel: string, sha256: string, isSecret: boolean): Label {

@@ -95,17 +95,22 @@ export function createRedactor(opts: RedactorOptions = {}): Redactor {
 		return maskAssignments(out);
 	}
 
-	function copy(value: unknown, ancestors: Set<object>): unknown {
+	/** `ancestors`: the path from the root to `value`, a few levels deep, so a scan is cheaper than a Set. */
+	function copy(value: unknown, ancestors: object[]): unknown {
 		if (typeof value === "string") return redactText(value);
 		if (value === null || typeof value !== "object") return value;
 		const withJson = value as { toJSON?: () => unknown };
 		if (typeof withJson.toJSON === "function") return copy(withJson.toJSON(), ancestors);
-		if (ancestors.has(value)) return CIRCULAR;
-		ancestors.add(value);
+		if (ancestors.includes(value)) return CIRCULAR;
+		ancestors.push(value);
 		try {
 			if (Array.isArray(value)) return value.map((item) => copy(item, ancestors));
+			const record = value as Record<string, unknown>;
 			const out: Record<string, unknown> = {};
-			for (const [key, item] of Object.entries(value)) {
+			const keys = Object.keys(record);
+			for (let i = 0; i < keys.length; i++) {
+				const key = keys[i]!;
+				const item = record[key];
 				// Under a secret-named key the whole string is the secret, whatever its shape.
 				out[key] =
 					typeof item === "string" && isSecretField(key) && isMaskableValue(item)
@@ -114,14 +119,14 @@ export function createRedactor(opts: RedactorOptions = {}): Redactor {
 			}
 			return out;
 		} finally {
-			ancestors.delete(value);
+			ancestors.pop();
 		}
 	}
 
 	return {
 		redactText,
 		redact<T>(value: T): T {
-			return copy(value, new Set()) as T;
+			return copy(value, []) as T;
 		},
 		addSecret,
 	};

@@ -49,15 +49,34 @@ export function nameWords(name: string): string[] {
 
 /** For names in free text: `password=…`, `export API_KEY=…`, `"client_secret": "…"`. */
 export function isSecretName(name: string): boolean {
-	const words = nameWords(name);
-	return words.some(
-		(word, i) => SECRET_WORDS.has(word) || (word === "key" && i > 0 && KEY_QUALIFIERS.has(words[i - 1]!)),
-	);
+	return secretWords(nameWords(name));
 }
+
+function secretWords(words: readonly string[]): boolean {
+	return words.some((word, i) => SECRET_WORDS.has(word) || (word === "key" && i > 0 && KEY_QUALIFIERS.has(words[i - 1]!)));
+}
+
+/**
+ * Answers by field name: the redactor asks for every key of every event, audit record and message,
+ * and the keys are the same few dozen each time. Bounded, so keys a model made up cannot grow it
+ * without end; the answer depends on the name alone, so a remembered one is the one it would compute.
+ */
+const FIELD_ANSWERS = new Map<string, boolean>();
+const FIELD_ANSWERS_MAX = 4096;
+/** Longer keys are judged afresh: remembering them would let a few long names fill the bound's memory. */
+const FIELD_NAME_REMEMBERED_CHARS = 128;
 
 /** For keys of structured data, which may also name headers such as Authorization and Cookie. */
 export function isSecretField(name: string): boolean {
-	return isSecretName(name) || nameWords(name).some((word) => STRUCTURED_WORDS.has(word));
+	const known = FIELD_ANSWERS.get(name);
+	if (known !== undefined) return known;
+	const words = nameWords(name);
+	const secret = secretWords(words) || words.some((word) => STRUCTURED_WORDS.has(word));
+	if (name.length <= FIELD_NAME_REMEMBERED_CHARS) {
+		if (FIELD_ANSWERS.size >= FIELD_ANSWERS_MAX) FIELD_ANSWERS.clear();
+		FIELD_ANSWERS.set(name, secret);
+	}
+	return secret;
 }
 
 /** Whether a value under a secret name is worth masking. */

@@ -4,9 +4,9 @@
  * task ceiling. A call's arguments carry the context label as it was when the model proposed it;
  * what the call reads joins its result, and that result joins the context only when it enters it.
  */
-import { createHash } from "node:crypto";
 import type { TaskCeiling } from "../authority/task-ceiling.js";
 import { canonicalJson } from "../evidence/audit-chain.js";
+import { sha256Hex as sha256 } from "../evidence/sha256.js";
 import type { Store } from "../../store/store.js";
 import { describeClearance, describeData, flowVerdict } from "./egress-admission.js";
 import { FlowDeniedError, ReleaseRefusedError } from "./flow-errors.js";
@@ -100,7 +100,7 @@ export const PREVIEW_CHARS = 500;
 const NOTICE_LABEL: Label = label("public", "trusted", { kind: "system", ref: "flow notice" });
 
 export function sha256Hex(text: string): string {
-	return createHash("sha256").update(text, "utf8").digest("hex");
+	return sha256(text);
 }
 
 function preview(redacted: string): string {

@@ -9,7 +9,7 @@
  * record the correction factor, so a new factor changes no item. The first record of a keeper, and
  * every `MAX_CHAIN`-th after it, lists every item: explain never walks far.
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../../kernel/evidence/sha256.js";
 import type { AuditRecord } from "../../kernel/evidence/audit-types.js";
 import { canonicalJson } from "../../kernel/evidence/audit-chain.js";
 import type { Label } from "../../kernel/flow/label.js";
@@ -100,7 +100,7 @@ export class ManifestChain {
 }
 
 function stepDigest(data: ManifestStep): string {
-	return createHash("sha256").update(canonicalJson(data)).digest("hex");
+	return sha256Hex(canonicalJson(data));
 }
 
 export function isManifestStep(data: Record<string, unknown>): boolean {

@@ -7,7 +7,7 @@
  * as ranges of the stored record (`m4-m11,m13-m19`), and the compaction's own audit record lists
  * each of them with its label, once. Together they account for every message of the record.
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../../kernel/evidence/sha256.js";
 import { canonicalJson } from "../../kernel/evidence/audit-chain.js";
 import type { Label } from "../../kernel/flow/label.js";
 
@@ -79,7 +79,7 @@ export function manifestTotals(items: readonly ManifestItem[]): Record<ManifestD
 
 /** sha256 of the manifest's canonical JSON: the `llm.complete` record carries it, the manifest's own record is found by it. */
 export function manifestDigest(manifest: ContextManifest): string {
-	return createHash("sha256").update(canonicalJson(manifest)).digest("hex");
+	return sha256Hex(canonicalJson(manifest));
 }
 
 /** `[4,5,6,7,9]` → `m4-m7,m9`. */

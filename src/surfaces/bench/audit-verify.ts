@@ -8,7 +8,7 @@
 import { performance } from "node:perf_hooks";
 import { canonicalJson, verifyChain } from "../../kernel/evidence/audit-chain.js";
 import type { AuditRecord } from "../../kernel/evidence/audit-types.js";
-import { sha256Hex } from "../../kernel/evidence/sha256-hex.js";
+import { sha256Hex } from "../../kernel/evidence/sha256.js";
 import type { Store } from "../../store/store.js";
 import type { AuditVerifyReport } from "./bench-types.js";
 import { BenchError } from "./bench-error.js";

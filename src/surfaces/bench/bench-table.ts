@@ -25,6 +25,7 @@ import type {
 	SandboxSpawnReport,
 	SessionBenchReport,
 } from "./bench-types.js";
+import { callBreakdownLines } from "./call-breakdown-table.js";
 import { consoleSection } from "./console-bench-table.js";
 import { duration, mib, rateRow, ratio, table, thousands, timingRow } from "./table-cells.js";
 
@@ -66,6 +67,7 @@ export function governedReadSection(read: GovernedReadReport): string[] {
 	}
 	const ev = read.evidencePerTurn;
 	lines.push(`  evidence of one turn of ${ev.toolCalls} calls: ${ev.events} events, ${ev.auditRecords} audit records`);
+	if (read.inMemoryBreakdown) lines.push(...callBreakdownLines(read.inMemoryBreakdown, "  where an in-memory governed call's time goes"));
 	const mem = read.memory;
 	lines.push(
 		`  memory${mem.gcForced ? " after GC" : " (GC not forced)"}: heap ${mib(mem.heapAfterDirectBytes)} after direct → ${mib(mem.heapAfterGovernedBytes)} after ${mem.governedCalls} governed calls (${ratio(mem.heapRatio)}), ` +

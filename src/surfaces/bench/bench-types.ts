@@ -149,6 +149,20 @@ export interface GovernedReadReport {
 	/** Evidence one governed turn left behind (the last measured round). */
 	evidencePerTurn: { toolCalls: number; events: number; auditRecords: number };
 	memory: MemoryReport;
+	/** Where an in-memory governed call's time goes, from a CPU profile of one more round; absent when not run. */
+	inMemoryBreakdown?: CallBreakdown;
+}
+
+/** A profiled round's time per call, by the component whose code was running (src/surfaces/bench/call-breakdown.ts). */
+export interface CallBreakdown {
+	/** Calls in the profiled round. */
+	calls: number;
+	/** The profiler's sampling interval, in microseconds. */
+	samplingUs: number;
+	/** Wall time of the profiled round per call (the profiler's own cost included). */
+	profiledUsPerCall: number;
+	/** Largest first; `usPerCall` of all components adds up to profiledUsPerCall. */
+	components: { component: string; usPerCall: number; share: number }[];
 }
 
 export type DecisionOutcome = "allow" | "ask" | "deny";

@@ -15,8 +15,9 @@ import { Runtime } from "../../index.js";
 import { openSqliteStore } from "../../kernel/evidence/store-rows.js";
 import type { Store } from "../../store/store.js";
 import { ScriptedModel } from "../../models/scripted.js";
-import type { GovernedReadReport } from "./bench-types.js";
+import type { CallBreakdown, GovernedReadReport } from "./bench-types.js";
 import { BenchError } from "./bench-error.js";
+import { profileCalls } from "./call-breakdown.js";
 import { callTiming } from "./call-timing.js";
 import { heapSnapshot } from "./heap-snapshot.js";
 import { MemoryStore } from "./memory-store.js";
@@ -40,6 +41,8 @@ interface TurnFigures {
 	session: string;
 	/** Transactions committed while the turn ran (undefined: not counted). */
 	commits?: number;
+	/** With `profiled`: where the turn's time went, the send alone profiled. */
+	breakdown?: CallBreakdown;
 }
 
 /** Printable text of exactly `bytes` bytes, so the read is the same work every time. */
@@ -56,7 +59,14 @@ function readPlan(calls: number): unknown {
 }
 
 /** One governed turn of `calls` reads in a fresh session; fails loudly if any read did not complete. */
-async function governedTurn(runtime: Runtime, workspace: string, calls: number, expected: string, batches?: readonly number[]): Promise<TurnFigures> {
+async function governedTurn(
+	runtime: Runtime,
+	workspace: string,
+	calls: number,
+	expected: string,
+	batches?: readonly number[],
+	profiled = false,
+): Promise<TurnFigures> {
 	const session = await runtime.openSession({
 		workspace,
 		model: ScriptedModel.fromPlan(readPlan(calls), "scripted:bench"),
@@ -66,24 +76,39 @@ async function governedTurn(runtime: Runtime, workspace: string, calls: number, 
 	let events = 0;
 	let lastBytes = -1;
 	const batchesBefore = batches?.length ?? 0;
+	const send = () =>
+		session.send("read the notes", {
+			onEvent: (event) => {
+				events++;
+				if (event.kind === "tool.completed") lastBytes = event.payload.output_bytes;
+			},
+		});
 	const started = performance.now();
-	const result = await session.send("read the notes", {
-		onEvent: (event) => {
-			events++;
-			if (event.kind === "tool.completed") lastBytes = event.payload.output_bytes;
-		},
-	});
+	let result: Awaited<ReturnType<typeof send>> | undefined;
+	const breakdown = profiled
+		? await profileCalls(async () => {
+				result = await send();
+			}, calls)
+		: undefined;
+	if (!profiled) result = await send();
 	const elapsed = performance.now() - started;
 	const commits = batches ? batches.length - batchesBefore : undefined;
 	await session.end();
-	if (result.status !== "completed" || result.toolCalls.completed !== calls) {
-		throw new BenchError(`governed turn did not complete all ${calls} reads: ${result.status}, ${JSON.stringify(result.toolCalls)}`);
+	if (result?.status !== "completed" || result.toolCalls.completed !== calls) {
+		throw new BenchError(`governed turn did not complete all ${calls} reads: ${result?.status}, ${JSON.stringify(result?.toolCalls)}`);
 	}
 	if (lastBytes !== Buffer.byteLength(expected)) {
 		throw new BenchError(`governed read returned ${lastBytes} bytes, expected ${Buffer.byteLength(expected)}`);
 	}
 	const auditRecords = (await runtime.listAudit({ session: session.id })).length;
-	return { perCallUs: (elapsed * 1000) / calls, events, auditRecords, session: session.id, ...(commits === undefined ? {} : { commits }) };
+	return {
+		perCallUs: (elapsed * 1000) / calls,
+		events,
+		auditRecords,
+		session: session.id,
+		...(commits === undefined ? {} : { commits }),
+		...(breakdown ? { breakdown } : {}),
+	};
 }
 
 /**
@@ -171,6 +196,12 @@ export async function benchGovernedRead(options: GovernedReadOptions): Promise<G
 			onProgress(`governed read: governed (in-memory store), ${rounds} rounds`);
 			for (let i = 0; i < rounds; i++) memory.push((await governedTurn(inMemory, workspace, calls, content)).perCallUs);
 		}
+		// One more round under the sampling profiler, after the timed ones, so its cost is in no median.
+		let profiledRound: TurnFigures | undefined;
+		if (inMemory) {
+			onProgress("governed read: one in-memory round profiled for the breakdown");
+			profiledRound = await governedTurn(inMemory, workspace, calls, content, undefined, true);
+		}
 
 		const directTiming = callTiming(direct);
 		const yardstickTiming = callTiming(durableYardstick);
@@ -207,6 +238,7 @@ export async function benchGovernedRead(options: GovernedReadOptions): Promise<G
 			report.inMemoryRatio = memoryTiming.medianUs / directTiming.medianUs;
 			report.durabilityShare = 1 - memoryTiming.medianUs / governedTiming.medianUs;
 		}
+		if (profiledRound?.breakdown) report.inMemoryBreakdown = profiledRound.breakdown;
 		return report;
 	} finally {
 		if (log !== undefined) closeSync(log);

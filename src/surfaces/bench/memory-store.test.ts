@@ -15,6 +15,15 @@ describe("MemoryStore", () => {
 		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 1 });
 	});
 
+	it("hands the appender the record's own parse, which the chain does not keep", async () => {
+		const store = new MemoryStore();
+		const appended = await store.appendAudit({ session: "s1", turn: 1, kind: "effect", data: { nested: { bytes: 5 } } });
+		(appended.data.nested as { bytes: number }).bytes = 6;
+		appended.hash = "0".repeat(64);
+		expect((await store.listAudit())[0]?.data).toEqual({ nested: { bytes: 5 } });
+		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 1 });
+	});
+
 	it("refuses work once closed", async () => {
 		const store = new MemoryStore();
 		await store.close();

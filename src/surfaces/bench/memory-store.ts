@@ -41,8 +41,9 @@ import {
 import { describeFileLabelKey, labelFromJson, labelToJson } from "../../store/stored-label.js";
 
 interface StoredAudit {
-	record: AuditRow;
-	/** The data as stored; parsed again on read, as a database would return it. */
+	/** The record without its data: no caller holds anything the chain keeps. */
+	record: Omit<AuditRow, "data">;
+	/** The data's canonical text, as the SQLite store keeps it; parsed again on read, as a database would return it. */
 	dataJson: string;
 }
 
@@ -147,7 +148,7 @@ export class MemoryStore implements Store {
 
 	async appendAudit(input: AuditRowInput): Promise<AuditRow> {
 		this.live();
-		return readBack(this.chain(input, auditDataJson(input)));
+		return this.chain(input, auditData(input)).row;
 	}
 
 	/** Every write here is done when its promise settles: there is nothing to wait for. */
@@ -156,25 +157,25 @@ export class MemoryStore implements Store {
 	}
 
 	/** The one place records are chained; appendAudit and settleOperation both come here. */
-	private chain(input: AuditRowInput, dataJson: string): StoredAudit {
-		const data = JSON.parse(dataJson) as Record<string, unknown>;
+	private chain(input: AuditRowInput, { data }: AuditData): { stored: StoredAudit; row: AuditRow } {
 		const last = this.audit.at(-1)?.record;
-		const record: AuditRow = {
+		const record: Omit<AuditRow, "data"> = {
 			seq: (last?.seq ?? 0) + 1,
 			time: this.now().toISOString(),
 			session: input.session,
 			turn: input.turn,
 			kind: input.kind,
 			...(input.call_id === undefined || input.call_id === null ? {} : { call_id: input.call_id }),
-			data,
 			prev_hash: last?.hash ?? STORE_RULES.chain.genesis,
 			hash: "",
 		};
 		const { seq, time, session, turn, kind, call_id } = record;
-		record.hash = STORE_RULES.chain.link(record.prev_hash, { seq, time, session, turn, kind, ...(call_id === undefined ? {} : { call_id }), data: STORE_RULES.chain.canonicalData(data) });
+		const dataJson = STORE_RULES.chain.canonicalData(data);
+		record.hash = STORE_RULES.chain.link(record.prev_hash, { seq, time, session, turn, kind, ...(call_id === undefined ? {} : { call_id }), data: dataJson });
 		const stored = { record, dataJson };
 		this.audit.push(stored);
-		return stored;
+		// The parsed data was made for this record alone, so the caller's copy is it, as the SQLite store returns it.
+		return { stored, row: { ...record, data } };
 	}
 
 	async listAudit(filter: { session?: string; limit?: number } = {}): Promise<AuditRow[]> {
@@ -311,10 +312,11 @@ export class MemoryStore implements Store {
 		// Everything that can fail is checked before anything changes, so a refusal leaves no trace (as a rolled-back transaction would).
 		this.checkSettlement(id, settlement);
 		const outcome = JSON.parse(toJson(settlement.outcome, `outcome of operation ${id}`)) as Record<string, unknown>;
-		const dataJson = settlement.audit ? auditDataJson(settlement.audit) : undefined;
+		const data = settlement.audit ? auditData(settlement.audit) : undefined;
 		const events = settlement.events ?? [];
 		const row = this.operation(id)!;
-		const stored = settlement.audit && dataJson !== undefined ? this.chain(settlement.audit, dataJson) : undefined;
+		const chained = settlement.audit && data !== undefined ? this.chain(settlement.audit, data) : undefined;
+		const stored = chained?.stored;
 		const settled: StoredOperation = { ...row, state: settlement.state, outcome, updated_at: this.now().toISOString() };
 		if (stored) settled.audit_seq = stored.record.seq;
 		this.operations.set(id, JSON.stringify(settled));
@@ -322,7 +324,7 @@ export class MemoryStore implements Store {
 			const filled = stored ? fillAuditSeq(event, stored.record.seq) : event;
 			append(this.events, filled.session, toJson(filled, `an event settling operation ${id}`));
 		}
-		return stored ? readBack(stored) : undefined;
+		return chained?.row;
 	}
 
 	async settleOperations(batch: readonly { id: string; settlement: OperationSettlement }[]): Promise<(AuditRow | undefined)[]> {
@@ -342,7 +344,7 @@ export class MemoryStore implements Store {
 
 	private checkSettlement(id: string, settlement: OperationSettlement): void {
 		toJson(settlement.outcome, `outcome of operation ${id}`);
-		if (settlement.audit) auditDataJson(settlement.audit);
+		if (settlement.audit) auditData(settlement.audit);
 		const events = settlement.events ?? [];
 		if (!settlement.audit && events.some(namesPendingAuditSeq)) {
 			throw new StoreError(`settling operation ${id}: an event names the settlement's audit record (audit_seq 0) but none was given`);
@@ -505,12 +507,16 @@ function append<T>(lists: Map<string, T[]>, session: string, item: T): void {
 	else lists.set(session, [item]);
 }
 
+interface AuditData {
+	/** The data as JSON gives it back: what the hash covers. */
+	data: Record<string, unknown>;
+}
+
 /** The data as it will be read back (JSON drops undefined and applies toJSON), so the hash covers exactly that. */
-function auditDataJson(input: AuditRowInput): string {
-	const dataJson = toJson(input.data, "audit data");
-	const data = JSON.parse(dataJson) as unknown;
+function auditData(input: AuditRowInput): AuditData {
+	const data = JSON.parse(toJson(input.data, "audit data")) as unknown;
 	if (data === null || typeof data !== "object" || Array.isArray(data)) throw new StoreError("audit data must be a JSON object");
-	return dataJson;
+	return { data: data as Record<string, unknown> };
 }
 
 /** An event whose payload waits for the settlement's audit seq (audit_seq: 0). */
