@@ -1,13 +1,14 @@
 /**
  * The memory tables in SQLite (schema version 10): `memory_records`, and `memory_fts`, an FTS5
  * index over their title, tags, content and path hints kept in step by triggers. Each write is one
- * short IMMEDIATE transaction. Relevance is FTS5's bm25 with title and tags weighted above content.
+ * short IMMEDIATE transaction; a governed write or forget goes through the store's commit queue
+ * with its audit record and event, in one savepoint of that queue's transaction. Relevance is FTS5's bm25 with title and tags weighted above content.
  */
 import type { Statement } from "better-sqlite3";
-import type { MemoryFilter, MemoryMatch, MemoryMatchQuery, MemoryRow, MemoryRowStore, MemoryScopeKey } from "./memory-rows.js";
+import type { MemoryCommitted, MemoryEvidence, MemoryFilter, MemoryMatch, MemoryMatchQuery, MemoryRow, MemoryRowStore, MemoryScopeKey } from "./memory-rows.js";
 import { memoryWords } from "./memory-rows.js";
 import type { LabelRules } from "./store-rules.js";
-import { StoreError } from "./store.js";
+import { type AuditRow, type AuditRowInput, type EventRow, StoreError } from "./store.js";
 import { labelFromJson, labelToJson } from "./stored-label.js";
 
 export interface SqliteMemoryAccess {
@@ -16,6 +17,10 @@ export interface SqliteMemoryAccess {
 	/** Throws when the store was opened read-only. */
 	writable(): void;
 	labels: LabelRules;
+	/** A write of the Store contract: queued with the others, in a savepoint of their transaction, resolved once durable. */
+	write<T>(body: () => T): Promise<T>;
+	/** Chains the audit record and appends the events after it, inside the running transaction. */
+	evidence(audit: AuditRowInput, events: readonly EventRow[]): AuditRow;
 }
 
 interface MemoryDbRow {
@@ -54,6 +59,11 @@ const MAX_WINDOW = 1 << 16;
 const COLUMNS = `r.id, r.scope, r.scope_key, r.namespace, r.kind, r.title, r.tags, r.content, r.path_hints, r.metadata,
 	r.created_at, r.updated_at, r.expires_at, r.stale, r.label, r.written_by_session, r.written_by_call, r.embedding_model`;
 
+/** The audit data with the ids a commit changed under `field`, when it changed any. */
+function withIds(audit: AuditRowInput, field: "superseded" | "restored", ids: readonly string[]): AuditRowInput {
+	return ids.length === 0 ? audit : { ...audit, data: { ...audit.data, [field]: ids } };
+}
+
 /** The FTS5 query for rows holding any of the words: each one quoted, so no word is read as an operator. */
 export function ftsAnyOf(terms: readonly string[]): string {
 	const words = [...new Set(terms.flatMap((t) => memoryWords(t)))];
@@ -91,6 +101,14 @@ function limitOf(filter: MemoryFilter, fallback: number): number {
 function jsonList(value: readonly string[], what: string): string {
 	if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) throw new StoreError(`${what} must be a list of strings`);
 	return JSON.stringify(value);
+}
+
+interface TitleKey {
+	id: string;
+	scope: string;
+	scope_key: string;
+	namespace: string;
+	title: string;
 }
 
 export class SqliteMemory implements MemoryRowStore {
@@ -234,6 +252,42 @@ export class SqliteMemory implements MemoryRowStore {
 			this.db.sql("DELETE FROM memory_records WHERE id = ?").run(id);
 			return this.toRow(row);
 		});
+	}
+
+	async commitWrite(row: MemoryRow, embedding: Float32Array | undefined, evidence: MemoryEvidence): Promise<MemoryCommitted> {
+		this.db.writable();
+		const params = this.params(row, embedding);
+		return this.db.write(() => {
+			const older = this.liveOfTitle(row).map((r) => r.id);
+			this.insert(params);
+			const superseded = older.filter((id) => this.setStale(id, true, row.created_at));
+			return { audit: this.db.evidence(withIds(evidence.audit, "superseded", superseded), evidence.events ?? []), superseded, restored: [] };
+		});
+	}
+
+	async commitForget(id: string, restore: readonly string[], at: string, evidence: MemoryEvidence): Promise<MemoryCommitted> {
+		this.db.writable();
+		return this.db.write(() => {
+			if (this.db.sql("DELETE FROM memory_records WHERE id = ? RETURNING id").get(id) === undefined) throw new StoreError(`memory record ${id} does not exist`);
+			// Decided before any is marked: a title whose live row is another's keeps every restore of it stale.
+			const restorable = restore.filter((rid) => {
+				const r = this.db.sql("SELECT id, scope, scope_key, namespace, title FROM memory_records WHERE id = ? AND stale = 1").get(rid) as TitleKey | undefined;
+				return r !== undefined && this.liveOfTitle(r).length === 0;
+			});
+			const restored = restorable.filter((rid) => this.setStale(rid, false, at));
+			return { audit: this.db.evidence(withIds(evidence.audit, "restored", restored), evidence.events ?? []), superseded: [], restored };
+		});
+	}
+
+	private liveOfTitle(key: Omit<TitleKey, "id">): { id: string }[] {
+		return this.db
+			.sql("SELECT id FROM memory_records WHERE scope = ? AND scope_key = ? AND namespace = ? AND title = ? AND stale = 0 ORDER BY rowid")
+			.all(key.scope, key.scope_key, key.namespace, key.title) as { id: string }[];
+	}
+
+	/** Inside the caller's transaction; whether the flag changed. */
+	private setStale(id: string, stale: boolean, at: string): boolean {
+		return this.db.sql("UPDATE memory_records SET stale = ?, updated_at = ? WHERE id = ? AND stale != ? RETURNING id").get(stale ? 1 : 0, at, id, stale ? 1 : 0) !== undefined;
 	}
 
 	async sameTitle(key: MemoryScopeKey & { namespace: string; title: string }): Promise<MemoryRow[]> {
