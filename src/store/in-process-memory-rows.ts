@@ -5,6 +5,7 @@
  * stand-in for bm25 that orders the same clear cases the same way.
  */
 import {
+	type MemoryCandidate,
 	type MemoryCommitted,
 	type MemoryEvidence,
 	type MemoryFilter,
@@ -167,6 +168,26 @@ export class InProcessMemoryRows implements MemoryRowStore {
 			if (relevance > 0) scored.push({ row: copy(e.row), relevance });
 		}
 		return scored.sort((a, b) => b.relevance - a.relevance).slice(0, limit);
+	}
+
+	async candidates(query: MemoryMatchQuery): Promise<MemoryCandidate[]> {
+		return (await this.match(query)).map(({ row, relevance }) => ({
+			id: row.id,
+			title: row.title,
+			tags: row.tags,
+			content: row.content,
+			path_hints: row.path_hints,
+			updated_at: row.updated_at,
+			stale: row.stale,
+			relevance,
+		}));
+	}
+
+	async complete(candidates: readonly MemoryCandidate[]): Promise<MemoryRow[]> {
+		return candidates.flatMap((c) => {
+			const e = this.rows.get(c.id);
+			return e ? [copy(e.row)] : [];
+		});
 	}
 
 	async embeddings(filter: MemoryFilter): Promise<{ id: string; vector: Float32Array }[]> {

@@ -63,6 +63,22 @@ export interface MemoryMatchQuery extends MemoryFilter {
 	terms: readonly string[];
 }
 
+/**
+ * What ranking reads of a row found by words: its text, time and stale flag, with the text index's
+ * relevance. The rest of the row (label, metadata, writer) is fetched for the top hits only.
+ */
+export interface MemoryCandidate {
+	id: string;
+	title: string;
+	tags: string[];
+	content: string;
+	path_hints: string[];
+	updated_at: string;
+	stale: boolean;
+	/** Larger is more relevant. */
+	relevance: number;
+}
+
 /** A row found by words, with the text index's relevance: larger is more relevant, 0 for none. */
 export interface MemoryMatch {
 	row: MemoryRow;
@@ -98,6 +114,10 @@ export interface MemoryRowStore {
 	list(filter: MemoryFilter): Promise<MemoryRow[]>;
 	/** Rows holding any of the terms, most relevant first, at most `limit` (default 50). */
 	match(query: MemoryMatchQuery): Promise<MemoryMatch[]>;
+	/** The same rows as match, in the same order, with only what ranking reads. */
+	candidates(query: MemoryMatchQuery): Promise<MemoryCandidate[]>;
+	/** The whole rows of these candidates (those still there), in the order given: only what ranking did not read is read now. */
+	complete(candidates: readonly MemoryCandidate[]): Promise<MemoryRow[]>;
 	/** Rows of the filter that carry an embedding, with it (hybrid ranking compares them with the query's). */
 	embeddings(filter: MemoryFilter): Promise<{ id: string; vector: Float32Array }[]>;
 	/** Sets or clears the stale flag; returns the rows changed. */

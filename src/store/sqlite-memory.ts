@@ -2,10 +2,11 @@
  * The memory tables in SQLite (schema version 10): `memory_records`, and `memory_fts`, an FTS5
  * index over their title, tags, content and path hints kept in step by triggers. Each write is one
  * short IMMEDIATE transaction; a governed write or forget goes through the store's commit queue
- * with its audit record and event, in one savepoint of that queue's transaction. Relevance is FTS5's bm25 with title and tags weighted above content.
+ * with its audit record and event, in one savepoint of that queue's transaction. Relevance is
+ * FTS5's bm25 with title and tags weighted above content.
  */
 import type { Statement } from "better-sqlite3";
-import type { MemoryCommitted, MemoryEvidence, MemoryFilter, MemoryMatch, MemoryMatchQuery, MemoryRow, MemoryRowStore, MemoryScopeKey } from "./memory-rows.js";
+import type { MemoryCandidate, MemoryCommitted, MemoryEvidence, MemoryFilter, MemoryMatch, MemoryMatchQuery, MemoryRow, MemoryRowStore, MemoryScopeKey } from "./memory-rows.js";
 import { memoryWords } from "./memory-rows.js";
 import type { LabelRules } from "./store-rules.js";
 import { type AuditRow, type AuditRowInput, type EventRow, StoreError } from "./store.js";
@@ -51,10 +52,6 @@ interface MemoryDbRow {
  */
 export const MEMORY_RANK = "bm25(4.0, 3.0, 1.0, 1.0)";
 
-/** Candidates first taken from the index per result asked for; widened while filters leave too few. */
-const WINDOW_PER_RESULT = 1.5;
-const WIDEN = 8;
-const MAX_WINDOW = 1 << 16;
 
 const COLUMNS = `r.id, r.scope, r.scope_key, r.namespace, r.kind, r.title, r.tags, r.content, r.path_hints, r.metadata,
 	r.created_at, r.updated_at, r.expires_at, r.stale, r.label, r.written_by_session, r.written_by_call, r.embedding_model`;
@@ -111,10 +108,40 @@ interface TitleKey {
 	title: string;
 }
 
+/** A hit as ranking reads it, holding the row as read until complete() parses the rest. */
+class SqliteCandidate implements MemoryCandidate {
+	readonly id: string;
+	readonly title: string;
+	readonly tags: string[];
+	readonly content: string;
+	readonly path_hints: string[];
+	readonly updated_at: string;
+	readonly stale: boolean;
+	readonly relevance: number;
+	readonly #row: MemoryDbRow;
+
+	constructor(r: MemoryDbRow & { relevance: number }) {
+		this.id = r.id;
+		this.title = r.title;
+		this.tags = JSON.parse(r.tags) as string[];
+		this.content = r.content;
+		this.path_hints = JSON.parse(r.path_hints) as string[];
+		this.updated_at = r.updated_at;
+		this.stale = r.stale === 1;
+		this.relevance = r.relevance;
+		this.#row = r;
+	}
+
+	get row(): MemoryDbRow {
+		return this.#row;
+	}
+}
+
 export class SqliteMemory implements MemoryRowStore {
 	constructor(private readonly db: SqliteMemoryAccess) {}
 
-	private toRow(row: MemoryDbRow): MemoryRow {
+	/** `lists`: the tags and path hints, when already parsed. */
+	private toRow(row: MemoryDbRow, lists?: { tags: string[]; path_hints: string[] }): MemoryRow {
 		const out: MemoryRow = {
 			id: row.id,
 			scope: row.scope,
@@ -122,9 +149,9 @@ export class SqliteMemory implements MemoryRowStore {
 			namespace: row.namespace,
 			kind: row.kind,
 			title: row.title,
-			tags: JSON.parse(row.tags) as string[],
+			tags: lists ? [...lists.tags] : (JSON.parse(row.tags) as string[]),
 			content: row.content,
-			path_hints: JSON.parse(row.path_hints) as string[],
+			path_hints: lists ? [...lists.path_hints] : (JSON.parse(row.path_hints) as string[]),
 			metadata: JSON.parse(row.metadata) as Record<string, unknown>,
 			created_at: row.created_at,
 			updated_at: row.updated_at,
@@ -200,27 +227,46 @@ export class SqliteMemory implements MemoryRowStore {
 	}
 
 	/**
-	 * The index ranks first and only the best `window` hits are joined to their rows and filtered;
-	 * when the filters (other scopes, expired, stale) leave fewer than asked, the window widens, and
-	 * past MAX_WINDOW every hit is filtered. The result is the same as filtering all hits. CROSS
-	 * JOIN keeps the index's hits outermost: otherwise the planner may walk every row of a scope.
+	 * One statement: the index's hits in rank order (FTS5 hands them sorted, so SQLite needs no sort
+	 * of its own), each joined to its row and filtered (scopes, namespaces, kind, expiry, stale) as it
+	 * comes, stopping at `limit` rows that pass. CROSS JOIN keeps the index outermost, which is what
+	 * lets the ORDER BY be the index's own; otherwise the planner may walk every row of a scope.
 	 */
-	async match(query: MemoryMatchQuery): Promise<MemoryMatch[]> {
+	private hits(query: MemoryMatchQuery): (MemoryDbRow & { relevance: number })[] {
 		const match = ftsAnyOf(query.terms);
 		if (match === "") return [];
 		const w = where(query);
-		const limit = limitOf(query, 50);
-		const windowed = `SELECT ${COLUMNS}, -f.rank AS relevance
-			FROM (SELECT rowid AS hit, rank FROM memory_fts WHERE memory_fts MATCH ? ORDER BY rank LIMIT ?) f
-			CROSS JOIN memory_records r ON r.rowid = f.hit WHERE ${w.clause} ORDER BY f.rank LIMIT ?`;
-		for (let window = Math.ceil(limit * WINDOW_PER_RESULT); ; window *= WIDEN) {
-			const bounded = window <= MAX_WINDOW;
-			const rows = this.db.sql(windowed).all(match, bounded ? window : -1, ...w.params, limit) as (MemoryDbRow & { relevance: number })[];
-			if (rows.length >= limit || !bounded) return rows.map((r) => ({ row: this.toRow(r), relevance: r.relevance }));
-			// Fewer hits than the window held means the index has no more: filtering further finds nothing new.
-			const hits = (this.db.sql("SELECT count(*) AS n FROM (SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)").get(match, window) as { n: number }).n;
-			if (hits < window) return rows.map((r) => ({ row: this.toRow(r), relevance: r.relevance }));
+		return this.db
+			.sql(`SELECT ${COLUMNS}, -memory_fts.rank AS relevance FROM memory_fts CROSS JOIN memory_records r ON r.rowid = memory_fts.rowid
+				WHERE memory_fts MATCH ? AND ${w.clause} ORDER BY memory_fts.rank LIMIT ?`)
+			.all(match, ...w.params, limitOf(query, 50)) as (MemoryDbRow & { relevance: number })[];
+	}
+
+	async match(query: MemoryMatchQuery): Promise<MemoryMatch[]> {
+		return this.hits(query).map((r) => ({ row: this.toRow(r), relevance: r.relevance }));
+	}
+
+	/**
+	 * The rest of each row (label, metadata, writer) comes in the same statement: reading it again
+	 * for the top hits cost more than reading it here. It is parsed and checked in complete(), for
+	 * the hits handed back only.
+	 */
+	async candidates(query: MemoryMatchQuery): Promise<MemoryCandidate[]> {
+		return this.hits(query).map((r) => new SqliteCandidate(r));
+	}
+
+	async complete(candidates: readonly MemoryCandidate[]): Promise<MemoryRow[]> {
+		const missing = candidates.filter((c) => !(c instanceof SqliteCandidate)).map((c) => c.id);
+		const read = new Map<string, MemoryDbRow>();
+		if (missing.length > 0) {
+			// One statement for any number of ids: the list is one JSON parameter.
+			const rows = this.db.sql(`SELECT ${COLUMNS} FROM json_each(?) j CROSS JOIN memory_records r ON r.id = j.value`).all(JSON.stringify(missing)) as MemoryDbRow[];
+			for (const r of rows) read.set(r.id, r);
 		}
+		return candidates.flatMap((c) => {
+			const r = c instanceof SqliteCandidate ? c.row : read.get(c.id);
+			return r ? [this.toRow(r, c)] : [];
+		});
 	}
 
 	async embeddings(filter: MemoryFilter): Promise<{ id: string; vector: Float32Array }[]> {

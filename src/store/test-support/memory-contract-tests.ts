@@ -145,6 +145,24 @@ export function describeMemoryContract(subject: () => Store): void {
 			expect(await store.memory.list({ scopes: PROJECT_A })).toEqual([]);
 		});
 
+		it("hands ranking the same hits as match, in the same order, and completes them into the whole rows", async () => {
+			const store = subject();
+			const a = record({ title: "rotate certs quarterly", tags: ["certs"], label: UNTRUSTED_PAGE, metadata: { n: 1 } });
+			const b = record({ title: "renew", content: "renew the certs before rotate day", expires_at: "2030-01-01T00:00:00.000Z" });
+			const c = record({ title: "rotate keys", stale: true });
+			for (const r of [a, b, c]) await store.memory.put(r);
+			const query = { terms: ["rotate", "certs"], scopes: PROJECT_A, now: "2025-06-01T00:00:00.000Z" };
+			const matched = await store.memory.match(query);
+			const candidates = await store.memory.candidates(query);
+			expect(candidates.map((x) => [x.id, x.relevance])).toEqual(matched.map((m) => [m.row.id, m.relevance]));
+			expect(candidates.find((x) => x.id === a.id)).toMatchObject({ title: a.title, tags: a.tags, content: a.content, path_hints: a.path_hints, updated_at: a.updated_at, stale: false });
+			expect(await store.memory.complete([...candidates].reverse())).toEqual(matched.map((m) => m.row).reverse());
+			// A candidate the store did not hand out (one the embeddings found) is read by id; one forgotten since is left out.
+			await store.memory.forget(b.id);
+			const copies = candidates.filter((x) => x.id !== c.id).map((x) => ({ ...x }));
+			expect(await store.memory.complete(copies)).toEqual([a]);
+		});
+
 		it("commits a write with its audit record and event: superseded rows marked in the same commit, their ids in the record", async () => {
 			const store = subject();
 			const older = record({ title: "deploy day commit" });
