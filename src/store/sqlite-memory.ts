@@ -52,6 +52,17 @@ interface MemoryDbRow {
  */
 export const MEMORY_RANK = "bm25(4.0, 3.0, 1.0, 1.0)";
 
+/** The same function called by name on the index, as a query's own column. */
+const BM25_CALL = MEMORY_RANK.replace("bm25(", "bm25(memory_fts, ");
+
+/**
+ * Candidates first taken from the index per result asked for; widened while filters leave too few.
+ * A little over one: each extra hit is a row read and filtered, and the filters refuse few.
+ */
+const WINDOW_PER_RESULT = 1.2;
+const WIDEN = 8;
+const MAX_WINDOW = 1 << 16;
+
 
 const COLUMNS = `r.id, r.scope, r.scope_key, r.namespace, r.kind, r.title, r.tags, r.content, r.path_hints, r.metadata,
 	r.created_at, r.updated_at, r.expires_at, r.stale, r.label, r.written_by_session, r.written_by_call, r.embedding_model`;
@@ -227,19 +238,31 @@ export class SqliteMemory implements MemoryRowStore {
 	}
 
 	/**
-	 * One statement: the index's hits in rank order (FTS5 hands them sorted, so SQLite needs no sort
-	 * of its own), each joined to its row and filtered (scopes, namespaces, kind, expiry, stale) as it
-	 * comes, stopping at `limit` rows that pass. CROSS JOIN keeps the index outermost, which is what
-	 * lets the ORDER BY be the index's own; otherwise the planner may walk every row of a scope.
+	 * The index ranks first and only the best `window` hits are joined to their rows and filtered
+	 * (scopes, namespaces, kind, expiry, stale) in the same statement; when the filters leave fewer
+	 * than asked, the window widens, and past MAX_WINDOW every hit is filtered: the result is the same
+	 * as filtering all hits. The window ranks by the rank function called by name (BM25_CALL), ties by
+	 * rowid as FTS5's own rank order breaks them: FTS5 then scores each hit once, where `ORDER BY
+	 * rank` with the rank column read scores the hits handed out a second time, and computes the
+	 * terms' document frequencies again to do it. CROSS JOIN keeps the index's hits outermost:
+	 * otherwise the planner may walk every row of a scope.
 	 */
 	private hits(query: MemoryMatchQuery): (MemoryDbRow & { relevance: number })[] {
 		const match = ftsAnyOf(query.terms);
 		if (match === "") return [];
 		const w = where(query);
-		return this.db
-			.sql(`SELECT ${COLUMNS}, -memory_fts.rank AS relevance FROM memory_fts CROSS JOIN memory_records r ON r.rowid = memory_fts.rowid
-				WHERE memory_fts MATCH ? AND ${w.clause} ORDER BY memory_fts.rank LIMIT ?`)
-			.all(match, ...w.params, limitOf(query, 50)) as (MemoryDbRow & { relevance: number })[];
+		const limit = limitOf(query, 50);
+		const statement = this.db.sql(`SELECT ${COLUMNS}, -f.score AS relevance
+			FROM (SELECT rowid AS hit, ${BM25_CALL} AS score FROM memory_fts WHERE memory_fts MATCH ? ORDER BY score, rowid LIMIT ?) f
+			CROSS JOIN memory_records r ON r.rowid = f.hit WHERE ${w.clause} ORDER BY f.score, f.hit LIMIT ?`);
+		for (let window = Math.ceil(limit * WINDOW_PER_RESULT); ; window *= WIDEN) {
+			const bounded = window <= MAX_WINDOW;
+			const rows = statement.all(match, bounded ? window : -1, ...w.params, limit) as (MemoryDbRow & { relevance: number })[];
+			if (rows.length >= limit || !bounded) return rows;
+			// Fewer hits than the window held means the index has no more: filtering further finds nothing new.
+			const hits = (this.db.sql("SELECT count(*) AS n FROM (SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)").get(match, window) as { n: number }).n;
+			if (hits < window) return rows;
+		}
 	}
 
 	async match(query: MemoryMatchQuery): Promise<MemoryMatch[]> {

@@ -163,6 +163,19 @@ export function describeMemoryContract(subject: () => Store): void {
 			expect(await store.memory.complete(copies)).toEqual([a]);
 		});
 
+		it("orders hits of equal relevance as they were written, and widens past a window the filters empty", async () => {
+			const store = subject();
+			const same = Array.from({ length: 6 }, () => record({ title: "tied zebra note", content: "same words", tags: [] }));
+			for (const r of same) await store.memory.put(r);
+			// More stale hits than any first window holds: the live one past them is still found.
+			for (let i = 0; i < 40; i++) await store.memory.put(record({ title: "okapi okapi okapi", content: "okapi", tags: ["okapi"], stale: true }));
+			const live = record({ title: "okapi", content: "one live", tags: [] });
+			await store.memory.put(live);
+			const tied = await store.memory.candidates({ terms: ["zebra"], scopes: PROJECT_A, limit: 4 });
+			expect(tied.map((c) => c.id)).toEqual(same.slice(0, 4).map((r) => r.id));
+			expect((await store.memory.candidates({ terms: ["okapi"], scopes: PROJECT_A, limit: 1 })).map((c) => c.id)).toEqual([live.id]);
+		});
+
 		it("commits a write with its audit record and event: superseded rows marked in the same commit, their ids in the record", async () => {
 			const store = subject();
 			const older = record({ title: "deploy day commit" });
