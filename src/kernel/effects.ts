@@ -1,6 +1,6 @@
 /** An effect a primitive performed, handed to evidence before the primitive returns. */
 
-export type EffectKind = "fs.write" | "fs.delete" | "shell.exec" | "net.fetch" | "mcp.call" | "memory.write";
+export type EffectKind = "fs.write" | "fs.delete" | "shell.exec" | "net.fetch" | "mcp.call" | "memory.write" | "memory.forget";
 
 export interface EffectRecord {
 	call_id: string;

@@ -7,7 +7,9 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fetchEmbeddings } from "../providers/embeddings-provider.js";
-import { InProcessMemoryRows } from "../store/in-process-memory-rows.js";
+import { type InProcessEvidence, InProcessMemoryRows } from "../store/in-process-memory-rows.js";
+import type { MemoryEvidence } from "../store/memory-rows.js";
+import type { AuditRow } from "../store/store.js";
 import { Authority } from "./authority/authority.js";
 import { CapabilityDeniedError } from "./authority/authority-errors.js";
 import { issueGrant } from "./authority/capability.js";
@@ -24,6 +26,20 @@ import { createMemoryPrimitives, type MemoryBinding, type MemoryEmbedder } from 
 import { MemoryPrimitiveError } from "./memory/memory-request.js";
 
 const signal = new AbortController().signal;
+
+/** An audit chain in a list: what the in-process rows commit a change's evidence to. */
+function auditLog(): InProcessEvidence & { records: AuditRow[] } {
+	const records: AuditRow[] = [];
+	return {
+		records,
+		appendAudit: async (input) => {
+			const row = { ...input, seq: records.length + 1, time: new Date().toISOString(), prev_hash: "", hash: "" };
+			records.push(row);
+			return row;
+		},
+		appendEvent: async () => {},
+	};
+}
 
 /** An embeddings model over the test's server, as the runtime builds one (llm:embeddings/<model>). */
 function embedderFor(endpoint: { baseUrl: string; model: string }): MemoryEmbedder {
@@ -55,7 +71,7 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 function setup(opts: { grants?: Parameters<typeof issueGrant>[0][]; sinks?: SinkRuleSpec[]; embedder?: MemoryEmbedder; session?: string; rows?: InProcessMemoryRows; context?: ReturnType<typeof label> } = {}) {
-	const rows = opts.rows ?? new InProcessMemoryRows(STORE_RULES.labels);
+	const rows = opts.rows ?? new InProcessMemoryRows(STORE_RULES.labels, auditLog());
 	const decisions: FlowDecisionRecord[] = [];
 	const flow = new SessionFlow({
 		session: opts.session ?? "s1",
@@ -72,10 +88,24 @@ function setup(opts: { grants?: Parameters<typeof issueGrant>[0][]; sinks?: Sink
 	const authority = new Authority({ grants });
 	const effects: EffectRecord[] = [];
 	const recalls: Record<string, unknown>[] = [];
-	const memory: MemoryBinding = { rows, session: opts.session ?? "s1", project: "/ws", recordRecall: async (_c, d) => void recalls.push(d), ...(opts.embedder ? { embedder: opts.embedder } : {}) };
+	const pending = new Map<MemoryEvidence, EffectRecord>();
+	const memory: MemoryBinding = {
+		rows,
+		session: opts.session ?? "s1",
+		project: "/ws",
+		recordRecall: async (_c, d) => void recalls.push(d),
+		effectEvidence: (effect) => {
+			const evidence = { audit: { session: opts.session ?? "s1", turn: 1, kind: "effect", call_id: effect.call_id, data: { effect: effect.effect, resource: effect.resource, ...effect.data } } };
+			pending.set(evidence, effect);
+			return evidence;
+		},
+		// What the store committed, with the ids it marked: the effect as the audit holds it.
+		effectCommitted: (evidence, committed) => void effects.push({ ...pending.get(evidence)!, data: committed.audit.data }),
+		...(opts.embedder ? { embedder: opts.embedder } : {}),
+	};
 	const call = (id: string) => {
 		const callFlow = flow.forCall(id, signal);
-		return { flow: callFlow, memory: createMemoryPrimitives({ callId: id, signal, recordEffect: async (e) => void effects.push(e), authority: authority.forCall({ approved: false }), flow: callFlow, memory }) };
+		return { flow: callFlow, memory: createMemoryPrimitives({ callId: id, signal, authority: authority.forCall({ approved: false }), flow: callFlow, memory }) };
 	};
 	return { rows, flow, call, effects, recalls, decisions };
 }
@@ -141,8 +171,62 @@ describe("memory.write and memory.read", () => {
 		expect(await t.rows.list({ scopes: [{ scope: "user", scope_key: "" }] })).toEqual([]);
 	});
 
+	it("commits a write and its effect audit record together: a refused audit append leaves no record", async () => {
+		const log = auditLog();
+		const t = setup({ rows: new InProcessMemoryRows(STORE_RULES.labels, log) });
+		const first = await t.call("c1").memory.write({ scope: "project", namespace: "notes", title: "deploy", content: "v1" });
+		const second = await t.call("c2").memory.write({ scope: "project", namespace: "notes", title: "deploy", content: "v2" });
+		expect(second.superseded).toEqual([first.record.id]);
+		expect(log.records.map((r) => r.data)).toEqual([expect.objectContaining({ id: first.record.id }), expect.objectContaining({ id: second.record.id, superseded: [first.record.id] })]);
+		const refusing = setup({
+			rows: new InProcessMemoryRows(STORE_RULES.labels, {
+				appendAudit: async () => {
+					throw new Error("disk full");
+				},
+				appendEvent: async () => {},
+			}),
+		});
+		await expect(refusing.call("c3").memory.write({ scope: "project", namespace: "notes", title: "x", content: "y" })).rejects.toThrow("disk full");
+		expect(await refusing.rows.list({ scopes: [{ scope: "project", scope_key: "/ws" }] })).toEqual([]);
+		expect(refusing.effects).toEqual([]);
+	});
+
+	it("forgets a record under delete on its resource, marks live again what it superseded under write, and names neither a secret's title", async () => {
+		const t = setup();
+		const first = await t.call("c1").memory.write({ scope: "project", namespace: "notes", title: "deploy", content: "v1" });
+		const second = await t.call("c2").memory.write({ scope: "project", namespace: "notes", title: "deploy", content: "v2" });
+		const writeOnly = setup({ rows: t.rows, grants: [{ resource: "memory:*", rights: ["read", "write"] }] });
+		await expect(writeOnly.call("u1").memory.forget({ id: second.record.id, restore: [first.record.id] })).rejects.toThrow(CapabilityDeniedError);
+		const deleteOnly = setup({ rows: t.rows, grants: [{ resource: "memory:project/notes", rights: ["delete"] }] });
+		await expect(deleteOnly.call("u2").memory.forget({ id: second.record.id, restore: [first.record.id] })).rejects.toThrow(CapabilityDeniedError);
+		expect(await t.rows.get(second.record.id)).toBeDefined();
+
+		const undo = setup({ rows: t.rows, grants: [{ resource: "memory:project/notes", rights: ["write", "delete"] }] });
+		const out = await undo.call("u3").memory.forget({ id: second.record.id, restore: [first.record.id] });
+		expect(out.restored).toEqual([first.record.id]);
+		expect(await t.rows.get(second.record.id)).toBeUndefined();
+		expect((await t.rows.get(first.record.id))?.stale).toBe(false);
+		expect(undo.effects).toEqual([
+			expect.objectContaining({ effect: "memory.forget", resource: "memory:project/notes", data: expect.objectContaining({ id: second.record.id, title: "deploy", written_by_call: "c2", restored: [first.record.id] }) }),
+		]);
+		await expect(undo.call("u4").memory.forget({ id: second.record.id })).rejects.toThrow(/no such record \(already forgotten\)/);
+
+		const secret = await t.call("c5").memory.write({ scope: "project", namespace: "notes", title: "gh token", content: "token: ghp_abcdefghijklmnopqrstuvwxyz0123456789" });
+		await undo.call("u5").memory.forget({ id: secret.record.id });
+		expect(undo.effects.at(-1)?.data).not.toHaveProperty("title");
+		expect(undo.effects.at(-1)?.data).toMatchObject({ label: { sensitivity: "secret" } });
+	});
+
+	it("refuses to forget another project's record", async () => {
+		const t = setup();
+		const { record } = await t.call("c1").memory.write({ scope: "project", namespace: "notes", title: "a", content: "b" });
+		const elsewhere = setup({ rows: t.rows, grants: [{ resource: "memory:*", rights: ["write", "delete"] }] });
+		await t.rows.commitWrite({ ...record, id: "foreign", scope_key: "/other" }, undefined, { audit: { session: "s9", turn: 1, kind: "effect", data: {} } });
+		await expect(elsewhere.call("u1").memory.forget({ id: "foreign" })).rejects.toThrow("memory.forget refused foreign: it belongs to project /other, not /ws");
+	});
+
 	it("without a memory binding both primitives refuse", async () => {
-		const m = createMemoryPrimitives({ callId: "c", signal, recordEffect: async () => {} });
+		const m = createMemoryPrimitives({ callId: "c", signal });
 		await expect(m.write({ scope: "user", namespace: "n", title: "t", content: "c" })).rejects.toThrow("memory.write refused: this session keeps no memory");
 		await expect(m.read({ query: "x" })).rejects.toThrow("memory.read refused: this session keeps no memory");
 	});

@@ -10,14 +10,20 @@
  * data, never an instruction or authority, and a secret one is as secret as the file it came from
  * (its values join the redactor), so every sink's clearance applies to it.
  *
+ * A change to memory and its evidence commit together: the record (with its label), what it marks
+ * stale, its `effect` audit record and effect.recorded event are one transaction of the store, so
+ * no record exists that the audit does not show, and no audit record names a write that did not
+ * happen. `memory.forget` (what `warden undo` runs) removes a record, admitted as `delete` on its
+ * resource, and marks live again the records the undone write superseded (`write` on theirs).
+ *
  * With embeddings configured, the text is sent to the embeddings model only after the same two
  * admissions as any model call (`egress` on its `llm:` resource, and flow to that sink).
  */
 import { createHash, randomUUID } from "node:crypto";
-import type { MemoryRow, MemoryRowStore } from "../store/memory-rows.js";
+import type { MemoryCommitted, MemoryEvidence, MemoryRow, MemoryRowStore } from "../store/memory-rows.js";
 import type { CallAuthority } from "./authority/authority.js";
 import { memoryResource } from "./authority/resource.js";
-import type { EffectSink } from "./effects.js";
+import type { EffectRecord } from "./effects.js";
 import { canonicalJson } from "./evidence/audit-chain.js";
 import { flowEvidence } from "./flow/flow-evidence.js";
 import type { CallFlow } from "./flow/flow-types.js";
@@ -52,17 +58,35 @@ export interface MemoryBinding {
 	embedder?: MemoryEmbedder;
 	/** Records what a search handed back (audit `memory.recalled`). */
 	recordRecall(callId: string, data: Record<string, unknown>): Promise<void>;
+	/** An effect's audit record and effect.recorded event as rows (redacted, stamped with the session's turn), to commit with the change. */
+	effectEvidence(effect: EffectRecord): MemoryEvidence;
+	/** After that commit: hands the host the events it held, as committed. */
+	effectCommitted(evidence: MemoryEvidence, committed: MemoryCommitted): void;
+}
+
+/** Forget one record; `restore` names records its write marked stale, to be marked live again. */
+export interface MemoryForgetRequest {
+	id: string;
+	restore?: readonly string[];
+}
+
+export interface MemoryForgetOutcome {
+	record: MemoryRow;
+	/** Of `restore`, those marked live again (the others were gone, live, or outranked by a newer live record of their title). */
+	restored: string[];
+	/** The seq of the forget's `effect` audit record. */
+	auditSeq: number;
 }
 
 export interface MemoryPrimitives {
 	write(request: MemoryWriteRequest): Promise<MemoryWriteOutcome>;
 	read(request: MemorySearchRequest): Promise<MemoryHit[]>;
+	forget(request: MemoryForgetRequest): Promise<MemoryForgetOutcome>;
 }
 
 export interface MemoryPrimitivesOptions {
 	callId: string;
 	signal: AbortSignal;
-	recordEffect: EffectSink;
 	authority?: CallAuthority | undefined;
 	flow?: CallFlow | undefined;
 	memory?: MemoryBinding | undefined;
@@ -71,6 +95,20 @@ export interface MemoryPrimitivesOptions {
 /** What a write sends to its memory sink, canonical: what flow detection scans and the release binding hashes. */
 export function memoryPayload(req: { title: string; tags: readonly string[]; content: string; path_hints: readonly string[]; metadata: Record<string, unknown> }): string {
 	return canonicalJson({ title: req.title, tags: req.tags, content: req.content, path_hints: req.path_hints, metadata: req.metadata });
+}
+
+/** Where a record is and how it is labelled, as evidence; its title only when it is not secret. */
+function recordSummary(row: MemoryRow): Record<string, unknown> {
+	return {
+		id: row.id,
+		kind: row.kind,
+		scope: row.scope,
+		namespace: row.namespace,
+		...(row.label.sensitivity === "secret" ? {} : { title: row.title }),
+		label: labelSummary(row.label as Label),
+		written_by_session: row.written_by_session,
+		...(row.written_by_call ? { written_by_call: row.written_by_call } : {}),
+	};
 }
 
 /** The label levels and sources as evidence, never the text. */
@@ -130,11 +168,9 @@ export function createMemoryPrimitives(opts: MemoryPrimitivesOptions): MemoryPri
 				written_by_call: opts.callId,
 				...(vector && memory.embedder ? { embedding_model: memory.embedder.model } : {}),
 			};
-			// A newer record of the same title says the older one is outdated: it sinks in the ranking, and stays for `warden memory show`.
-			const older = await memory.rows.sameTitle({ ...scopeKey!, namespace: req.namespace, title: req.title });
-			await memory.rows.put(record, vector);
-			const superseded = (await memory.rows.markStale(older.map((r) => r.id), true, record.created_at)).map((r) => r.id);
-			await opts.recordEffect({
+			// A newer record of the same title says the older one is outdated: it sinks in the ranking, and
+			// stays for `warden memory show`. The store marks it, in the write's own transaction.
+			const effect: EffectRecord = {
 				call_id: opts.callId,
 				effect: "memory.write",
 				resource,
@@ -146,12 +182,35 @@ export function createMemoryPrimitives(opts: MemoryPrimitivesOptions): MemoryPri
 					payload_sha256: createHash("sha256").update(payload).digest("hex"),
 					label: labelSummary(recordLabel),
 					...(record.expires_at ? { expires_at: record.expires_at } : {}),
-					...(superseded.length > 0 ? { superseded } : {}),
 					embedded: vector !== undefined,
 					...flowEvidence(decisions),
 				},
-			});
+			};
+			const evidence = memory.effectEvidence(effect);
+			const committed = await memory.rows.commitWrite(record, vector, evidence);
+			memory.effectCommitted(evidence, committed);
+			const { superseded } = committed;
 			return { record, superseded, embedded: vector !== undefined, ...(note ? { embeddingNote: note } : {}) };
+		},
+
+		async forget(request) {
+			const memory = binding("memory.forget");
+			if (typeof request.id !== "string" || request.id === "") throw new MemoryPrimitiveError("id must name a memory record");
+			const restore = request.restore ?? [];
+			if (!Array.isArray(restore) || restore.some((r) => typeof r !== "string")) throw new MemoryPrimitiveError("restore must be a list of memory record ids");
+			const record = await memory.rows.get(request.id);
+			if (!record) throw new MemoryPrimitiveError(`memory.forget refused ${request.id}: no such record (already forgotten)`);
+			// A project's records are its own: an undo in one workspace never reaches another's.
+			if (record.scope === "project" && record.scope_key !== memory.project) throw new MemoryPrimitiveError(`memory.forget refused ${record.id}: it belongs to project ${record.scope_key}, not ${memory.project}`);
+			const resource = memoryResource(record.scope, record.namespace);
+			const others = (await Promise.all(restore.map((id) => memory.rows.get(id)))).filter((r): r is MemoryRow => r !== undefined);
+			opts.authority?.admit([{ resource, right: "delete" }, ...others.map((r) => ({ resource: memoryResource(r.scope, r.namespace), right: "write" as const }))]);
+			if (opts.signal.aborted) throw new PrimitiveCancelledError("memory.forget cancelled before it started");
+			const at = (memory.now ?? (() => new Date()))().toISOString();
+			const evidence = memory.effectEvidence({ call_id: opts.callId, effect: "memory.forget", resource, data: recordSummary(record) });
+			const committed = await memory.rows.commitForget(record.id, others.map((r) => r.id), at, evidence);
+			memory.effectCommitted(evidence, committed);
+			return { record, restored: committed.restored, auditSeq: committed.audit.seq };
 		},
 
 		async read(request) {

@@ -7,7 +7,7 @@
 import { rankMemory } from "../kernel/memory/memory-search.js";
 import type { MemoryHit } from "../kernel/memory/memory-request.js";
 import type { MemoryKindRow, MemoryRow, MemoryScopeKey, MemoryScopeRow } from "../store/memory-rows.js";
-import type { Store } from "../store/store.js";
+import { type Store, StoreError } from "../store/store.js";
 import { RuntimeConfigError } from "./runtime-config-error.js";
 
 export interface MemoryWhere {
@@ -75,10 +75,17 @@ function auditView(row: MemoryRow): Record<string, unknown> {
 	};
 }
 
-export async function forgetMemory(store: Store, id: string, by: string): Promise<MemoryRow> {
-	const row = await store.memory.forget(id);
+/** The record and its `memory.forgotten` audit record go in one transaction: never one without the other. */
+export async function forgetMemory(store: Store, id: string, by: string, now = new Date()): Promise<MemoryRow> {
+	const row = await store.memory.get(id);
 	if (!row) throw new RuntimeConfigError(`no memory record ${id}`);
-	await store.appendAudit({ session: "host", turn: 0, kind: "memory.forgotten", data: { ...auditView(row), by } });
+	try {
+		await store.memory.commitForget(id, [], now.toISOString(), { audit: { session: "host", turn: 0, kind: "memory.forgotten", data: { ...auditView(row), by } } });
+	} catch (err) {
+		// Forgotten by someone else since it was read.
+		if (err instanceof StoreError && (await store.memory.get(id)) === undefined) throw new RuntimeConfigError(`no memory record ${id}`);
+		throw err;
+	}
 	return row;
 }
 
@@ -87,7 +94,7 @@ export async function forgetExpired(store: Store, where: MemoryWhere, by: string
 	const rows = await store.memory.list({ ...filterOf(where, true, now), limit: 100_000 });
 	const expired = rows.filter((r) => r.expires_at !== undefined && r.expires_at <= now.toISOString());
 	const out: MemoryRow[] = [];
-	for (const row of expired) out.push(await forgetMemory(store, row.id, by));
+	for (const row of expired) out.push(await forgetMemory(store, row.id, by, now));
 	return out;
 }
 

@@ -28,6 +28,8 @@ import { type CapabilityVerdict, capabilityVerdict } from "./capability-verdict.
 import { type Decider, decideToolCall } from "./decide-call.js";
 import { type RunVerdict, runVerdict } from "./policy-verdict.js";
 import { explainFlow, type FlowExplanation, type FlowLabelInput } from "./policy-check-flow.js";
+import { explainHooks, type HooksExplanation } from "./policy-check-hooks.js";
+import type { HookHandler } from "./hooks/hook-types.js";
 import { withApprovedRules } from "./session-approvals.js";
 import { sessionAuthority, sessionCeiling } from "./session-authority.js";
 import type { ModelProfiles } from "../models/model-profile.js";
@@ -50,6 +52,11 @@ export interface PolicyCheckRequest extends PolicyOptions, Pick<SessionOptions, 
 	model?: string;
 	/** The config's named model profiles, so `model` may name one as a run's would. */
 	modelProfiles?: ModelProfiles;
+	/**
+	 * The hook handlers a session would get (the config resolves them: the project's only in a
+	 * trusted workspace): the PreToolUse ones that match the tool run, and their verdicts count.
+	 */
+	hooks?: readonly HookHandler[];
 }
 
 /** A rule with the layer or file it came from. */
@@ -101,6 +108,11 @@ export interface PolicyCheck {
 	flow?: FlowExplanation;
 	/** What a run would do: the strictest of decision, capability and flow, with each plane's verdict. */
 	verdict: RunVerdict;
+	/**
+	 * The PreToolUse hooks' part: the policy's decision before them and each hook's verdict; the
+	 * decision above is theirs combined. Absent when no PreToolUse hook is configured (or --no-hooks).
+	 */
+	hooks?: HooksExplanation;
 }
 
 /** An unknown tool or arguments the tool's schema refuses: a run would record `tool.invalid`. */
@@ -163,8 +175,22 @@ export async function explainToolCall(
 	}
 	const validated = validateArguments(tool, request.arguments);
 	if (!validated.ok) return { valid: false, tool: tool.name, error: validated.error };
-	const args = validated.value;
-	const decided = await decideToolCall(decider, policy, tool, args);
+	// The hooks a session would run, deciding with the policy; a rewrite is what the rest explains.
+	const withHooks = request.hooks?.length
+		? await explainHooks({
+				handlers: request.hooks,
+				tool: tool.name,
+				args: validated.value,
+				workspace: policy.workspace,
+				mode: policy.mode,
+				env,
+				decide: (a) => decideToolCall(decider, policy, tool, a),
+				validate: (raw) => validateArguments(tool, raw),
+			})
+		: undefined;
+	const args = withHooks?.args ?? validated.value;
+	const policyDecided = await decideToolCall(decider, policy, tool, args);
+	const decided = withHooks?.decision ?? policyDecided;
 	const shadowedOf = (first: Step, pick: (r: DecisionResult) => Step | undefined) => shadowedRules(decider, policy, tool, args, first, pick);
 	// An ask grant admits only an approved call; the explanation assumes the ask is approved.
 	const assumeApproved = decided.decision === "ask" && ceiling.manifest.approval !== "deny";
@@ -196,22 +222,24 @@ export async function explainToolCall(
 		...(flow ? { flow } : {}),
 		...(decided.protected ? { protected: decided.protected } : {}),
 		verdict: runVerdict({ decision: decided.decision, reason: decided.reason, capability, flow }),
+		...(withHooks ? { hooks: withHooks.hooks } : {}),
 	};
 	const rule = explainRule(policy, decided.layer, decided.rule, decided.decision, decided.protected);
 	if (rule) check.rule = rule;
-	if (!decided.subcommands) {
-		check.shadowed = await shadowedOf(decided, (r) => r);
+	// The rules behind the policy's own decision, whether or not a hook made it stricter.
+	if (!policyDecided.subcommands) {
+		check.shadowed = await shadowedOf(policyDecided, (r) => r);
 		return check;
 	}
 	const subcommands: ExplainedSubcommand[] = [];
-	for (const [i, { rule: text, ...sub }] of decided.subcommands.entries()) {
+	for (const [i, { rule: text, ...sub }] of policyDecided.subcommands.entries()) {
 		const source = explainRule(policy, sub.layer, text, sub.decision, sub.protected);
 		const shadowed = await shadowedOf({ ...sub, rule: text }, (r) => r.subcommands?.[i]);
 		subcommands.push({ ...sub, ...(source ? { rule: source } : {}), shadowed });
 	}
 	check.subcommands = subcommands;
 	// The engine names the first of the strictest sub-commands; its shadowed rules are the call's.
-	const deciding = decided.subcommands.findIndex((s) => s.decision === decided.decision && s.layer === decided.layer && s.rule === decided.rule);
+	const deciding = policyDecided.subcommands.findIndex((s) => s.decision === policyDecided.decision && s.layer === policyDecided.layer && s.rule === policyDecided.rule);
 	check.shadowed = subcommands[deciding]?.shadowed ?? [];
 	return check;
 }

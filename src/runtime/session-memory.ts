@@ -3,6 +3,7 @@
  * project scope), what a recall leaves in the audit, and the embeddings model when the host
  * configured one (hybrid ranking). The kernel's memory primitives act through it.
  */
+import type { AnyWardenEvent, WardenEvent } from "../kernel/evidence/event-types.js";
 import type { EvidenceRecorder } from "../kernel/evidence/evidence-recorder.js";
 import { llmResource } from "../kernel/authority/resource.js";
 import type { MemoryBinding, MemoryEmbedder } from "../kernel/kernel-memory.js";
@@ -34,6 +35,28 @@ export function sessionMemory(rows: MemoryRowStore, recorder: EvidenceRecorder, 
 		...(options.embeddings ? { embedder: embedderFor(options.embeddings) } : {}),
 		recordRecall: async (callId, data) => {
 			await recorder.audit("memory.recalled", data, callId);
+		},
+		// The effect's rows as the recorder would write them, committed by the store with the change itself.
+		effectEvidence: (effect) => {
+			const turn = recorder.currentTurn;
+			const event = {
+				kind: "effect.recorded",
+				session: recorder.session,
+				turn,
+				time: new Date().toISOString(),
+				payload: recorder.redacted({ call_id: effect.call_id, effect: effect.effect, resource: effect.resource, audit_seq: 0 }),
+			} as WardenEvent<"effect.recorded">;
+			return {
+				audit: { session: recorder.session, turn, kind: "effect", call_id: effect.call_id, data: recorder.redacted({ effect: effect.effect, resource: effect.resource, ...effect.data }) },
+				events: [event as AnyWardenEvent],
+			};
+		},
+		effectCommitted: (evidence, committed) => {
+			for (const event of evidence.events ?? []) {
+				const payload = event.payload as { audit_seq?: number };
+				if (payload.audit_seq === 0) payload.audit_seq = committed.audit.seq;
+				recorder.relay(event as AnyWardenEvent);
+			}
 		},
 	};
 }

@@ -127,11 +127,8 @@ async function resolveTarget(store: Store, target: UndoTarget): Promise<{ sessio
 	return { session: [...sessions][0]!, call };
 }
 
-/**
- * The target's operations, oldest first: the session's (or the call's) own, and those of the
- * sub-agent sessions it spawned, at any depth — their edits were the target's work too.
- */
-async function targetOperations(store: Store, row: SessionRow, call: string | undefined): Promise<OperationRow[]> {
+/** The sub-agent sessions a session (or one call of it) spawned, at any depth. */
+export async function subAgentSessions(store: Store, session: string, call: string | undefined): Promise<string[]> {
 	const all = await store.listSessions();
 	const sessions: string[] = [];
 	const visit = (parent: string, parentCall: string | undefined) => {
@@ -142,7 +139,16 @@ async function targetOperations(store: Store, row: SessionRow, call: string | un
 			}
 		}
 	};
-	visit(row.id, call);
+	visit(session, call);
+	return sessions;
+}
+
+/**
+ * The target's operations, oldest first: the session's (or the call's) own, and those of the
+ * sub-agent sessions it spawned, at any depth — their edits were the target's work too.
+ */
+async function targetOperations(store: Store, row: SessionRow, call: string | undefined): Promise<OperationRow[]> {
+	const sessions = await subAgentSessions(store, row.id, call);
 	const ops = await store.listOperations(call === undefined ? { session: row.id } : { session: row.id, call_id: call });
 	for (const s of sessions) ops.push(...(await store.listOperations({ session: s })));
 	// Stable: within one session the store's order stands where two share a timestamp.

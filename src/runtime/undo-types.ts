@@ -24,7 +24,22 @@ export interface RestoredFile {
 	effect_seq?: number;
 }
 
-/** A file left as it is, with the one-line reason (it starts with the path). */
+/** A memory record the target wrote, forgotten by undo (or, in a dry run, that would be). */
+export interface ForgottenRecord {
+	id: string;
+	/** `memory:<scope>/<namespace>`. */
+	resource: string;
+	/** The call that wrote it, and the seq of that write's effect audit record. */
+	written_by: { session: string; call: string; effect_seq: number };
+	/** The records its write had marked stale, now live again (in a dry run: those it would try). */
+	restored: string[];
+	/** The undo session's call that forgot it; absent in a dry run. */
+	call?: string;
+	/** The seq of the forget's own effect audit record; absent in a dry run. */
+	effect_seq?: number;
+}
+
+/** A file (or `memory record <id>`) left as it is, with the one-line reason (it starts with the path). */
 export interface RefusedFile {
 	path: string;
 	reason: string;
@@ -37,8 +52,10 @@ export interface UndoResult {
 	/** The governed session that ran the restores; absent in a dry run or when nothing was to be restored. */
 	session?: string;
 	restored: RestoredFile[];
+	/** Memory records the target wrote, newest first. */
+	forgotten: ForgottenRecord[];
 	refused: RefusedFile[];
-	/** Paths the target changed that are already as they were before it (nothing to do). */
+	/** Paths (and `memory record <id>`s) the target changed that are already as they were before it (nothing to do). */
 	unchanged: string[];
 }
 

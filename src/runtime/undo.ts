@@ -3,6 +3,8 @@
  * operations kept. The restore is itself governed work: a new session (model `undo`) with one call
  * per file, each decided by the host, started, run through the kernel's fs primitives under an
  * authority holding exactly that file, and recorded as a protected operation with its own diff.
+ * A memory record the target wrote is forgotten the same way, one call each, through the kernel's
+ * memory.forget under a grant of exactly its resource (undo-memory-plan.ts decides which).
  */
 import { randomUUID } from "node:crypto";
 import { Authority } from "../kernel/authority/authority.js";
@@ -15,11 +17,15 @@ import type { Redactor } from "../kernel/flow/redaction-types.js";
 import { FsPrimitiveError } from "../kernel/kernel-errors.js";
 import { WRITE_REPLACE_MAX_BYTES } from "../kernel/kernel-fs.js";
 import { createKernel } from "../kernel/kernel.js";
+import type { MemoryBinding } from "../kernel/kernel-memory.js";
+import { memoryResource } from "../kernel/authority/resource.js";
 import { ProtectedGuard } from "../kernel/protected/protected-guard.js";
 import { defaultProtectedPaths, type ProtectedPaths } from "../kernel/protected/protected-paths.js";
 import type { Store } from "../store/store.js";
+import { memorySubject, type MemoryUndoPlan, type PlannedForget, planMemoryUndo } from "./undo-memory-plan.js";
+import { sessionMemory } from "./session-memory.js";
 import { changedSince, type FileProbe, type PlannedRestore, planUndo, type UndoPlan } from "./undo-plan.js";
-import type { RefusedFile, RestoredFile, UndoOptions, UndoResult, UndoTarget } from "./undo-types.js";
+import type { ForgottenRecord, RefusedFile, RestoredFile, UndoOptions, UndoResult, UndoTarget } from "./undo-types.js";
 
 export * from "./undo-types.js";
 
@@ -33,10 +39,18 @@ const UNDO_MODEL = "undo";
 
 export async function undoChanges(deps: UndoDeps, target: UndoTarget, options: UndoOptions = {}): Promise<UndoResult> {
 	const plan = withoutProtected(await planUndo(deps.store, target, kernelProbe), options.protectedPaths ?? defaultProtectedPaths());
+	const memory = await planMemoryUndo(deps.store, plan.target);
 	if (options.dryRun) {
-		return { target: plan.target, dry_run: true, restored: plan.restores.map(planned), refused: plan.refused, unchanged: plan.unchanged };
+		return {
+			target: plan.target,
+			dry_run: true,
+			restored: plan.restores.map(planned),
+			forgotten: memory.forgets.map(plannedForget),
+			refused: [...plan.refused, ...memory.refused],
+			unchanged: [...plan.unchanged, ...memory.unchanged],
+		};
 	}
-	return runRestores(deps, plan, options.protectedPaths);
+	return runRestores(deps, plan, memory, options.protectedPaths);
 }
 
 /**
@@ -59,10 +73,14 @@ function planned(r: PlannedRestore): RestoredFile {
 	return { path: r.path, action: r.action, restores: r.restores };
 }
 
+function plannedForget(f: PlannedForget): ForgottenRecord {
+	return { id: f.id, resource: f.resource, written_by: f.written_by, restored: f.restore };
+}
+
 /** A refusal found right before dispatch: the file changed between planning and its restore. */
 class ChangedSinceError extends Error {}
 
-async function runRestores(deps: UndoDeps, plan: UndoPlan, registry: ProtectedPaths | undefined): Promise<UndoResult> {
+async function runRestores(deps: UndoDeps, plan: UndoPlan, memoryPlan: MemoryUndoPlan, registry: ProtectedPaths | undefined): Promise<UndoResult> {
 	const { store } = deps;
 	const id = randomUUID();
 	const effectSeqs = new Map<string, number>();
@@ -78,7 +96,9 @@ async function runRestores(deps: UndoDeps, plan: UndoPlan, registry: ProtectedPa
 	await recorder.audit("session.started", { workspace, mode: UNDO_MODE, model: UNDO_MODEL, undo: plan.target, ceiling: { hash: ceiling.hash, manifest: ceiling.manifest }, grants: [] }, undefined, 0);
 
 	const restored: RestoredFile[] = [];
-	const refused: RefusedFile[] = [...plan.refused];
+	const forgotten: ForgottenRecord[] = [];
+	const refused: RefusedFile[] = [...plan.refused, ...memoryPlan.refused];
+	const unchanged = [...plan.unchanged, ...memoryPlan.unchanged];
 	const turn = await store.nextTurn(id);
 	recorder.setTurn(turn);
 	let status: "ok" | "error" = "ok";
@@ -94,7 +114,18 @@ async function runRestores(deps: UndoDeps, plan: UndoPlan, registry: ProtectedPa
 				restored.push({ ...planned(restore), call: callId, ...(seq === undefined ? {} : { effect_seq: seq }) });
 			}
 		}
-		await recorder.emit("turn.completed", { status: "completed", steps: 0, text: `restored ${restored.length} file(s), refused ${refused.length}` });
+		const memory = sessionMemory(store.memory, recorder, workspace);
+		for (const forget of memoryPlan.forgets) {
+			const callId = `undo_${turn}_${++n}`;
+			const outcome = await forgetOne({ recorder, ceiling, workspace, callId, reason: `warden undo of ${described} requested by the host`, registry }, memory, forget);
+			if ("reason" in outcome) refused.push(outcome);
+			else forgotten.push(outcome);
+		}
+		await recorder.emit("turn.completed", {
+			status: "completed",
+			steps: 0,
+			text: `restored ${restored.length} file(s), forgot ${forgotten.length} memory record(s), refused ${refused.length}`,
+		});
 	} catch (err) {
 		status = "error";
 		await recorder.emit("turn.completed", { status: "error", steps: 0, error: `internal error: ${oneLine(err)}` });
@@ -103,14 +134,15 @@ async function runRestores(deps: UndoDeps, plan: UndoPlan, registry: ProtectedPa
 		await recorder.audit("undo.completed", {
 			target: plan.target,
 			restored: restored.map((r) => ({ path: r.path, action: r.action, restores: r.restores, call: r.call })),
+			...(forgotten.length > 0 ? { forgotten: forgotten.map((f) => ({ id: f.id, resource: f.resource, restored: f.restored, call: f.call })) } : {}),
 			refused,
-			unchanged: plan.unchanged,
+			unchanged,
 		});
 		await recorder.emit("session.ended", { status }, 0);
 		await recorder.audit("session.ended", { status }, undefined, 0);
 		await store.endSession(id, status, new Date().toISOString());
 	}
-	return { target: plan.target, dry_run: false, session: id, restored, refused, unchanged: plan.unchanged };
+	return { target: plan.target, dry_run: false, session: id, restored, forgotten, refused, unchanged };
 }
 
 interface RestoreCall {
@@ -175,6 +207,61 @@ async function restoreOne(c: RestoreCall, restore: PlannedRestore): Promise<Rest
 	await recorder.emit("tool.completed", { call_id: callId, tool, duration_ms: durationMs, output_bytes: bytes, truncated: false });
 	await recorder.audit("tool.outcome", { tool, outcome: "completed", duration_ms: durationMs, output_bytes: bytes }, callId);
 	return planned(restore);
+}
+
+/**
+ * One memory record as one governed call: decided by the host under a grant of exactly its
+ * resource (`delete`) and the resources of the records it restores (`write`), run through the
+ * kernel's memory.forget, whose effect record commits with the change.
+ */
+async function forgetOne(c: RestoreCall, memory: MemoryBinding, forget: PlannedForget): Promise<ForgottenRecord | RefusedFile> {
+	const { recorder, callId } = c;
+	const tool = "undo";
+	const args = { memory: forget.id, written_by: forget.written_by.call, restores: forget.restore };
+	await recorder.emit("tool.proposed", { call_id: callId, tool, arguments: args });
+	const restoreResources = new Set<string>();
+	for (const id of forget.restore) {
+		const row = await memory.rows.get(id);
+		if (row) restoreResources.add(memoryResource(row.scope, row.namespace));
+	}
+	const holder = `session:${recorder.session}`;
+	const grants = [
+		issueGrant({ resource: forget.resource, rights: ["delete"] }, "host", holder, `undo:${callId}`),
+		...[...restoreResources].map((resource, i) => issueGrant({ resource, rights: ["write"] }, "host", holder, `undo:${callId}:${i + 1}`)),
+	];
+	const decided: EventPayloads["permission.decided"] = { call_id: callId, tool, decision: "allow", layer: "host-rule", reason: c.reason, ceiling: c.ceiling.hash };
+	await recorder.emit("permission.decided", decided);
+	await recorder.audit("permission.decided", { ...decided, arguments: args, mode: UNDO_MODE, grants }, callId);
+	await recorder.emit("tool.started", { call_id: callId, tool });
+	const started = Date.now();
+	const authority = new Authority({ grants, ceiling: c.ceiling }).forCall({ approved: false });
+	const kernel = createKernel({
+		workspace: c.workspace,
+		callId,
+		signal: new AbortController().signal,
+		recordEffect: (effect) => recorder.effect(effect),
+		authority,
+		memory,
+	});
+	const subject = memorySubject(forget.id);
+	let output: string;
+	let done: { restored: string[]; auditSeq: number };
+	try {
+		done = await kernel.memory!.forget({ id: forget.id, restore: forget.restore });
+		output = `forgot ${subject} (written by ${forget.written_by.call})${done.restored.length > 0 ? `; live again: ${done.restored.join(", ")}` : ""}`;
+	} catch (err) {
+		for (const refusal of authority.refusals) await recorder.audit("authority.denied", refusal.toRecord(), callId);
+		const reason = `${subject} could not be forgotten: ${oneLine(err)}; not forgotten`;
+		const durationMs = Date.now() - started;
+		await recorder.emit("tool.failed", { call_id: callId, tool, duration_ms: durationMs, error: reason });
+		await recorder.audit("tool.outcome", { tool, outcome: "failed", error: reason, duration_ms: durationMs }, callId);
+		return { path: subject, reason };
+	}
+	const durationMs = Date.now() - started;
+	const bytes = Buffer.byteLength(output);
+	await recorder.emit("tool.completed", { call_id: callId, tool, duration_ms: durationMs, output_bytes: bytes, truncated: false });
+	await recorder.audit("tool.outcome", { tool, outcome: "completed", duration_ms: durationMs, output_bytes: bytes }, callId);
+	return { ...plannedForget(forget), restored: done.restored, call: callId, effect_seq: done.auditSeq };
 }
 
 /**

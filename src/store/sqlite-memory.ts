@@ -1,13 +1,15 @@
 /**
  * The memory tables in SQLite (schema version 10): `memory_records`, and `memory_fts`, an FTS5
  * index over their title, tags, content and path hints kept in step by triggers. Each write is one
- * short IMMEDIATE transaction. Relevance is FTS5's bm25 with title and tags weighted above content.
+ * short IMMEDIATE transaction; a governed write or forget goes through the store's commit queue
+ * with its audit record and event, in one savepoint of that queue's transaction. Relevance is
+ * FTS5's bm25 with title and tags weighted above content.
  */
 import type { Statement } from "better-sqlite3";
-import type { MemoryFilter, MemoryMatch, MemoryMatchQuery, MemoryRow, MemoryRowStore, MemoryScopeKey } from "./memory-rows.js";
+import type { MemoryCandidate, MemoryCommitted, MemoryEvidence, MemoryFilter, MemoryMatch, MemoryMatchQuery, MemoryRow, MemoryRowStore, MemoryScopeKey } from "./memory-rows.js";
 import { memoryWords } from "./memory-rows.js";
 import type { LabelRules } from "./store-rules.js";
-import { StoreError } from "./store.js";
+import { type AuditRow, type AuditRowInput, type EventRow, StoreError } from "./store.js";
 import { labelFromJson, labelToJson } from "./stored-label.js";
 
 export interface SqliteMemoryAccess {
@@ -16,6 +18,10 @@ export interface SqliteMemoryAccess {
 	/** Throws when the store was opened read-only. */
 	writable(): void;
 	labels: LabelRules;
+	/** A write of the Store contract: queued with the others, in a savepoint of their transaction, resolved once durable. */
+	write<T>(body: () => T): Promise<T>;
+	/** Chains the audit record and appends the events after it, inside the running transaction. */
+	evidence(audit: AuditRowInput, events: readonly EventRow[]): AuditRow;
 }
 
 interface MemoryDbRow {
@@ -46,13 +52,25 @@ interface MemoryDbRow {
  */
 export const MEMORY_RANK = "bm25(4.0, 3.0, 1.0, 1.0)";
 
-/** Candidates first taken from the index per result asked for; widened while filters leave too few. */
-const WINDOW_PER_RESULT = 1.5;
+/** The same function called by name on the index, as a query's own column. */
+const BM25_CALL = MEMORY_RANK.replace("bm25(", "bm25(memory_fts, ");
+
+/**
+ * Candidates first taken from the index per result asked for; widened while filters leave too few.
+ * A little over one: each extra hit is a row read and filtered, and the filters refuse few.
+ */
+const WINDOW_PER_RESULT = 1.2;
 const WIDEN = 8;
 const MAX_WINDOW = 1 << 16;
 
+
 const COLUMNS = `r.id, r.scope, r.scope_key, r.namespace, r.kind, r.title, r.tags, r.content, r.path_hints, r.metadata,
 	r.created_at, r.updated_at, r.expires_at, r.stale, r.label, r.written_by_session, r.written_by_call, r.embedding_model`;
+
+/** The audit data with the ids a commit changed under `field`, when it changed any. */
+function withIds(audit: AuditRowInput, field: "superseded" | "restored", ids: readonly string[]): AuditRowInput {
+	return ids.length === 0 ? audit : { ...audit, data: { ...audit.data, [field]: ids } };
+}
 
 /** The FTS5 query for rows holding any of the words: each one quoted, so no word is read as an operator. */
 export function ftsAnyOf(terms: readonly string[]): string {
@@ -93,10 +111,48 @@ function jsonList(value: readonly string[], what: string): string {
 	return JSON.stringify(value);
 }
 
+interface TitleKey {
+	id: string;
+	scope: string;
+	scope_key: string;
+	namespace: string;
+	title: string;
+}
+
+/** A hit as ranking reads it, holding the row as read until complete() parses the rest. */
+class SqliteCandidate implements MemoryCandidate {
+	readonly id: string;
+	readonly title: string;
+	readonly tags: string[];
+	readonly content: string;
+	readonly path_hints: string[];
+	readonly updated_at: string;
+	readonly stale: boolean;
+	readonly relevance: number;
+	readonly #row: MemoryDbRow;
+
+	constructor(r: MemoryDbRow & { relevance: number }) {
+		this.id = r.id;
+		this.title = r.title;
+		this.tags = JSON.parse(r.tags) as string[];
+		this.content = r.content;
+		this.path_hints = JSON.parse(r.path_hints) as string[];
+		this.updated_at = r.updated_at;
+		this.stale = r.stale === 1;
+		this.relevance = r.relevance;
+		this.#row = r;
+	}
+
+	get row(): MemoryDbRow {
+		return this.#row;
+	}
+}
+
 export class SqliteMemory implements MemoryRowStore {
 	constructor(private readonly db: SqliteMemoryAccess) {}
 
-	private toRow(row: MemoryDbRow): MemoryRow {
+	/** `lists`: the tags and path hints, when already parsed. */
+	private toRow(row: MemoryDbRow, lists?: { tags: string[]; path_hints: string[] }): MemoryRow {
 		const out: MemoryRow = {
 			id: row.id,
 			scope: row.scope,
@@ -104,9 +160,9 @@ export class SqliteMemory implements MemoryRowStore {
 			namespace: row.namespace,
 			kind: row.kind,
 			title: row.title,
-			tags: JSON.parse(row.tags) as string[],
+			tags: lists ? [...lists.tags] : (JSON.parse(row.tags) as string[]),
 			content: row.content,
-			path_hints: JSON.parse(row.path_hints) as string[],
+			path_hints: lists ? [...lists.path_hints] : (JSON.parse(row.path_hints) as string[]),
 			metadata: JSON.parse(row.metadata) as Record<string, unknown>,
 			created_at: row.created_at,
 			updated_at: row.updated_at,
@@ -182,27 +238,58 @@ export class SqliteMemory implements MemoryRowStore {
 	}
 
 	/**
-	 * The index ranks first and only the best `window` hits are joined to their rows and filtered;
-	 * when the filters (other scopes, expired, stale) leave fewer than asked, the window widens, and
-	 * past MAX_WINDOW every hit is filtered. The result is the same as filtering all hits. CROSS
-	 * JOIN keeps the index's hits outermost: otherwise the planner may walk every row of a scope.
+	 * The index ranks first and only the best `window` hits are joined to their rows and filtered
+	 * (scopes, namespaces, kind, expiry, stale) in the same statement; when the filters leave fewer
+	 * than asked, the window widens, and past MAX_WINDOW every hit is filtered: the result is the same
+	 * as filtering all hits. The window ranks by the rank function called by name (BM25_CALL), ties by
+	 * rowid as FTS5's own rank order breaks them: FTS5 then scores each hit once, where `ORDER BY
+	 * rank` with the rank column read scores the hits handed out a second time, and computes the
+	 * terms' document frequencies again to do it. CROSS JOIN keeps the index's hits outermost:
+	 * otherwise the planner may walk every row of a scope.
 	 */
-	async match(query: MemoryMatchQuery): Promise<MemoryMatch[]> {
+	private hits(query: MemoryMatchQuery): (MemoryDbRow & { relevance: number })[] {
 		const match = ftsAnyOf(query.terms);
 		if (match === "") return [];
 		const w = where(query);
 		const limit = limitOf(query, 50);
-		const windowed = `SELECT ${COLUMNS}, -f.rank AS relevance
-			FROM (SELECT rowid AS hit, rank FROM memory_fts WHERE memory_fts MATCH ? ORDER BY rank LIMIT ?) f
-			CROSS JOIN memory_records r ON r.rowid = f.hit WHERE ${w.clause} ORDER BY f.rank LIMIT ?`;
+		const statement = this.db.sql(`SELECT ${COLUMNS}, -f.score AS relevance
+			FROM (SELECT rowid AS hit, ${BM25_CALL} AS score FROM memory_fts WHERE memory_fts MATCH ? ORDER BY score, rowid LIMIT ?) f
+			CROSS JOIN memory_records r ON r.rowid = f.hit WHERE ${w.clause} ORDER BY f.score, f.hit LIMIT ?`);
 		for (let window = Math.ceil(limit * WINDOW_PER_RESULT); ; window *= WIDEN) {
 			const bounded = window <= MAX_WINDOW;
-			const rows = this.db.sql(windowed).all(match, bounded ? window : -1, ...w.params, limit) as (MemoryDbRow & { relevance: number })[];
-			if (rows.length >= limit || !bounded) return rows.map((r) => ({ row: this.toRow(r), relevance: r.relevance }));
+			const rows = statement.all(match, bounded ? window : -1, ...w.params, limit) as (MemoryDbRow & { relevance: number })[];
+			if (rows.length >= limit || !bounded) return rows;
 			// Fewer hits than the window held means the index has no more: filtering further finds nothing new.
 			const hits = (this.db.sql("SELECT count(*) AS n FROM (SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)").get(match, window) as { n: number }).n;
-			if (hits < window) return rows.map((r) => ({ row: this.toRow(r), relevance: r.relevance }));
+			if (hits < window) return rows;
 		}
+	}
+
+	async match(query: MemoryMatchQuery): Promise<MemoryMatch[]> {
+		return this.hits(query).map((r) => ({ row: this.toRow(r), relevance: r.relevance }));
+	}
+
+	/**
+	 * The rest of each row (label, metadata, writer) comes in the same statement: reading it again
+	 * for the top hits cost more than reading it here. It is parsed and checked in complete(), for
+	 * the hits handed back only.
+	 */
+	async candidates(query: MemoryMatchQuery): Promise<MemoryCandidate[]> {
+		return this.hits(query).map((r) => new SqliteCandidate(r));
+	}
+
+	async complete(candidates: readonly MemoryCandidate[]): Promise<MemoryRow[]> {
+		const missing = candidates.filter((c) => !(c instanceof SqliteCandidate)).map((c) => c.id);
+		const read = new Map<string, MemoryDbRow>();
+		if (missing.length > 0) {
+			// One statement for any number of ids: the list is one JSON parameter.
+			const rows = this.db.sql(`SELECT ${COLUMNS} FROM json_each(?) j CROSS JOIN memory_records r ON r.id = j.value`).all(JSON.stringify(missing)) as MemoryDbRow[];
+			for (const r of rows) read.set(r.id, r);
+		}
+		return candidates.flatMap((c) => {
+			const r = c instanceof SqliteCandidate ? c.row : read.get(c.id);
+			return r ? [this.toRow(r, c)] : [];
+		});
 	}
 
 	async embeddings(filter: MemoryFilter): Promise<{ id: string; vector: Float32Array }[]> {
@@ -234,6 +321,42 @@ export class SqliteMemory implements MemoryRowStore {
 			this.db.sql("DELETE FROM memory_records WHERE id = ?").run(id);
 			return this.toRow(row);
 		});
+	}
+
+	async commitWrite(row: MemoryRow, embedding: Float32Array | undefined, evidence: MemoryEvidence): Promise<MemoryCommitted> {
+		this.db.writable();
+		const params = this.params(row, embedding);
+		return this.db.write(() => {
+			const older = this.liveOfTitle(row).map((r) => r.id);
+			this.insert(params);
+			const superseded = older.filter((id) => this.setStale(id, true, row.created_at));
+			return { audit: this.db.evidence(withIds(evidence.audit, "superseded", superseded), evidence.events ?? []), superseded, restored: [] };
+		});
+	}
+
+	async commitForget(id: string, restore: readonly string[], at: string, evidence: MemoryEvidence): Promise<MemoryCommitted> {
+		this.db.writable();
+		return this.db.write(() => {
+			if (this.db.sql("DELETE FROM memory_records WHERE id = ? RETURNING id").get(id) === undefined) throw new StoreError(`memory record ${id} does not exist`);
+			// Decided before any is marked: a title whose live row is another's keeps every restore of it stale.
+			const restorable = restore.filter((rid) => {
+				const r = this.db.sql("SELECT id, scope, scope_key, namespace, title FROM memory_records WHERE id = ? AND stale = 1").get(rid) as TitleKey | undefined;
+				return r !== undefined && this.liveOfTitle(r).length === 0;
+			});
+			const restored = restorable.filter((rid) => this.setStale(rid, false, at));
+			return { audit: this.db.evidence(withIds(evidence.audit, "restored", restored), evidence.events ?? []), superseded: [], restored };
+		});
+	}
+
+	private liveOfTitle(key: Omit<TitleKey, "id">): { id: string }[] {
+		return this.db
+			.sql("SELECT id FROM memory_records WHERE scope = ? AND scope_key = ? AND namespace = ? AND title = ? AND stale = 0 ORDER BY rowid")
+			.all(key.scope, key.scope_key, key.namespace, key.title) as { id: string }[];
+	}
+
+	/** Inside the caller's transaction; whether the flag changed. */
+	private setStale(id: string, stale: boolean, at: string): boolean {
+		return this.db.sql("UPDATE memory_records SET stale = ?, updated_at = ? WHERE id = ? AND stale != ? RETURNING id").get(stale ? 1 : 0, at, id, stale ? 1 : 0) !== undefined;
 	}
 
 	async sameTitle(key: MemoryScopeKey & { namespace: string; title: string }): Promise<MemoryRow[]> {

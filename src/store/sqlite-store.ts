@@ -189,6 +189,16 @@ export class SqliteStore implements Store {
 			problem: (value) => this.rules.labels.problem(value),
 			join: (a, b) => this.rules.labels.join(a, b),
 		},
+		// A memory write and its evidence: one savepoint of the commit queue's transaction.
+		write: (body) => this.write(body),
+		evidence: (audit, events) => {
+			const record = this.insertAudit(audit, auditData(audit));
+			for (const event of events) {
+				const filled = fillAuditSeq(event, record.seq);
+				this.insertEvent(filled, toJson(filled, "an event of a memory change"));
+			}
+			return record;
+		},
 	});
 
 	private constructor(

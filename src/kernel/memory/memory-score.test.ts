@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cosine, explainScore, pathHintMatches, RECENCY_HALF_LIFE_DAYS, SCORE_TERMS, SCORE_WEIGHTS, type ScoreInput, scoreMemory, termValues } from "./memory-score.js";
+import { cosine, explainScore, holdsWord, pathHintMatches, RECENCY_HALF_LIFE_DAYS, SCORE_TERMS, SCORE_WEIGHTS, type ScoreInput, scoreMemory, termValues } from "./memory-score.js";
 
 const NOW = new Date("2026-03-01T00:00:00.000Z");
 const base: ScoreInput = {
@@ -61,5 +61,26 @@ describe("the interpretable memory score", () => {
 		expect(cosine(Float32Array.from([1, 2]), Float32Array.from([2, 4]))).toBeCloseTo(1, 6);
 		expect(cosine(Float32Array.from([1, 0]), Float32Array.from([0, 1]))).toBe(0);
 		expect(cosine(Float32Array.from([1]), Float32Array.from([1, 2]))).toBe(0);
+	});
+});
+
+describe("holdsWord", () => {
+	it("agrees with the whole-word pattern over texts of letters, digits, marks, surrogate pairs and lone surrogates", () => {
+		const pieces = ["ab", "a", "b", "1", " ", "-", "é", "\u0301", "𝐀", "😀", "\ud800", "\udc00", "ß", "ab1", "\n", "ｗ", "٣"];
+		let seed = 7;
+		const next = () => {
+			seed = (seed * 1103515245 + 12345) % 2147483648;
+			return seed / 2147483648;
+		};
+		const words = ["ab", "a", "b1", "é", "𝐀", "ß", "٣", "1"];
+		for (let n = 0; n < 3000; n++) {
+			const text = Array.from({ length: 1 + Math.floor(next() * 8) }, () => pieces[Math.floor(next() * pieces.length)]).join("");
+			for (const word of words) {
+				const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${word}(?![\\p{L}\\p{N}])`, "u");
+				expect(holdsWord(text, word), `${JSON.stringify(text)} / ${word}`).toBe(pattern.test(text));
+			}
+		}
+		expect(holdsWord("abc ab", "ab")).toBe(true);
+		expect(holdsWord("abc xab", "ab")).toBe(false);
 	});
 });

@@ -64,23 +64,46 @@ export interface ScoreInput {
 	similarity?: number;
 }
 
-/** A word as a whole word (letters and digits around it do not count), case-insensitive; kept per word, since a search scores many records with the same words. */
-const matchers = new Map<string, RegExp>();
-function wordPattern(word: string): RegExp {
-	let re = matchers.get(word);
-	if (re === undefined) {
-		if (matchers.size > 1000) matchers.clear();
-		// memoryWords yields letters and digits only: nothing in a word needs escaping.
-		re = new RegExp(`(?<![\\p{L}\\p{N}])${word}(?![\\p{L}\\p{N}])`, "u");
-		matchers.set(word, re);
-	}
-	return re;
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/** Whether a code point is a letter or digit (what the text index splits words on); ASCII without a regex. */
+function isWordChar(cp: number | undefined): boolean {
+	if (cp === undefined) return false;
+	if (cp < 128) return (cp >= 48 && cp <= 57) || (cp >= 97 && cp <= 122) || (cp >= 65 && cp <= 90);
+	return WORD_CHAR.test(String.fromCodePoint(cp));
 }
 
-/** The share of the words found, as whole words, in any of the (lower-cased) texts; a plain substring test first, since most texts hold most words not at all. */
+/** The code point that ends right before index i (a surrogate pair read whole). */
+function codePointBefore(text: string, i: number): number | undefined {
+	if (i <= 0) return undefined;
+	const low = text.charCodeAt(i - 1);
+	if (low >= 0xdc00 && low <= 0xdfff && i >= 2) {
+		const high = text.charCodeAt(i - 2);
+		if (high >= 0xd800 && high <= 0xdbff) return (high - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+	}
+	return low;
+}
+
+/**
+ * Whether `text` holds `word` as a whole word: an occurrence with no letter or digit right before
+ * or after it. The same test as the pattern (?<![\p{L}\p{N}])word(?![\p{L}\p{N}]) with the u flag,
+ * without running one: a search tests every candidate's text, and most occurrences of a short
+ * word are inside longer ones.
+ */
+export function holdsWord(text: string, word: string): boolean {
+	if (word === "") return false;
+	for (let i = text.indexOf(word); i !== -1; i = text.indexOf(word, i + 1)) {
+		if (!isWordChar(codePointBefore(text, i)) && !isWordChar(text.codePointAt(i + word.length))) return true;
+	}
+	return false;
+}
+
+/** The share of the words found, as whole words, in any of the (lower-cased) texts. */
 function fraction(words: readonly string[], texts: readonly string[]): number {
 	if (words.length === 0) return 0;
-	return words.filter((w) => texts.some((t) => t.includes(w) && wordPattern(w).test(t))).length / words.length;
+	let found = 0;
+	for (const w of words) if (texts.some((t) => holdsWord(t, w))) found++;
+	return found / words.length;
 }
 
 function normalPath(p: string): string {
@@ -104,8 +127,17 @@ export function recencyValue(updatedAt: string, now: Date): number {
 }
 
 /** Each term's value for one record; the semantic term only when a similarity was given. */
+/** The last query's words as given and as scored: a search scores every candidate with the same words. */
+let lastWords: { given: string[]; words: string[] } | undefined;
+function queryWords(given: readonly string[]): string[] {
+	const last = lastWords;
+	if (last && last.given.length === given.length && last.given.every((w, i) => w === given[i])) return last.words;
+	lastWords = { given: [...given], words: [...new Set(given.flatMap((w) => memoryWords(w)))] };
+	return lastWords.words;
+}
+
 export function termValues(input: ScoreInput): Partial<Record<ScoreTerm, number>> {
-	const words = [...new Set(input.words.flatMap((w) => memoryWords(w)))];
+	const words = queryWords(input.words);
 	const { record } = input;
 	const tags = record.tags.join(" \n ").toLowerCase();
 	const title = record.title.toLowerCase();
@@ -125,13 +157,17 @@ export function termValues(input: ScoreInput): Partial<Record<ScoreTerm, number>
 
 export function scoreMemory(input: ScoreInput): MemoryScore {
 	const values = termValues(input);
-	const terms = SCORE_TERMS.flatMap((term): ScoredTerm[] => {
+	const terms: ScoredTerm[] = [];
+	let total = 0;
+	for (const term of SCORE_TERMS) {
 		const value = values[term];
-		if (value === undefined) return [];
+		if (value === undefined) continue;
 		const weight = SCORE_WEIGHTS[term];
-		return [{ term, value, weight, points: value * weight }];
-	});
-	return { total: terms.reduce((sum, t) => sum + t.points, 0), terms };
+		const points = value * weight;
+		terms.push({ term, value, weight, points });
+		total += points;
+	}
+	return { total, terms };
 }
 
 export function cosine(a: Float32Array, b: Float32Array): number {

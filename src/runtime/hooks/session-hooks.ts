@@ -12,7 +12,11 @@ import type { HookEvent, HookHandler, HookRun } from "./hook-types.js";
 
 export interface SessionHooksOptions {
 	handlers: readonly HookHandler[];
-	recorder: EvidenceRecorder;
+	/** Where each run is recorded; without one (`warden policy check`), nothing is, and `session` names the caller to the hook. */
+	recorder?: EvidenceRecorder;
+	session?: string;
+	/** Sees each run with why its verdict is not applied (if it is not), before it is recorded. */
+	observe?: (run: HookRun, refused: string | undefined) => void;
 	/** The workspace: each hook runs there, and is told it as `cwd`. */
 	cwd: string;
 	/** The user's environment: hooks run as the user. */
@@ -78,8 +82,7 @@ export class SessionHooks {
 		const target = options.match ?? "";
 		const chosen = this.compiled.filter((c) => c.handler.event === event && (c.pattern === undefined || c.pattern.test(target)));
 		if (chosen.length === 0) return [];
-		const { recorder } = this.opts;
-		const stdin = JSON.stringify({ session_id: recorder.session, cwd: this.opts.cwd, hook_event_name: event, permission_mode: this.opts.mode, ...input });
+		const stdin = JSON.stringify({ session_id: this.opts.recorder?.session ?? this.opts.session ?? "", cwd: this.opts.cwd, hook_event_name: event, permission_mode: this.opts.mode, ...input });
 		const run = this.opts.run ?? runHookProcess;
 		const env = { ...this.opts.env, WARDEN_PROJECT_DIR: this.opts.cwd, CLAUDE_PROJECT_DIR: this.opts.cwd };
 		const runs = await Promise.all(
@@ -95,6 +98,8 @@ export class SessionHooks {
 	private async record(run: HookRun, options: FireOptions): Promise<void> {
 		const { recorder } = this.opts;
 		const refused = options.judge?.(run);
+		this.opts.observe?.(run, refused);
+		if (!recorder) return;
 		const { handler } = run;
 		const common = {
 			event: handler.event,

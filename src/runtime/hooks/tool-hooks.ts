@@ -71,8 +71,11 @@ export function applyVerdicts(policy: DecisionResult, runs: readonly HookRun[]):
 	return decision;
 }
 
+/** What the decision needs of a session's hooks (`warden policy check` passes its own, unrecorded). */
+export type PreToolHooks = Pick<SessionHooks, "has" | "fire">;
+
 /** The decision for one validated call with its PreToolUse hooks; without any, the policy's alone. */
-export async function decideWithHooks(hooks: SessionHooks | undefined, call: PreToolCall): Promise<HookedDecision> {
+export async function decideWithHooks(hooks: PreToolHooks | undefined, call: PreToolCall): Promise<HookedDecision> {
 	let args = call.args;
 	const notes: HookNote[] = [];
 	for (let rewrites = 0; ; rewrites++) {

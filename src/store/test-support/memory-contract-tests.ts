@@ -145,6 +145,88 @@ export function describeMemoryContract(subject: () => Store): void {
 			expect(await store.memory.list({ scopes: PROJECT_A })).toEqual([]);
 		});
 
+		it("hands ranking the same hits as match, in the same order, and completes them into the whole rows", async () => {
+			const store = subject();
+			const a = record({ title: "rotate certs quarterly", tags: ["certs"], label: UNTRUSTED_PAGE, metadata: { n: 1 } });
+			const b = record({ title: "renew", content: "renew the certs before rotate day", expires_at: "2030-01-01T00:00:00.000Z" });
+			const c = record({ title: "rotate keys", stale: true });
+			for (const r of [a, b, c]) await store.memory.put(r);
+			const query = { terms: ["rotate", "certs"], scopes: PROJECT_A, now: "2025-06-01T00:00:00.000Z" };
+			const matched = await store.memory.match(query);
+			const candidates = await store.memory.candidates(query);
+			expect(candidates.map((x) => [x.id, x.relevance])).toEqual(matched.map((m) => [m.row.id, m.relevance]));
+			expect(candidates.find((x) => x.id === a.id)).toMatchObject({ title: a.title, tags: a.tags, content: a.content, path_hints: a.path_hints, updated_at: a.updated_at, stale: false });
+			expect(await store.memory.complete([...candidates].reverse())).toEqual(matched.map((m) => m.row).reverse());
+			// A candidate the store did not hand out (one the embeddings found) is read by id; one forgotten since is left out.
+			await store.memory.forget(b.id);
+			const copies = candidates.filter((x) => x.id !== c.id).map((x) => ({ ...x }));
+			expect(await store.memory.complete(copies)).toEqual([a]);
+		});
+
+		it("orders hits of equal relevance as they were written, and widens past a window the filters empty", async () => {
+			const store = subject();
+			const same = Array.from({ length: 6 }, () => record({ title: "tied zebra note", content: "same words", tags: [] }));
+			for (const r of same) await store.memory.put(r);
+			// More stale hits than any first window holds: the live one past them is still found.
+			for (let i = 0; i < 40; i++) await store.memory.put(record({ title: "okapi okapi okapi", content: "okapi", tags: ["okapi"], stale: true }));
+			const live = record({ title: "okapi", content: "one live", tags: [] });
+			await store.memory.put(live);
+			const tied = await store.memory.candidates({ terms: ["zebra"], scopes: PROJECT_A, limit: 4 });
+			expect(tied.map((c) => c.id)).toEqual(same.slice(0, 4).map((r) => r.id));
+			expect((await store.memory.candidates({ terms: ["okapi"], scopes: PROJECT_A, limit: 1 })).map((c) => c.id)).toEqual([live.id]);
+		});
+
+		it("commits a write with its audit record and event: superseded rows marked in the same commit, their ids in the record", async () => {
+			const store = subject();
+			const older = record({ title: "deploy day commit" });
+			await store.memory.put(older);
+			const newer = record({ title: "deploy day commit", created_at: "2025-03-02T10:00:00.000Z", updated_at: "2025-03-02T10:00:00.000Z" });
+			const event = { kind: "effect.recorded", session: "s1", turn: 1, time: "2025-03-02T10:00:00.000Z", payload: { call_id: "call_1_1_1", effect: "memory.write", resource: "memory:project/notes", audit_seq: 0 } };
+			const done = await store.memory.commitWrite(newer, undefined, { audit: { session: "s1", turn: 1, kind: "effect", call_id: "call_1_1_1", data: { effect: "memory.write", id: newer.id } }, events: [event] });
+			expect(done.superseded).toEqual([older.id]);
+			expect(done.audit.data).toEqual({ effect: "memory.write", id: newer.id, superseded: [older.id] });
+			expect((await store.listAudit()).at(-1)).toEqual(done.audit);
+			expect((await store.listEvents("s1")).at(-1)?.payload).toEqual({ ...event.payload, audit_seq: done.audit.seq });
+			expect(await store.memory.get(newer.id)).toEqual(newer);
+			expect((await store.memory.get(older.id))?.stale).toBe(true);
+		});
+
+		it("commits nothing of a write whose audit record is refused, and no audit record for a write refused", async () => {
+			const store = subject();
+			const before = (await store.listAudit()).length;
+			const row = record({ title: "refused write" });
+			const bad = { audit: { session: "s1", turn: 1, kind: "effect", data: [1] as unknown as Record<string, unknown> } };
+			await expect(store.memory.commitWrite(row, undefined, bad)).rejects.toThrow(/audit data/);
+			expect(await store.memory.get(row.id)).toBeUndefined();
+			await store.memory.put(row);
+			await expect(store.memory.commitWrite(row, undefined, { audit: { session: "s1", turn: 1, kind: "effect", data: { id: row.id } } })).rejects.toThrow(/already exists/);
+			expect((await store.listAudit()).length).toBe(before);
+		});
+
+		it("forgets with its audit record, marking live again what the forgotten write superseded unless a newer live row holds the title", async () => {
+			const store = subject();
+			const audit = (id: string) => ({ audit: { session: "u1", turn: 1, kind: "effect", call_id: "undo_1_1", data: { effect: "memory.forget", id } } });
+			const kept = record({ title: "ci notes forget", stale: true });
+			const undone = record({ title: "ci notes forget" });
+			await store.memory.put(kept);
+			await store.memory.put(undone);
+			const done = await store.memory.commitForget(undone.id, [kept.id, "missing"], "2025-05-01T00:00:00.000Z", audit(undone.id));
+			expect(done.restored).toEqual([kept.id]);
+			expect(done.audit.data).toEqual({ effect: "memory.forget", id: undone.id, restored: [kept.id] });
+			expect(await store.memory.get(undone.id)).toBeUndefined();
+			expect(await store.memory.get(kept.id)).toEqual({ ...kept, stale: false, updated_at: "2025-05-01T00:00:00.000Z" });
+			// A later live record of the title outranks the one the undone write superseded: that stays stale.
+			const old = record({ title: "ci notes later", stale: true });
+			const mine = record({ title: "ci notes later", stale: true });
+			const later = record({ title: "ci notes later" });
+			for (const r of [old, mine, later]) await store.memory.put(r);
+			expect((await store.memory.commitForget(mine.id, [old.id], "2025-05-02T00:00:00.000Z", audit(mine.id))).restored).toEqual([]);
+			expect((await store.memory.get(old.id))?.stale).toBe(true);
+			const before = (await store.listAudit()).length;
+			await expect(store.memory.commitForget(mine.id, [], "2025-05-03T00:00:00.000Z", audit(mine.id))).rejects.toThrow(/does not exist/);
+			expect((await store.listAudit()).length).toBe(before);
+		});
+
 		it("keeps an embedding with its model, and returns only the filter's", async () => {
 			const store = subject();
 			const withVector = record({ embedding_model: "e5" });

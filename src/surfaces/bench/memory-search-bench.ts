@@ -1,7 +1,8 @@
 /**
  * What the interpretable score costs a memory search: the same queries over the same SQLite table
- * of records, once as memory_search ranks them (the FTS5 candidates joined to their rows, labels
- * parsed, every candidate scored term by term, scopes, expiry and stale filtered) and once as a
+ * of records, once as memory_search ranks them (the FTS5 candidates joined to their rows with
+ * scopes, expiry and stale filtered in the same statement, every candidate scored term by term, the
+ * hits handed back parsed whole, labels checked) and once as a
  * plain FTS5 MATCH ordered by bm25 returning the top rows (the yardstick), in the same run, on the
  * same file. Records are generated from a fixed seed: words from a Zipf-like vocabulary, so some
  * query words are common and some rare, as in real notes.

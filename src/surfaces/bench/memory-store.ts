@@ -65,7 +65,7 @@ export class MemoryStore implements Store {
 	private closed = false;
 	readonly mcpPins: McpPinStore = new MemoryMcpPins();
 	readonly asks: AskStore = new MemoryAsks();
-	readonly memory: MemoryRowStore = new InProcessMemoryRows(STORE_RULES.labels);
+	readonly memory: MemoryRowStore = new InProcessMemoryRows(STORE_RULES.labels, { appendAudit: (input) => this.appendAudit(input), appendEvent: (event) => this.appendEvent(event) });
 
 	constructor(private readonly now: () => Date = () => new Date()) {}
 

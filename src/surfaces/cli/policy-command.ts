@@ -1,6 +1,7 @@
 /**
  * `warden policy check <tool> <args-json>`: the decision `warden run` would make for one call under
- * the same configuration, with the rule and its source, and nothing run. Exit 0 whenever it could
+ * the same configuration, with the rule and its source, and nothing run but the PreToolUse hooks a
+ * run would run (each one's verdict is shown; `--no-hooks` skips them). Exit 0 whenever it could
  * decide (the decision is in the output); 2 for a usage error, including a call a run would
  * record as invalid (unknown tool, arguments the tool's schema refuses).
  */
@@ -16,6 +17,8 @@ import { EXIT, UsageError } from "./cli-error.js";
 
 interface CheckFlags extends ConfigCliFlags {
 	json?: boolean;
+	/** false with --no-hooks. */
+	hooks?: boolean;
 	stateDir?: string;
 	label?: string;
 }
@@ -53,7 +56,7 @@ async function checkWithState(request: PolicyCheckRequest, stateDir: string | un
 }
 
 /** The check for one call under a resolved config: the flow settings and model as `warden run` would pass them to its session. */
-export function policyCheckRequest(config: ResolvedConfig, tool: string, args: unknown, label?: FlowLabelInput): PolicyCheckRequest {
+export function policyCheckRequest(config: ResolvedConfig, tool: string, args: unknown, label?: FlowLabelInput, options: { hooks?: boolean } = {}): PolicyCheckRequest {
 	const request: PolicyCheckRequest = {
 		workspace: config.workspace,
 		mode: config.mode.value,
@@ -69,6 +72,8 @@ export function policyCheckRequest(config: ResolvedConfig, tool: string, args: u
 	if (config.modelProfiles) request.modelProfiles = config.modelProfiles;
 	if (config.grants) request.grants = config.grants.value;
 	if (config.ceiling) request.ceiling = config.ceiling.value;
+	// The hooks a run would get: the project's are already left out of an untrusted workspace.
+	if (options.hooks !== false && config.hooks?.length) request.hooks = config.hooks;
 	return request;
 }
 
@@ -78,7 +83,7 @@ export function registerPolicyCommand(program: Command, out: (text: string) => v
 	const policy = program.command("policy").description("explain the permission policy");
 	policy
 		.command("check")
-		.description("print the decision warden run would make for one tool call, and the rule and source behind it; runs nothing")
+		.description("print the decision warden run would make for one tool call, and the rule and source behind it; runs nothing but its PreToolUse hooks")
 		.argument("<tool>", "tool name, e.g. shell, write_file, read_file")
 		.argument("<args-json>", `the call's arguments as JSON, e.g. '{"command":"git push"}'`)
 		.option("--mode <mode>", `permission mode: ${PERMISSION_MODES.join(" | ")} (default from the config, else workspace-write)`)
@@ -93,6 +98,7 @@ export function registerPolicyCommand(program: Command, out: (text: string) => v
 		.option("--on-ask <answer>", "how warden run would answer an ask: deny | allow")
 		.option("--state-dir <dir>", "state directory whose approved rules count (default $WARDEN_HOME)")
 		.option("--label <label>", "label of the data to check against the call's sinks: <sensitivity>[,untrusted], e.g. secret (default internal)")
+		.option("--no-hooks", "do not run the PreToolUse hooks a run would (user hooks; project hooks in a trusted workspace)")
 		.option("--json", "print the explanation as one JSON object")
 		.action(async (tool: string, argsJson: string, flags: CheckFlags) => {
 			let args: unknown;
@@ -105,7 +111,7 @@ export function registerPolicyCommand(program: Command, out: (text: string) => v
 			// Loaded only when this command runs, so the CLI starts without the runtime.
 			const [{ resolveCliConfig }, { policyReport, renderPolicyReport }] = await Promise.all([import("./cli-config.js"), import("./policy-report.js")]);
 			const config = await resolveCliConfig(flags, process.env);
-			const request = policyCheckRequest(config, tool, args, label);
+			const request = policyCheckRequest(config, tool, args, label, { hooks: flags.hooks !== false });
 			const result = await checkWithState(request, flags.stateDir);
 			if (!result.valid) throw new UsageError(`${result.error} (warden run would record this call as tool.invalid)`);
 			const report = policyReport(result, config);

@@ -19,6 +19,7 @@ export interface PolicyReport {
 	shadowed: PolicyCheck["shadowed"];
 	capability: PolicyCheck["capability"];
 	flow?: FlowExplanation;
+	hooks?: PolicyCheck["hooks"];
 	workspace: string;
 	mode: ResolvedConfig["mode"];
 	on_ask: ResolvedConfig["onAsk"];
@@ -40,6 +41,7 @@ export function policyReport(check: PolicyCheck, config: ResolvedConfig): Policy
 		shadowed: check.shadowed,
 		capability: check.capability,
 		...(check.flow ? { flow: check.flow } : {}),
+		...(check.hooks ? { hooks: check.hooks } : {}),
 		workspace: check.workspace,
 		mode: config.mode,
 		on_ask: config.onAsk,
@@ -83,6 +85,21 @@ function flowLines(f: FlowExplanation): string[] {
 	return lines;
 }
 
+/** The policy's decision before the hooks, then one line per hook run with its verdict, and why one was not applied. */
+function hookLines(h: NonNullable<PolicyReport["hooks"]>, tool: string): string[] {
+	const lines = [`  policy     ${h.policy.decision} (${h.policy.layer}) before hooks`];
+	if (h.runs.length === 0) lines.push(`  hooks      no PreToolUse hook matches ${tool}`);
+	for (const r of h.runs) {
+		const exit = r.timed_out ? "timed out" : r.exit_code === null ? "did not start" : `exit ${r.exit_code}`;
+		const round = r.round > 0 ? ` (rewrite ${r.round})` : "";
+		lines.push(`  hook       ${r.verdict} ${r.command}${round}: ${exit}, ${r.duration_ms} ms, ${r.origin} ${r.source}`);
+		if (r.reason !== undefined) lines.push(`             reason  ${r.reason}`);
+		if (r.refused !== undefined) lines.push(`             not applied: ${r.refused}`);
+		if (r.updated_input !== undefined) lines.push(`             rewrote the input to ${JSON.stringify(r.updated_input)}`);
+	}
+	return lines;
+}
+
 export function renderPolicyReport(r: PolicyReport): string {
 	const lines = [
 		`${r.verdict.outcome.toUpperCase()} ${r.tool} ${JSON.stringify(r.arguments)}`,
@@ -92,6 +109,7 @@ export function renderPolicyReport(r: PolicyReport): string {
 		`  rule       ${ruleText(r.rule)}`,
 		`  reason     ${r.reason}`,
 	];
+	if (r.hooks) lines.push(...hookLines(r.hooks, r.tool));
 	if (r.protected) {
 		const p = r.protected;
 		lines.push(`  protected  ${p.path}: ${p.reason}`, `             rule ${p.pattern} from ${p.source}; allowed without asking only by a host rule naming it exactly`);

@@ -18,7 +18,7 @@ interface UndoFlags {
 export function registerUndoCommand(program: Command, out: (text: string) => void): void {
 	program
 		.command("undo")
-		.description("restore the files a session or call wrote or deleted, as a new governed session; a file changed since is refused")
+		.description("restore the files a session or call wrote or deleted, and forget the memory records it wrote, as a new governed session; a file changed since is refused")
 		.argument("<id>", "a session id, or a call id (call_1_2_1) to undo that call only")
 		.option("--session <id>", "the session holding the call, when several do")
 		.option("--dry-run", "say what would be restored or refused; change nothing")
@@ -59,9 +59,15 @@ export function renderUndo(r: UndoResult): string {
 		const detail = [f.call, f.effect_seq === undefined ? undefined : `effect #${f.effect_seq}`, `before ${f.restores}`].filter((x) => x !== undefined);
 		lines.push(`  ${verb} ${f.path} (${detail.join(", ")})`);
 	}
+	for (const m of r.forgotten) {
+		const detail = [m.call, m.effect_seq === undefined ? undefined : `effect #${m.effect_seq}`, `written by ${m.written_by.call}`].filter((x) => x !== undefined);
+		const back = m.restored.length > 0 ? `; ${r.dry_run ? "would mark live again" : "live again"}: ${m.restored.join(", ")}` : "";
+		lines.push(`  ${r.dry_run ? "would forget" : "forgot "} memory record ${m.id} in ${m.resource} (${detail.join(", ")})${back}`);
+	}
 	for (const f of r.refused) lines.push(`  refused  ${f.reason}`);
 	for (const path of r.unchanged) lines.push(`  unchanged ${path} (already as before)`);
 	const verb = r.dry_run ? "would restore" : "restored";
-	lines.push(`${verb} ${r.restored.length} file(s), refused ${r.refused.length}${r.unchanged.length ? `, ${r.unchanged.length} already as before` : ""}`);
+	const memory = r.forgotten.length > 0 ? `, ${r.dry_run ? "would forget" : "forgot"} ${r.forgotten.length} memory record(s)` : "";
+	lines.push(`${verb} ${r.restored.length} file(s)${memory}, refused ${r.refused.length}${r.unchanged.length ? `, ${r.unchanged.length} already as before` : ""}`);
 	return `${lines.join("\n")}\n`;
 }
