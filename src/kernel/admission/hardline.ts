@@ -19,6 +19,11 @@ export interface HardlineScope extends PathScope {
 	 * filesystem, and cannot change while one decision is made).
 	 */
 	homes?: string[];
+	/**
+	 * Each word resolved once for all the rules of one sub-command and one cwd: most rules look at
+	 * the same operands, and resolving is most of what they cost.
+	 */
+	resolved?: Map<string, string>;
 }
 
 export interface HardlineRule {
@@ -55,7 +60,13 @@ const ALL_WILDCARD = /^[*?.[\]!]+$/;
 const hasGlob = (value: string): boolean => GLOB_CHARS.test(value);
 
 function resolve(value: string, scope: HardlineScope): string {
-	return canonicalPath(value, scope.cwd ?? scope.workspace, scope.home).absolute;
+	const memo = scope.resolved;
+	let absolute = memo?.get(value);
+	if (absolute === undefined) {
+		absolute = canonicalPath(value, scope.cwd ?? scope.workspace, scope.home).absolute;
+		memo?.set(value, absolute);
+	}
+	return absolute;
 }
 
 /** The path as written, resolved, and — when the host can see the filesystem — the real path it names. */
@@ -143,16 +154,31 @@ function credentialIn(absolute: string, homes: readonly string[]): string | unde
 	return undefined;
 }
 
+/** A glob segment of only these characters is matched by picomatch exactly when it equals the text. */
+const LITERAL_SEGMENT = /^[A-Za-z0-9_.~%=:,-]+$/;
+
 /** Whether a glob could name `target` or something inside it (shell globbing: `*` skips dotfiles). */
-function globReaches(globSegments: readonly string[], target: string): boolean {
-	const targetSegments = target.split("/").filter((s) => s !== "");
+function globReaches(globSegments: readonly string[], targetSegments: readonly string[]): boolean {
 	for (let i = 0; i < targetSegments.length; i++) {
 		const segment = globSegments[i];
 		if (segment === undefined) return false;
 		if (segment === "**") return true;
-		if (!segmentMatches(targetSegments[i]!, segment, false)) return false;
+		const text = targetSegments[i]!;
+		if (LITERAL_SEGMENT.test(segment) ? segment !== text : !segmentMatches(text, segment, false)) return false;
 	}
 	return true;
+}
+
+/** Every credential location under these homes (and the stand-ins for other users'), split into segments; kept for the last homes asked about. */
+let lastLocations: { key: string; locations: string[][] } | undefined;
+
+function credentialLocations(homes: readonly string[]): string[][] {
+	const key = homes.join("\0");
+	if (lastLocations?.key !== key) {
+		const paths = [...SYSTEM_CREDENTIALS, ...[...homes, ...SAMPLE_HOMES].flatMap((h) => HOME_CREDENTIALS.map((c) => `${h}/${c}`))];
+		lastLocations = { key, locations: paths.map((p) => p.split("/").filter((s) => s !== "")) };
+	}
+	return lastLocations.locations;
 }
 
 function credentialPath(value: string, scope: HardlineScope): string | undefined {
@@ -163,9 +189,8 @@ function credentialPath(value: string, scope: HardlineScope): string | undefined
 		if (credentialIn(abs, homes) !== undefined) return abs;
 		return real !== undefined && real !== abs && credentialIn(real, homes) !== undefined ? `${abs} is really ${real}` : undefined;
 	}
-	const locations = [...SYSTEM_CREDENTIALS, ...[...homes, ...SAMPLE_HOMES].flatMap((h) => HOME_CREDENTIALS.map((c) => `${h}/${c}`))];
 	const globSegments = abs.split("/").filter((segment) => segment !== "");
-	return locations.some((location) => globReaches(globSegments, location)) ? abs : undefined;
+	return credentialLocations(homes).some((location) => globReaches(globSegments, location)) ? abs : undefined;
 }
 
 function dotenvOutside(value: string, scope: HardlineScope): string | undefined {
@@ -335,10 +360,21 @@ export const HARDLINE_RULES: readonly HardlineRule[] = [
 	},
 ];
 
+/** The scope for one cwd, with the memos its rules share; `homes` carried over where they cannot depend on the cwd. */
+function scopeAt(scope: HardlineScope, cwd: string | undefined, homes: string[] | undefined): HardlineScope {
+	const here: HardlineScope = { workspace: scope.workspace, home: scope.home, resolved: new Map() };
+	if (scope.resolvePath) here.resolvePath = scope.resolvePath;
+	if (cwd !== undefined) here.cwd = cwd;
+	here.homes = homes ?? homesOf(here);
+	return here;
+}
+
 export function hardlineForCommand(command: SimpleCommand, parsed: ParsedShell, scope: HardlineScope): HardlineHit | undefined {
+	// An absolute home resolves the same from every cwd.
+	let homes = scope.homes;
 	for (const cwd of possibleCwds(command, parsed, scope)) {
-		const here: HardlineScope = { ...scope, cwd };
-		here.homes = homesOf(here);
+		const here = scopeAt(scope, cwd, homes);
+		if (scope.home.charCodeAt(0) === 0x2f) homes = here.homes;
 		for (const rule of HARDLINE_RULES) {
 			const detail = rule.command?.(command, parsed, here);
 			if (detail !== undefined) return { rule, detail };
@@ -348,7 +384,7 @@ export function hardlineForCommand(command: SimpleCommand, parsed: ParsedShell, 
 }
 
 export function hardlineForPath(path: string, scope: HardlineScope): HardlineHit | undefined {
-	const here: HardlineScope = { ...scope, homes: homesOf(scope) };
+	const here = scopeAt(scope, scope.cwd, scope.homes);
 	for (const rule of HARDLINE_RULES) {
 		const detail = rule.path?.(path, here);
 		if (detail !== undefined) return { rule, detail };

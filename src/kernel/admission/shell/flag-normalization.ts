@@ -85,12 +85,26 @@ const FLAG_SPECS: Record<string, FlagSpec> = {
 	ffmpeg: { split: false },
 };
 
-const isLetter = (c: string): boolean => /[A-Za-z]/.test(c);
+const isLetter = (c: string): boolean => {
+	const code = c.charCodeAt(0) | 0x20;
+	return c.length === 1 && code >= 0x61 && code <= 0x7a;
+};
 
-export function flagSpecOf(program: string): { split: boolean; aliases: Record<string, string>; valueOptions: ReadonlySet<string> } {
-	// Own keys only: a program named `constructor` or `__proto__` has no flag spec.
-	const spec = (Object.hasOwn(FLAG_SPECS, program) ? FLAG_SPECS[program] : undefined) ?? {};
-	return { split: spec.split ?? true, aliases: spec.aliases ?? {}, valueOptions: new Set(spec.valueOptions ?? []) };
+interface ResolvedFlagSpec {
+	split: boolean;
+	aliases: Readonly<Record<string, string>>;
+	valueOptions: ReadonlySet<string>;
+}
+
+/** Every command is normalized twice on its way to a decision (args, then text): the table is resolved once. */
+const RESOLVED_SPECS = new Map<string, ResolvedFlagSpec>(
+	Object.entries(FLAG_SPECS).map(([program, spec]) => [program, { split: spec.split ?? true, aliases: spec.aliases ?? {}, valueOptions: new Set(spec.valueOptions ?? []) }]),
+);
+const NO_SPEC: ResolvedFlagSpec = { split: true, aliases: {}, valueOptions: new Set() };
+
+export function flagSpecOf(program: string): ResolvedFlagSpec {
+	// A Map, not the object: a program named `constructor` or `__proto__` has no flag spec.
+	return RESOLVED_SPECS.get(program) ?? NO_SPEC;
 }
 
 /**
