@@ -13,7 +13,8 @@ import { type HardlineHit, type HardlineScope, hardlineForCommand, hardlineForPa
 import { matchModeRule, needsSandbox, SANDBOXED_REASON } from "./modes.js";
 import { identityScope, untrustedProgram } from "./program-identity.js";
 import { decideReach, withReach } from "./reach-policy.js";
-import { breadthFor, type RuleScope, type RuleTarget, ruleMatches, toolMatches } from "./rules.js";
+import { rulesFor, type ToolRules } from "./rule-index.js";
+import { breadthFor, type RuleScope, type RuleTarget, ruleMatches } from "./rules.js";
 import { reasonText } from "./shell/reason-text.js";
 import { ShellParser } from "./shell/shell-parser.js";
 import type { ParsedShell } from "./shell/shell-types.js";
@@ -22,6 +23,7 @@ import {
 	type DecisionLayer,
 	type DecisionResult,
 	PERMISSION_MODES,
+	type PermissionRule,
 	type PolicyContext,
 	type RuleSubject,
 	type SubcommandDecision,
@@ -200,23 +202,28 @@ export class PermissionEngine {
 			const why = facts.notReadOnly === undefined ? "" : ` (${facts.notReadOnly})`;
 			return step("deny", "read-only-mode", `read-only mode: ${what} is not read-only${why}`);
 		}
-		for (const rule of ctx.runDenyRules) {
-			const opaqueHit = facts.opaque !== undefined && toolMatches(rule, tool.name);
-			if (opaqueHit || ruleMatches(rule, tool.name, target, scope, "broad")) {
-				const how = opaqueHit ? `applies to opaque ${what} (${facts.opaque})` : `matched ${what}`;
-				return step("deny", "run-deny", `run deny rule ${rule.text} ${how}`, rule.text);
+		// Only the rules that could match this tool (and program) are tried, in their order: rule-index.ts.
+		const runDeny = rulesFor(ctx.runDenyRules, tool.name);
+		const host = rulesFor(ctx.hostRules, tool.name);
+		if (facts.opaque !== undefined && runDeny.first !== undefined) {
+			const rule = runDeny.first;
+			return step("deny", "run-deny", `run deny rule ${rule.text} applies to opaque ${what} (${facts.opaque})`, rule.text);
+		}
+		for (const rule of candidates(runDeny, target)) {
+			if (ruleMatches(rule, tool.name, target, scope, "broad")) {
+				return step("deny", "run-deny", `run deny rule ${rule.text} matched ${what}`, rule.text);
 			}
 		}
 		if (facts.opaque !== undefined) {
 			// An opaque command could be anything, so any host deny rule for this tool applies to it.
-			const deny = ctx.hostRules.find((r) => r.outcome === "deny" && toolMatches(r, tool.name));
+			const deny = host.all.find((r) => r.outcome === "deny");
 			if (deny) {
 				return step("deny", "host-rule", `host rule ${deny.text} (deny, ${deny.source}) applies to opaque ${what} (${facts.opaque})`, deny.text);
 			}
 		}
 		// An ask rule is not applied to an opaque command just because it could be anything: the rest of
 		// the chain never allows one, and may deny it (plan mode), which an early ask would hide.
-		for (const rule of ctx.hostRules) {
+		for (const rule of candidates(host, target)) {
 			if (ruleMatches(rule, tool.name, target, scope, breadthFor(rule.outcome))) {
 				const found = step(rule.outcome, "host-rule", `host rule ${rule.text} (${rule.outcome}, ${rule.source}) matched ${what}`, rule.text);
 				return askWithoutSandbox(this.neverAutoAllowOpaque(found, facts), target, ctx);
@@ -249,6 +256,11 @@ function askWithoutSandbox(found: Step, target: RuleTarget | undefined, ctx: Pol
 	if (found.decision !== "allow" || target?.kind !== "command" || ctx.sandbox === undefined || ctx.sandbox.available || !needsSandbox(ctx.mode, ctx.sandbox.required)) return found;
 	const why = ctx.sandbox.reason ?? "bubblewrap is not available";
 	return { ...found, decision: "ask", reason: `no sandbox here (${why}): every command is asked about (${found.reason})` };
+}
+
+/** The rules for the tool that could match the target: for a command, those of its program and those of any program. */
+function candidates(rules: ToolRules, target: RuleTarget | undefined): readonly PermissionRule[] {
+	return target?.kind === "command" ? rules.forProgram(target.command.program) : rules.all;
 }
 
 function oneLine(result: DecisionResult): DecisionResult {

@@ -120,7 +120,7 @@ const SOURCERS = new Set(["source", "."]);
 const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
 
 export function basename(path: string): string {
-	const trimmed = path.replace(/\/+$/, "");
+	const trimmed = path.charCodeAt(path.length - 1) === 0x2f ? path.replace(/\/+$/, "") : path;
 	if (trimmed === "") return path;
 	return trimmed.slice(trimmed.lastIndexOf("/") + 1);
 }
