@@ -193,12 +193,17 @@ function credentialPath(value: string, scope: HardlineScope): string | undefined
 	return credentialLocations(homes).some((location) => globReaches(globSegments, location)) ? abs : undefined;
 }
 
+/** Whether a file name is, or as a glob may be, a dotenv file's. */
+const dotenvName = (base: string): boolean => (hasGlob(base) ? segmentMatches(".env", base, false) : DOTENV.test(base));
+
 function dotenvOutside(value: string, scope: HardlineScope): string | undefined {
+	const written = resolve(value, scope);
 	const hit = asWrittenAndReal(value, scope).find((p) => {
+		// The written path is canonical already: its name rules most words out before the workspace is asked.
+		if (p === written && !dotenvName(posix.basename(p))) return false;
 		const canonical = canonicalPath(p, scope.workspace, scope.home);
 		if (canonical.inside) return false;
-		const base = posix.basename(canonical.absolute);
-		return hasGlob(base) ? segmentMatches(".env", base, false) : DOTENV.test(base);
+		return dotenvName(posix.basename(canonical.absolute));
 	});
 	return hit === undefined ? undefined : shown(value, scope, hit);
 }

@@ -146,7 +146,8 @@ export class PermissionEngine {
 		const scope = pathScope(ctx);
 		// Where the sandbox confines writes, a target only known at run time is left to it (and /tmp is its own).
 		const confined = ctx.sandbox?.available === true && needsSandbox(ctx.mode, ctx.sandbox.required);
-		const reachScope: ReachScope = { ...scope, protectedPaths: ctx.protectedPaths ?? DEFAULT_PROTECTED, privateTmp: confined };
+		const reachScope: ReachScope = { workspace: scope.workspace, home: scope.home, protectedPaths: ctx.protectedPaths ?? DEFAULT_PROTECTED, privateTmp: confined };
+		if (scope.resolvePath) reachScope.resolvePath = scope.resolvePath;
 		const identity = identityScope(ctx);
 		const subcommands = parsed.commands.map((c): SubcommandDecision => {
 			const notSystem = untrustedProgram(c, parsed, identity);

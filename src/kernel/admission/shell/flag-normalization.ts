@@ -114,7 +114,20 @@ export function flagSpecOf(program: string): ResolvedFlagSpec {
 export function normalizeArgs(program: string, args: readonly ShellWord[]): NormalizedArgs {
 	const spec = flagSpecOf(program);
 	if (!spec.split) return { flags: [], operands: [...args] };
-	const flags = new Set<string>();
+	// Most commands have a few flags, for which an array kept free of repeats costs less than a Set;
+	// past a handful a Set takes over, so a hostile line of many flags stays linear.
+	const flags: string[] = [];
+	let seen: Set<string> | undefined;
+	const add = (flag: string): void => {
+		if (seen === undefined) {
+			if (flags.includes(flag)) return;
+			flags.push(flag);
+			if (flags.length >= 16) seen = new Set(flags);
+		} else if (!seen.has(flag)) {
+			seen.add(flag);
+			flags.push(flag);
+		}
+	};
 	const operands: ShellWord[] = [];
 	const alias = (f: string): string => spec.aliases[f] ?? f;
 	let optionsDone = false;
@@ -132,13 +145,13 @@ export function normalizeArgs(program: string, args: readonly ShellWord[]): Norm
 		if (v.startsWith("--")) {
 			const eq = v.indexOf("=");
 			const name = eq === -1 ? v : v.slice(0, eq);
-			if (eq !== -1) flags.add(`${alias(name)}=${v.slice(eq + 1)}`);
-			else if (spec.valueOptions.has(name) && i + 1 < args.length) flags.add(`${alias(name)} ${args[++i]!.value}`);
-			else flags.add(alias(name));
+			if (eq !== -1) add(`${alias(name)}=${v.slice(eq + 1)}`);
+			else if (spec.valueOptions.has(name) && i + 1 < args.length) add(`${alias(name)} ${args[++i]!.value}`);
+			else add(alias(name));
 			continue;
 		}
 		if (!isLetter(v[1]!)) {
-			flags.add(v);
+			add(v);
 			continue;
 		}
 		for (let j = 1; j < v.length; j++) {
@@ -146,19 +159,19 @@ export function normalizeArgs(program: string, args: readonly ShellWord[]): Norm
 			const short = `-${c}`;
 			if (spec.valueOptions.has(short)) {
 				const rest = v.slice(j + 1);
-				if (rest) flags.add(`${alias(short)} ${rest}`);
-				else if (i + 1 < args.length) flags.add(`${alias(short)} ${args[++i]!.value}`);
-				else flags.add(alias(short));
+				if (rest) add(`${alias(short)} ${rest}`);
+				else if (i + 1 < args.length) add(`${alias(short)} ${args[++i]!.value}`);
+				else add(alias(short));
 				break;
 			}
 			if (!isLetter(c)) {
-				flags.add(`-${v.slice(j)}`);
+				add(`-${v.slice(j)}`);
 				break;
 			}
-			flags.add(alias(short));
+			add(alias(short));
 		}
 	}
-	return { flags: [...flags].sort(), operands };
+	return { flags: flags.sort(), operands };
 }
 
 const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./~*?[\]{}^!-]+$/;

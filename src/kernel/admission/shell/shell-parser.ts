@@ -106,7 +106,8 @@ function redirectText(r: ShellRedirect): string {
 }
 
 function toSimpleCommand(frame: CommandFrame): SimpleCommand {
-	const [first, ...args] = frame.words;
+	const first = frame.words[0];
+	const args = frame.words.slice(1);
 	const program = first ? (first.static ? basename(first.value) : first.value) : "";
 	const normalized = normalizeArgs(program, args);
 	const redirects = frame.redirects.map(redirectText).filter((t) => t !== "");
@@ -190,9 +191,10 @@ export class ShellParser {
 		const out: Collected = { frames: [], functions: [], malformed: false };
 		const plain = this.plainScan ? plainCommands(source) : undefined;
 		if (plain) {
+			const expand = this.expander(out, depth);
 			for (const c of plain) {
 				const frame = this.frame(c.words, [], [], source.slice(c.start, c.end), { inPipeline: c.inPipeline, background: false, redirects: [] });
-				out.frames.push(...resolveFrame(frame, this.expander(out, depth)));
+				for (const f of resolveFrame(frame, expand)) out.frames.push(f);
 			}
 			return out;
 		}
