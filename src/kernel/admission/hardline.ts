@@ -9,7 +9,7 @@ import picomatch from "picomatch";
 import { type PathScope, possibleCwds } from "./command-paths.js";
 import { expansionsAsGlob, rootedAtExpansion } from "./shell/expansions.js";
 import type { ParsedShell, ShellWord, SimpleCommand } from "./shell/shell-types.js";
-import { canonicalPath, expandHome } from "./workspace-path.js";
+import { absolutePath, canonicalPath, expandHome } from "./workspace-path.js";
 
 export interface HardlineScope extends PathScope {
 	/** Directory relative paths are resolved against; the workspace unless an earlier `cd` moved it. */
@@ -63,7 +63,7 @@ function resolve(value: string, scope: HardlineScope): string {
 	const memo = scope.resolved;
 	let absolute = memo?.get(value);
 	if (absolute === undefined) {
-		absolute = canonicalPath(value, scope.cwd ?? scope.workspace, scope.home).absolute;
+		absolute = absolutePath(value, scope.cwd ?? scope.workspace, scope.home);
 		memo?.set(value, absolute);
 	}
 	return absolute;

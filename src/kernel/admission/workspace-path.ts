@@ -65,6 +65,11 @@ function workspaceRoot(workspace: string): WorkspaceRoot {
 	return lastRoot;
 }
 
+/** canonicalPath's absolute path alone, for callers that need no workspace-relative answer. */
+export function absolutePath(value: string, base: string, home: string): string {
+	return trimTrailingSlash(resolved(base, workspaceRoot(base).normal, expandHome(value, home)));
+}
+
 /** Resolve a path (or glob) written relative to the workspace; purely textual, the filesystem is not consulted. */
 export function canonicalPath(value: string, workspace: string, home: string): CanonicalPath {
 	const { normal, root, prefix } = workspaceRoot(workspace);

@@ -110,8 +110,11 @@ function toSimpleCommand(frame: CommandFrame): SimpleCommand {
 	const args = frame.words.slice(1);
 	const program = first ? (first.static ? basename(first.value) : first.value) : "";
 	const normalized = normalizeArgs(program, args);
-	const redirects = frame.redirects.map(redirectText).filter((t) => t !== "");
-	const text = [normalizedText(program, normalized), ...redirects].filter((t) => t !== "").join(" ");
+	let text = normalizedText(program, normalized);
+	for (const r of frame.redirects) {
+		const shown = redirectText(r);
+		if (shown !== "") text = text === "" ? shown : `${text} ${shown}`;
+	}
 	const command: SimpleCommand = {
 		program,
 		programKnown: first?.static ?? true,

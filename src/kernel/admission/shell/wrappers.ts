@@ -140,18 +140,39 @@ interface ScanResult {
 	chdir?: string;
 }
 
+/** A wrapper's option lists as sets, built once per row: a row is read for every command it wraps. */
+interface SpecSets {
+	values: ReadonlySet<string>;
+	attached: ReadonlySet<string>;
+	flags: ReadonlySet<string>;
+	stops: ReadonlySet<string>;
+	scripts: ReadonlySet<string>;
+	interactive: ReadonlySet<string>;
+	writes: ReadonlySet<string>;
+	chdirs: ReadonlySet<string>;
+}
+
+const SPEC_SETS = new Map<WrapperSpec, SpecSets>(
+	Object.values(WRAPPERS).map((spec) => [
+		spec,
+		{
+			values: new Set(spec.valueOptions ?? []),
+			attached: new Set(spec.attachedValueOptions ?? []),
+			flags: new Set(spec.flags ?? []),
+			stops: new Set(spec.stopOptions ?? []),
+			scripts: new Set(spec.scriptOptions ?? []),
+			interactive: new Set(spec.interactiveOptions ?? []),
+			writes: new Set(spec.writeOptions ?? []),
+			chdirs: new Set(spec.chdirOptions ?? []),
+		},
+	]),
+);
+
 function scanWrapper(spec: WrapperSpec, rest: readonly ShellWord[]): ScanResult {
 	const result: ScanResult = { next: rest.length, env: [], writes: [], stop: false, interactive: false };
-	const values = new Set(spec.valueOptions ?? []);
-	const attached = new Set(spec.attachedValueOptions ?? []);
-	const flags = new Set(spec.flags ?? []);
-	const stops = new Set(spec.stopOptions ?? []);
-	const scripts = new Set(spec.scriptOptions ?? []);
-	const interactive = new Set(spec.interactiveOptions ?? []);
-	const writes = new Set(spec.writeOptions ?? []);
+	const { values, attached, flags, stops, scripts, interactive, writes, chdirs } = SPEC_SETS.get(spec)!;
 	let positionals = spec.positionals ?? 0;
 	let optionsDone = false;
-	const chdirs = new Set(spec.chdirOptions ?? []);
 	const takeValue = (option: string, value: ShellWord | undefined): void => {
 		if (chdirs.has(option)) result.chdir = option;
 		if (!value) return;
