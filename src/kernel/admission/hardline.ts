@@ -24,6 +24,8 @@ export interface HardlineScope extends PathScope {
 	 * the same operands, and resolving is most of what they cost.
 	 */
 	resolved?: Map<string, string>;
+	/** mentionedPaths of the sub-command, read once for every rule and cwd. */
+	mentioned?: readonly string[];
 }
 
 export interface HardlineRule {
@@ -313,7 +315,7 @@ function diskWipe(command: SimpleCommand, _parsed: ParsedShell, scope: HardlineS
 }
 
 function credentialMention(command: SimpleCommand, _parsed: ParsedShell, scope: HardlineScope): string | undefined {
-	for (const p of mentionedPaths(command)) {
+	for (const p of scope.mentioned ?? mentionedPaths(command)) {
 		const hit = credentialPath(p, scope);
 		if (hit) return hit;
 	}
@@ -321,7 +323,7 @@ function credentialMention(command: SimpleCommand, _parsed: ParsedShell, scope: 
 }
 
 function dotenvMention(command: SimpleCommand, _parsed: ParsedShell, scope: HardlineScope): string | undefined {
-	for (const p of mentionedPaths(command)) {
+	for (const p of scope.mentioned ?? mentionedPaths(command)) {
 		const hit = dotenvOutside(p, scope);
 		if (hit) return hit;
 	}
@@ -366,8 +368,9 @@ export const HARDLINE_RULES: readonly HardlineRule[] = [
 ];
 
 /** The scope for one cwd, with the memos its rules share; `homes` carried over where they cannot depend on the cwd. */
-function scopeAt(scope: HardlineScope, cwd: string | undefined, homes: string[] | undefined): HardlineScope {
+function scopeAt(scope: HardlineScope, cwd: string | undefined, homes: string[] | undefined, mentioned?: readonly string[]): HardlineScope {
 	const here: HardlineScope = { workspace: scope.workspace, home: scope.home, resolved: new Map() };
+	if (mentioned) here.mentioned = mentioned;
 	if (scope.resolvePath) here.resolvePath = scope.resolvePath;
 	if (cwd !== undefined) here.cwd = cwd;
 	here.homes = homes ?? homesOf(here);
@@ -377,8 +380,9 @@ function scopeAt(scope: HardlineScope, cwd: string | undefined, homes: string[] 
 export function hardlineForCommand(command: SimpleCommand, parsed: ParsedShell, scope: HardlineScope): HardlineHit | undefined {
 	// An absolute home resolves the same from every cwd.
 	let homes = scope.homes;
+	const mentioned = mentionedPaths(command);
 	for (const cwd of possibleCwds(command, parsed, scope)) {
-		const here = scopeAt(scope, cwd, homes);
+		const here = scopeAt(scope, cwd, homes, mentioned);
 		if (scope.home.charCodeAt(0) === 0x2f) homes = here.homes;
 		for (const rule of HARDLINE_RULES) {
 			const detail = rule.command?.(command, parsed, here);

@@ -71,8 +71,8 @@ function conventionalSubject(tool: ToolFacts, args: Record<string, unknown>): Ru
 	return undefined;
 }
 
-function step(decision: Decision, layer: DecisionLayer, why: string, rule?: string): Step {
-	const reason = reasonText(why);
+/** A step's reason is made one line with every other reason of the result, in oneLine. */
+function step(decision: Decision, layer: DecisionLayer, reason: string, rule?: string): Step {
 	return rule === undefined ? { decision, layer, reason } : { decision, layer, reason, rule };
 }
 
@@ -265,11 +265,23 @@ function candidates(rules: ToolRules, target: RuleTarget | undefined): readonly 
 }
 
 function oneLine(result: DecisionResult): DecisionResult {
-	const reason = reasonText(result.reason);
-	const subcommands = result.subcommands?.map((sub) => {
-		const subReason = reasonText(sub.reason);
-		return subReason === sub.reason ? sub : { ...sub, reason: subReason };
-	});
-	if (reason === result.reason && subcommands?.every((sub, i) => sub === result.subcommands![i]) !== false) return result;
+	const subs = result.subcommands;
+	let subcommands = subs;
+	let reason: string | undefined;
+	if (subs) {
+		let changed = false;
+		const escaped = subs.map((sub) => {
+			const subReason = reasonText(sub.reason);
+			if (subReason === sub.reason) return sub;
+			changed = true;
+			return { ...sub, reason: subReason };
+		});
+		if (changed) subcommands = escaped;
+		// The result's reason is most often its decisive sub-command's own: escaped once.
+		const same = subs.findIndex((sub) => sub.reason === result.reason);
+		if (same !== -1) reason = escaped[same]!.reason;
+	}
+	reason ??= reasonText(result.reason);
+	if (reason === result.reason && subcommands === subs) return result;
 	return { ...result, reason, ...(subcommands ? { subcommands } : {}) };
 }
