@@ -122,15 +122,17 @@ function mentionedPaths(command: SimpleCommand): string[] {
 	return out.filter((p) => p !== "");
 }
 
+const ROOT_AND_SYSTEM_DIRS: ReadonlySet<string> = new Set(["/", ...SYSTEM_DIRS]);
+
 /** `/`, the home directory or a top-level system directory — or a glob that covers them or all their entries. */
 function isProtectedTarget(value: string, scope: HardlineScope): boolean {
 	const home = resolve(scope.home, scope);
-	const protectedDirs = new Set(["/", home, ...SYSTEM_DIRS]);
+	const isProtectedDir = (dir: string): boolean => dir === home || ROOT_AND_SYSTEM_DIRS.has(dir);
 	const abs = resolve(value, scope);
-	if (!hasGlob(abs)) return protectedDirs.has(abs);
+	if (!hasGlob(abs)) return isProtectedDir(abs);
 	const firstGlob = abs.search(GLOB_CHARS);
 	const literalDir = abs.slice(0, abs.lastIndexOf("/", firstGlob)) || "/";
-	if (!protectedDirs.has(literalDir)) return false;
+	if (!isProtectedDir(literalDir)) return false;
 	const segment = abs.slice(literalDir === "/" ? 1 : literalDir.length + 1).split("/")[0]!;
 	if (ALL_WILDCARD.test(segment)) return true;
 	return literalDir === "/" && SYSTEM_DIR_NAMES.some((name) => segmentMatches(name, segment, true));

@@ -152,6 +152,8 @@ interface SpecSets {
 	chdirs: ReadonlySet<string>;
 }
 
+const WRAPPER_SPECS = new Map<string, WrapperSpec>(Object.entries(WRAPPERS));
+
 const SPEC_SETS = new Map<WrapperSpec, SpecSets>(
 	Object.values(WRAPPERS).map((spec) => [
 		spec,
@@ -366,8 +368,8 @@ export function resolveFrame(start: CommandFrame, expand: ScriptExpander): Comma
 		}
 		if (SOURCERS.has(name)) return [opaque(frame, `${name} runs the commands in a file`)];
 		if (name === "find") return [frame, ...findExecFrames(frame, expand)];
-		// Own keys only: a program named `constructor` or `__proto__` is no wrapper.
-		const spec = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
+		// A Map of the rows: a program named `constructor` or `__proto__` is no wrapper.
+		const spec = WRAPPER_SPECS.get(name);
 		if (!spec) return [frame];
 		const rest = frame.words.slice(1);
 		const scan = scanWrapper(spec, rest);

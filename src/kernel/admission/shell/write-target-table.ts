@@ -169,12 +169,15 @@ function cloneDir(url: ShellWord): ShellWord {
 	return word(name === "" ? url.value : name);
 }
 
+/** Each git sub-command's option row, made once so that its option sets are built once too. */
+const GIT_SUB_RULES = new Map(Object.entries(GIT_SUB_VALUES).map(([sub, values]) => [sub, { values }]));
+
 function git(s: ScannedWords, c: SimpleCommand): WriteTarget[] {
 	const [sub, ...rest] = s.operands;
 	if (!sub?.static || !Object.hasOwn(GIT_SUB_VALUES, sub.value)) return [];
 	// The sub-command's own options, read past the global ones.
 	const subIndex = c.args.indexOf(sub);
-	const inner = scanWords(c.args.slice(subIndex + 1), { values: GIT_SUB_VALUES[sub.value]! });
+	const inner = scanWords(c.args.slice(subIndex + 1), GIT_SUB_RULES.get(sub.value)!);
 	const cwd = valuesOf(s, "-C").at(-1);
 	const at = (w: ShellWord): ShellWord => under(cwd, w);
 	const out: WriteTarget[] = [];
