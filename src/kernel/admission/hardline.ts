@@ -202,14 +202,12 @@ const dotenvName = (base: string): boolean => (hasGlob(base) ? segmentMatches(".
 
 function dotenvOutside(value: string, scope: HardlineScope): string | undefined {
 	const written = resolve(value, scope);
-	const hit = asWrittenAndReal(value, scope).find((p) => {
-		// The written path is canonical already: its name rules most words out before the workspace is asked.
-		if (p === written && !dotenvName(posix.basename(p))) return false;
-		const canonical = canonicalPath(p, scope.workspace, scope.home);
-		if (canonical.inside) return false;
-		return dotenvName(posix.basename(canonical.absolute));
-	});
-	return hit === undefined ? undefined : shown(value, scope, hit);
+	// The written path is canonical already: its name rules most words out before the workspace is asked.
+	if (dotenvName(written.slice(written.lastIndexOf("/") + 1)) && !canonicalPath(written, scope.workspace, scope.home).inside) return shown(value, scope, written);
+	const real = hasGlob(written) ? undefined : scope.resolvePath?.(written);
+	if (real === undefined || real === written) return undefined;
+	const canonical = canonicalPath(real, scope.workspace, scope.home);
+	return !canonical.inside && dotenvName(posix.basename(canonical.absolute)) ? shown(value, scope, real) : undefined;
 }
 
 /** A block device, by its name or by what it really is (`ln -s /dev/sda disk; echo x > disk`). */
