@@ -188,8 +188,13 @@ export function normalizedText(program: string, normalized: NormalizedArgs): str
 		const space = f.indexOf(" ");
 		return space === -1 ? f : `${f.slice(0, space)} ${displayWord(f.slice(space + 1))}`;
 	};
-	const parts = [program, ...normalized.flags.map(flag)];
-	if (flagSpecOf(program).split && normalized.operands.some((o) => o.static && o.value.startsWith("-") && o.value !== "-")) parts.push("--");
-	for (const o of normalized.operands) parts.push(o.static ? displayWord(o.value) : o.value);
-	return parts.filter((p) => p !== "").join(" ");
+	// The non-empty parts joined by spaces, built as it goes: this runs for every command parsed.
+	let text = program;
+	const push = (part: string): void => {
+		if (part !== "") text = text === "" ? part : `${text} ${part}`;
+	};
+	for (const f of normalized.flags) push(flag(f));
+	if (flagSpecOf(program).split && normalized.operands.some((o) => o.static && o.value.startsWith("-") && o.value !== "-")) push("--");
+	for (const o of normalized.operands) push(o.static ? displayWord(o.value) : o.value);
+	return text;
 }
