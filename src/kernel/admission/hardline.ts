@@ -162,27 +162,29 @@ function credentialIn(absolute: string, homes: readonly string[]): string | unde
 const LITERAL_SEGMENT = /^[A-Za-z0-9_.~%=:,-]+$/;
 
 /** Whether a glob could name `target` or something inside it (shell globbing: `*` skips dotfiles). */
-function globReaches(globSegments: readonly string[], targetSegments: readonly string[]): boolean {
+function globReaches(globSegments: readonly string[], literal: readonly boolean[], targetSegments: readonly string[]): boolean {
 	for (let i = 0; i < targetSegments.length; i++) {
 		const segment = globSegments[i];
 		if (segment === undefined) return false;
 		if (segment === "**") return true;
 		const text = targetSegments[i]!;
-		if (LITERAL_SEGMENT.test(segment) ? segment !== text : !segmentMatches(text, segment, false)) return false;
+		if (literal[i] ? segment !== text : !segmentMatches(text, segment, false)) return false;
 	}
 	return true;
 }
 
 /** Every credential location under these homes (and the stand-ins for other users'), split into segments; kept for the last homes asked about. */
-let lastLocations: { key: string; locations: string[][] } | undefined;
+let lastLocations: { homes: readonly string[]; locations: string[][] } | undefined;
 
 function credentialLocations(homes: readonly string[]): string[][] {
-	const key = homes.join("\0");
-	if (lastLocations?.key !== key) {
+	const kept = lastLocations?.homes;
+	if (kept === undefined || kept.length !== homes.length || kept.some((h, i) => h !== homes[i])) {
 		const paths = [...SYSTEM_CREDENTIALS, ...[...homes, ...SAMPLE_HOMES].flatMap((h) => HOME_CREDENTIALS.map((c) => `${h}/${c}`))];
-		lastLocations = { key, locations: paths.map((p) => p.split("/").filter((s) => s !== "")) };
+		const locations = paths.map((p) => p.split("/").filter((s) => s !== ""));
+		lastLocations = { homes: [...homes], locations };
+		return locations;
 	}
-	return lastLocations.locations;
+	return lastLocations!.locations;
 }
 
 function credentialPath(value: string, scope: HardlineScope): string | undefined {
@@ -194,7 +196,8 @@ function credentialPath(value: string, scope: HardlineScope): string | undefined
 		return real !== undefined && real !== abs && credentialIn(real, homes) !== undefined ? `${abs} is really ${real}` : undefined;
 	}
 	const globSegments = abs.split("/").filter((segment) => segment !== "");
-	return credentialLocations(homes).some((location) => globReaches(globSegments, location)) ? abs : undefined;
+	const literal = globSegments.map((segment) => LITERAL_SEGMENT.test(segment));
+	return credentialLocations(homes).some((location) => globReaches(globSegments, literal, location)) ? abs : undefined;
 }
 
 /** Whether a file name is, or as a glob may be, a dotenv file's. */
