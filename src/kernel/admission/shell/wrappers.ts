@@ -26,6 +26,29 @@ export interface CommandFrame {
 	inFunction?: string;
 }
 
+/**
+ * A copy of a frame with every field written out, absent ones undefined: frames are copied at each
+ * wrapper peeled off, and one shape for all of them keeps that (and every later read) cheap where
+ * a spread of frames of many shapes is not. Readers test fields for undefined, never for presence.
+ */
+export function copyFrame(f: CommandFrame): CommandFrame {
+	return {
+		words: f.words,
+		env: f.env,
+		redirects: f.redirects,
+		wrappers: f.wrappers,
+		launchers: f.launchers,
+		chdir: f.chdir,
+		privileged: f.privileged,
+		argsFromInput: f.argsFromInput,
+		opaqueReason: f.opaqueReason,
+		source: f.source,
+		inPipeline: f.inPipeline,
+		background: f.background,
+		inFunction: f.inFunction,
+	};
+}
+
 /** Parses an inline script (`sh -c`, `eval`, `watch`) into frames that inherit `outer`'s context. */
 export type ScriptExpander = (script: string, outer: CommandFrame, wrapper: string) => CommandFrame[];
 
@@ -242,7 +265,9 @@ function scanWrapper(spec: WrapperSpec, rest: readonly ShellWord[]): ScanResult 
 }
 
 function opaque(frame: CommandFrame, reason: string): CommandFrame {
-	return { ...frame, opaqueReason: frame.opaqueReason ?? reasonText(reason) };
+	const shown = copyFrame(frame);
+	shown.opaqueReason = frame.opaqueReason ?? reasonText(reason);
+	return shown;
 }
 
 /** The text a shell would run for a script word: a dynamic word keeps its expansions as written. */
@@ -373,22 +398,22 @@ export function resolveFrame(start: CommandFrame, expand: ScriptExpander): Comma
 		if (!spec) return [frame];
 		const rest = frame.words.slice(1);
 		const scan = scanWrapper(spec, rest);
-		if (scan.stop) return [{ ...frame, privileged: frame.privileged || spec.privileged === true }];
-		const wrapped: CommandFrame = {
-			...frame,
-			env: [...frame.env, ...scan.env],
-			redirects: [
-				...frame.redirects,
-				...scan.writes.map((target) => ({ operator: ">", kind: "write" as const, target })),
-			],
-			wrappers: [...frame.wrappers, name],
-			launchers: [...(frame.launchers ?? []), first.value],
-			privileged: frame.privileged || spec.privileged === true,
-			argsFromInput: frame.argsFromInput || spec.argsFromInput === true,
-		};
+		if (scan.stop) {
+			const stopped = copyFrame(frame);
+			stopped.privileged = frame.privileged || spec.privileged === true;
+			return [stopped];
+		}
+		const wrapped = copyFrame(frame);
+		wrapped.env = [...frame.env, ...scan.env];
+		wrapped.redirects = [...frame.redirects, ...scan.writes.map((target) => ({ operator: ">", kind: "write" as const, target }))];
+		wrapped.wrappers = [...frame.wrappers, name];
+		wrapped.launchers = [...(frame.launchers ?? []), first.value];
+		wrapped.privileged = frame.privileged || spec.privileged === true;
+		wrapped.argsFromInput = frame.argsFromInput || spec.argsFromInput === true;
 		if (scan.chdir) wrapped.chdir = `${name} ${scan.chdir}`;
 		if (scan.unknownOption) return [opaque(frame, `${name} option ${scan.unknownOption} hides which program runs`)];
-		const scriptOuter: CommandFrame = { ...wrapped, wrappers: frame.wrappers };
+		const scriptOuter = copyFrame(wrapped);
+		scriptOuter.wrappers = frame.wrappers;
 		const computed = `${name} runs a script with parts computed at run time`;
 		if (scan.script) {
 			const wrapper = `${name} ${scan.scriptOption}`;
@@ -403,9 +428,13 @@ export function resolveFrame(start: CommandFrame, expand: ScriptExpander): Comma
 		}
 		if (program.length === 0) {
 			if (spec.needsScript || scan.interactive) return [opaque(wrapped, `${name} starts an interactive shell`)];
-			if (spec.defaultProgram) return [{ ...wrapped, words: [{ value: spec.defaultProgram, static: true }] }];
+			if (spec.defaultProgram) {
+				wrapped.words = [{ value: spec.defaultProgram, static: true }];
+				return [wrapped];
+			}
 			return [frame];
 		}
-		frame = { ...wrapped, words: program };
+		wrapped.words = program;
+		frame = wrapped;
 	}
 }
