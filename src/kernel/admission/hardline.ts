@@ -372,11 +372,17 @@ export const HARDLINE_RULES: readonly HardlineRule[] = [
 
 /** The scope for one cwd, with the memos its rules share; `homes` carried over where they cannot depend on the cwd. */
 function scopeAt(scope: HardlineScope, cwd: string | undefined, homes: string[] | undefined, mentioned?: readonly string[]): HardlineScope {
-	const here: HardlineScope = { workspace: scope.workspace, home: scope.home, resolved: new Map() };
-	if (mentioned) here.mentioned = mentioned;
-	if (scope.resolvePath) here.resolvePath = scope.resolvePath;
-	if (cwd !== undefined) here.cwd = cwd;
-	here.homes = homes ?? homesOf(here);
+	// Every field written out: one shape for the scope every rule reads.
+	const here: HardlineScope = {
+		workspace: scope.workspace,
+		home: scope.home,
+		resolvePath: scope.resolvePath,
+		cwd,
+		homes,
+		resolved: new Map(),
+		mentioned,
+	};
+	here.homes ??= homesOf(here);
 	return here;
 }
 
