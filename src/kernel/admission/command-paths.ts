@@ -3,7 +3,7 @@
  * when the host lets the engine see the filesystem, as their real targets.
  */
 import type { ParsedShell, ShellWord, SimpleCommand } from "./shell/shell-types.js";
-import { canonicalPath } from "./workspace-path.js";
+import { absolutePath, canonicalPath } from "./workspace-path.js";
 
 export interface PathScope {
 	workspace: string;
@@ -35,7 +35,7 @@ export function possibleCwds(command: SimpleCommand, parsed: ParsedShell, scope:
 		if (earlier.program !== "cd" && earlier.program !== "pushd") continue;
 		const target = earlier.normalized.operands[0];
 		if (target && !target.static) continue;
-		current = canonicalPath(target?.value ?? scope.home, current, scope.home).absolute;
+		current = absolutePath(target?.value ?? scope.home, current, scope.home);
 		cwds.push(current);
 	}
 	return cwds;
@@ -81,7 +81,9 @@ export function outsideWorkspace(command: SimpleCommand, parsed: ParsedShell, sc
 		}
 		for (const cwd of cwds) {
 			const lexical = canonicalPath(word.value, cwd, scope.home);
-			if (!canonicalPath(lexical.absolute, scope.workspace, scope.home).inside) return lexical.absolute;
+			// Resolved against the workspace itself, the lexical answer already says whether it is inside.
+			const inside = cwd === scope.workspace ? lexical.inside : canonicalPath(lexical.absolute, scope.workspace, scope.home).inside;
+			if (!inside) return lexical.absolute;
 			const real = scope.resolvePath?.(lexical.absolute);
 			if (real !== undefined && !canonicalPath(real, scope.workspace, scope.home).inside) return `${lexical.absolute} is really ${real}`;
 		}

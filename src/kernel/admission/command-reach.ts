@@ -153,6 +153,7 @@ export function commandReach(c: SimpleCommand, parsed: ParsedShell, scope: Reach
 		const found = PROCESS_REACH[c.program]!(c);
 		if (found) out.push(found);
 	}
+	if (out.length < 2) return out;
 	const seen = new Set<string>();
 	return out.filter((r) => {
 		const key = `${r.kind}\0${r.what}\0${r.why}`;

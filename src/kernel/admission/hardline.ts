@@ -9,7 +9,7 @@ import picomatch from "picomatch";
 import { type PathScope, possibleCwds } from "./command-paths.js";
 import { expansionsAsGlob, rootedAtExpansion } from "./shell/expansions.js";
 import type { ParsedShell, ShellWord, SimpleCommand } from "./shell/shell-types.js";
-import { canonicalPath, expandHome } from "./workspace-path.js";
+import { absolutePath, canonicalPath, expandHome } from "./workspace-path.js";
 
 export interface HardlineScope extends PathScope {
 	/** Directory relative paths are resolved against; the workspace unless an earlier `cd` moved it. */
@@ -19,6 +19,13 @@ export interface HardlineScope extends PathScope {
 	 * filesystem, and cannot change while one decision is made).
 	 */
 	homes?: string[];
+	/**
+	 * Each word resolved once for all the rules of one sub-command and one cwd: most rules look at
+	 * the same operands, and resolving is most of what they cost.
+	 */
+	resolved?: Map<string, string>;
+	/** mentionedPaths of the sub-command, read once for every rule and cwd. */
+	mentioned?: readonly string[];
 }
 
 export interface HardlineRule {
@@ -55,7 +62,13 @@ const ALL_WILDCARD = /^[*?.[\]!]+$/;
 const hasGlob = (value: string): boolean => GLOB_CHARS.test(value);
 
 function resolve(value: string, scope: HardlineScope): string {
-	return canonicalPath(value, scope.cwd ?? scope.workspace, scope.home).absolute;
+	const memo = scope.resolved;
+	let absolute = memo?.get(value);
+	if (absolute === undefined) {
+		absolute = absolutePath(value, scope.cwd ?? scope.workspace, scope.home);
+		memo?.set(value, absolute);
+	}
+	return absolute;
 }
 
 /** The path as written, resolved, and — when the host can see the filesystem — the real path it names. */
@@ -109,15 +122,17 @@ function mentionedPaths(command: SimpleCommand): string[] {
 	return out.filter((p) => p !== "");
 }
 
+const ROOT_AND_SYSTEM_DIRS: ReadonlySet<string> = new Set(["/", ...SYSTEM_DIRS]);
+
 /** `/`, the home directory or a top-level system directory — or a glob that covers them or all their entries. */
 function isProtectedTarget(value: string, scope: HardlineScope): boolean {
 	const home = resolve(scope.home, scope);
-	const protectedDirs = new Set(["/", home, ...SYSTEM_DIRS]);
+	const isProtectedDir = (dir: string): boolean => dir === home || ROOT_AND_SYSTEM_DIRS.has(dir);
 	const abs = resolve(value, scope);
-	if (!hasGlob(abs)) return protectedDirs.has(abs);
+	if (!hasGlob(abs)) return isProtectedDir(abs);
 	const firstGlob = abs.search(GLOB_CHARS);
 	const literalDir = abs.slice(0, abs.lastIndexOf("/", firstGlob)) || "/";
-	if (!protectedDirs.has(literalDir)) return false;
+	if (!isProtectedDir(literalDir)) return false;
 	const segment = abs.slice(literalDir === "/" ? 1 : literalDir.length + 1).split("/")[0]!;
 	if (ALL_WILDCARD.test(segment)) return true;
 	return literalDir === "/" && SYSTEM_DIR_NAMES.some((name) => segmentMatches(name, segment, true));
@@ -143,16 +158,33 @@ function credentialIn(absolute: string, homes: readonly string[]): string | unde
 	return undefined;
 }
 
+/** A glob segment of only these characters is matched by picomatch exactly when it equals the text. */
+const LITERAL_SEGMENT = /^[A-Za-z0-9_.~%=:,-]+$/;
+
 /** Whether a glob could name `target` or something inside it (shell globbing: `*` skips dotfiles). */
-function globReaches(globSegments: readonly string[], target: string): boolean {
-	const targetSegments = target.split("/").filter((s) => s !== "");
+function globReaches(globSegments: readonly string[], literal: readonly boolean[], targetSegments: readonly string[]): boolean {
 	for (let i = 0; i < targetSegments.length; i++) {
 		const segment = globSegments[i];
 		if (segment === undefined) return false;
 		if (segment === "**") return true;
-		if (!segmentMatches(targetSegments[i]!, segment, false)) return false;
+		const text = targetSegments[i]!;
+		if (literal[i] ? segment !== text : !segmentMatches(text, segment, false)) return false;
 	}
 	return true;
+}
+
+/** Every credential location under these homes (and the stand-ins for other users'), split into segments; kept for the last homes asked about. */
+let lastLocations: { homes: readonly string[]; locations: string[][] } | undefined;
+
+function credentialLocations(homes: readonly string[]): string[][] {
+	const kept = lastLocations?.homes;
+	if (kept === undefined || kept.length !== homes.length || kept.some((h, i) => h !== homes[i])) {
+		const paths = [...SYSTEM_CREDENTIALS, ...[...homes, ...SAMPLE_HOMES].flatMap((h) => HOME_CREDENTIALS.map((c) => `${h}/${c}`))];
+		const locations = paths.map((p) => p.split("/").filter((s) => s !== ""));
+		lastLocations = { homes: [...homes], locations };
+		return locations;
+	}
+	return lastLocations!.locations;
 }
 
 function credentialPath(value: string, scope: HardlineScope): string | undefined {
@@ -163,19 +195,22 @@ function credentialPath(value: string, scope: HardlineScope): string | undefined
 		if (credentialIn(abs, homes) !== undefined) return abs;
 		return real !== undefined && real !== abs && credentialIn(real, homes) !== undefined ? `${abs} is really ${real}` : undefined;
 	}
-	const locations = [...SYSTEM_CREDENTIALS, ...[...homes, ...SAMPLE_HOMES].flatMap((h) => HOME_CREDENTIALS.map((c) => `${h}/${c}`))];
 	const globSegments = abs.split("/").filter((segment) => segment !== "");
-	return locations.some((location) => globReaches(globSegments, location)) ? abs : undefined;
+	const literal = globSegments.map((segment) => LITERAL_SEGMENT.test(segment));
+	return credentialLocations(homes).some((location) => globReaches(globSegments, literal, location)) ? abs : undefined;
 }
 
+/** Whether a file name is, or as a glob may be, a dotenv file's. */
+const dotenvName = (base: string): boolean => (hasGlob(base) ? segmentMatches(".env", base, false) : DOTENV.test(base));
+
 function dotenvOutside(value: string, scope: HardlineScope): string | undefined {
-	const hit = asWrittenAndReal(value, scope).find((p) => {
-		const canonical = canonicalPath(p, scope.workspace, scope.home);
-		if (canonical.inside) return false;
-		const base = posix.basename(canonical.absolute);
-		return hasGlob(base) ? segmentMatches(".env", base, false) : DOTENV.test(base);
-	});
-	return hit === undefined ? undefined : shown(value, scope, hit);
+	const written = resolve(value, scope);
+	// The written path is canonical already: its name rules most words out before the workspace is asked.
+	if (dotenvName(written.slice(written.lastIndexOf("/") + 1)) && !canonicalPath(written, scope.workspace, scope.home).inside) return shown(value, scope, written);
+	const real = hasGlob(written) ? undefined : scope.resolvePath?.(written);
+	if (real === undefined || real === written) return undefined;
+	const canonical = canonicalPath(real, scope.workspace, scope.home);
+	return !canonical.inside && dotenvName(posix.basename(canonical.absolute)) ? shown(value, scope, real) : undefined;
 }
 
 /** A block device, by its name or by what it really is (`ln -s /dev/sda disk; echo x > disk`). */
@@ -283,7 +318,7 @@ function diskWipe(command: SimpleCommand, _parsed: ParsedShell, scope: HardlineS
 }
 
 function credentialMention(command: SimpleCommand, _parsed: ParsedShell, scope: HardlineScope): string | undefined {
-	for (const p of mentionedPaths(command)) {
+	for (const p of scope.mentioned ?? mentionedPaths(command)) {
 		const hit = credentialPath(p, scope);
 		if (hit) return hit;
 	}
@@ -291,7 +326,7 @@ function credentialMention(command: SimpleCommand, _parsed: ParsedShell, scope: 
 }
 
 function dotenvMention(command: SimpleCommand, _parsed: ParsedShell, scope: HardlineScope): string | undefined {
-	for (const p of mentionedPaths(command)) {
+	for (const p of scope.mentioned ?? mentionedPaths(command)) {
 		const hit = dotenvOutside(p, scope);
 		if (hit) return hit;
 	}
@@ -335,10 +370,29 @@ export const HARDLINE_RULES: readonly HardlineRule[] = [
 	},
 ];
 
+/** The scope for one cwd, with the memos its rules share; `homes` carried over where they cannot depend on the cwd. */
+function scopeAt(scope: HardlineScope, cwd: string | undefined, homes: string[] | undefined, mentioned?: readonly string[]): HardlineScope {
+	// Every field written out: one shape for the scope every rule reads.
+	const here: HardlineScope = {
+		workspace: scope.workspace,
+		home: scope.home,
+		resolvePath: scope.resolvePath,
+		cwd,
+		homes,
+		resolved: new Map(),
+		mentioned,
+	};
+	here.homes ??= homesOf(here);
+	return here;
+}
+
 export function hardlineForCommand(command: SimpleCommand, parsed: ParsedShell, scope: HardlineScope): HardlineHit | undefined {
+	// An absolute home resolves the same from every cwd.
+	let homes = scope.homes;
+	const mentioned = mentionedPaths(command);
 	for (const cwd of possibleCwds(command, parsed, scope)) {
-		const here: HardlineScope = { ...scope, cwd };
-		here.homes = homesOf(here);
+		const here = scopeAt(scope, cwd, homes, mentioned);
+		if (scope.home.charCodeAt(0) === 0x2f) homes = here.homes;
 		for (const rule of HARDLINE_RULES) {
 			const detail = rule.command?.(command, parsed, here);
 			if (detail !== undefined) return { rule, detail };
@@ -348,7 +402,7 @@ export function hardlineForCommand(command: SimpleCommand, parsed: ParsedShell, 
 }
 
 export function hardlineForPath(path: string, scope: HardlineScope): HardlineHit | undefined {
-	const here: HardlineScope = { ...scope, homes: homesOf(scope) };
+	const here = scopeAt(scope, scope.cwd, scope.homes);
 	for (const rule of HARDLINE_RULES) {
 		const detail = rule.path?.(path, here);
 		if (detail !== undefined) return { rule, detail };

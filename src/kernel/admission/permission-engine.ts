@@ -13,7 +13,8 @@ import { type HardlineHit, type HardlineScope, hardlineForCommand, hardlineForPa
 import { matchModeRule, needsSandbox, SANDBOXED_REASON } from "./modes.js";
 import { identityScope, untrustedProgram } from "./program-identity.js";
 import { decideReach, withReach } from "./reach-policy.js";
-import { breadthFor, type RuleScope, type RuleTarget, ruleMatches, toolMatches } from "./rules.js";
+import { rulesFor, type ToolRules } from "./rule-index.js";
+import { breadthFor, type RuleScope, type RuleTarget, ruleMatches } from "./rules.js";
 import { reasonText } from "./shell/reason-text.js";
 import { ShellParser } from "./shell/shell-parser.js";
 import type { ParsedShell } from "./shell/shell-types.js";
@@ -22,6 +23,7 @@ import {
 	type DecisionLayer,
 	type DecisionResult,
 	PERMISSION_MODES,
+	type PermissionRule,
 	type PolicyContext,
 	type RuleSubject,
 	type SubcommandDecision,
@@ -69,8 +71,8 @@ function conventionalSubject(tool: ToolFacts, args: Record<string, unknown>): Ru
 	return undefined;
 }
 
-function step(decision: Decision, layer: DecisionLayer, why: string, rule?: string): Step {
-	const reason = reasonText(why);
+/** A step's reason is made one line with every other reason of the result, in oneLine. */
+function step(decision: Decision, layer: DecisionLayer, reason: string, rule?: string): Step {
 	return rule === undefined ? { decision, layer, reason } : { decision, layer, reason, rule };
 }
 
@@ -144,23 +146,23 @@ export class PermissionEngine {
 		const scope = pathScope(ctx);
 		// Where the sandbox confines writes, a target only known at run time is left to it (and /tmp is its own).
 		const confined = ctx.sandbox?.available === true && needsSandbox(ctx.mode, ctx.sandbox.required);
-		const reachScope: ReachScope = { ...scope, protectedPaths: ctx.protectedPaths ?? DEFAULT_PROTECTED, privateTmp: confined };
+		const reachScope: ReachScope = { workspace: scope.workspace, home: scope.home, protectedPaths: ctx.protectedPaths ?? DEFAULT_PROTECTED, privateTmp: confined };
+		if (scope.resolvePath) reachScope.resolvePath = scope.resolvePath;
 		const identity = identityScope(ctx);
 		const subcommands = parsed.commands.map((c): SubcommandDecision => {
 			const notSystem = untrustedProgram(c, parsed, identity);
 			const notReadOnly = notReadOnlyBecause(c) ?? notSystem;
-			const facts: CallFacts = { display: JSON.stringify(c.text), readOnly: notReadOnly === undefined };
-			if (notReadOnly !== undefined) facts.notReadOnly = notReadOnly;
-			const hit = hardlineForCommand(c, parsed, scope);
-			if (hit) facts.hardline = hit;
-			if (c.opaque) facts.opaque = c.opaqueReason ?? "its program is only known at run time";
-			const target: RuleTarget = { kind: "command", command: c };
-			if (notSystem !== undefined) target.notSystemProgram = notSystem;
+			// Every field set, absent ones undefined: one shape for every sub-command keeps the chain's reads fast.
+			const facts: CallFacts = {
+				display: JSON.stringify(c.text),
+				readOnly: notReadOnly === undefined,
+				notReadOnly,
+				hardline: hardlineForCommand(c, parsed, scope),
+				opaque: c.opaque ? (c.opaqueReason ?? "its program is only known at run time") : undefined,
+			};
 			// The sandbox rule needs to know too: a command that names a file outside is not confined by it.
-			if (facts.readOnly || ctx.sandbox?.available === true) {
-				const outside = outsideWorkspace(c, parsed, scope);
-				if (outside !== undefined) target.outside = outside;
-			}
+			const outside = facts.readOnly || ctx.sandbox?.available === true ? outsideWorkspace(c, parsed, scope) : undefined;
+			const target: RuleTarget = { kind: "command", command: c, outside, notSystemProgram: notSystem };
 			const found = withReach(this.chain(tool, target, ctx, facts), decideReach(commandReach(c, parsed, reachScope), ctx.mode, confined));
 			// Changing git's executable config is a protected write: protected-decision.ts.
 			const gitHit = gitExecConfigChange(c);
@@ -200,23 +202,28 @@ export class PermissionEngine {
 			const why = facts.notReadOnly === undefined ? "" : ` (${facts.notReadOnly})`;
 			return step("deny", "read-only-mode", `read-only mode: ${what} is not read-only${why}`);
 		}
-		for (const rule of ctx.runDenyRules) {
-			const opaqueHit = facts.opaque !== undefined && toolMatches(rule, tool.name);
-			if (opaqueHit || ruleMatches(rule, tool.name, target, scope, "broad")) {
-				const how = opaqueHit ? `applies to opaque ${what} (${facts.opaque})` : `matched ${what}`;
-				return step("deny", "run-deny", `run deny rule ${rule.text} ${how}`, rule.text);
+		// Only the rules that could match this tool (and program) are tried, in their order: rule-index.ts.
+		const runDeny = rulesFor(ctx.runDenyRules, tool.name);
+		const host = rulesFor(ctx.hostRules, tool.name);
+		if (facts.opaque !== undefined && runDeny.first !== undefined) {
+			const rule = runDeny.first;
+			return step("deny", "run-deny", `run deny rule ${rule.text} applies to opaque ${what} (${facts.opaque})`, rule.text);
+		}
+		for (const rule of candidates(runDeny, target)) {
+			if (ruleMatches(rule, tool.name, target, scope, "broad")) {
+				return step("deny", "run-deny", `run deny rule ${rule.text} matched ${what}`, rule.text);
 			}
 		}
 		if (facts.opaque !== undefined) {
 			// An opaque command could be anything, so any host deny rule for this tool applies to it.
-			const deny = ctx.hostRules.find((r) => r.outcome === "deny" && toolMatches(r, tool.name));
+			const deny = host.all.find((r) => r.outcome === "deny");
 			if (deny) {
 				return step("deny", "host-rule", `host rule ${deny.text} (deny, ${deny.source}) applies to opaque ${what} (${facts.opaque})`, deny.text);
 			}
 		}
 		// An ask rule is not applied to an opaque command just because it could be anything: the rest of
 		// the chain never allows one, and may deny it (plan mode), which an early ask would hide.
-		for (const rule of ctx.hostRules) {
+		for (const rule of candidates(host, target)) {
 			if (ruleMatches(rule, tool.name, target, scope, breadthFor(rule.outcome))) {
 				const found = step(rule.outcome, "host-rule", `host rule ${rule.text} (${rule.outcome}, ${rule.source}) matched ${what}`, rule.text);
 				return askWithoutSandbox(this.neverAutoAllowOpaque(found, facts), target, ctx);
@@ -251,12 +258,29 @@ function askWithoutSandbox(found: Step, target: RuleTarget | undefined, ctx: Pol
 	return { ...found, decision: "ask", reason: `no sandbox here (${why}): every command is asked about (${found.reason})` };
 }
 
+/** The rules for the tool that could match the target: for a command, those of its program and those of any program. */
+function candidates(rules: ToolRules, target: RuleTarget | undefined): readonly PermissionRule[] {
+	return target?.kind === "command" ? rules.forProgram(target.command.program) : rules.all;
+}
+
 function oneLine(result: DecisionResult): DecisionResult {
-	const reason = reasonText(result.reason);
-	const subcommands = result.subcommands?.map((sub) => {
-		const subReason = reasonText(sub.reason);
-		return subReason === sub.reason ? sub : { ...sub, reason: subReason };
-	});
-	if (reason === result.reason && subcommands?.every((sub, i) => sub === result.subcommands![i]) !== false) return result;
+	const subs = result.subcommands;
+	let subcommands = subs;
+	let reason: string | undefined;
+	if (subs) {
+		let changed = false;
+		const escaped = subs.map((sub) => {
+			const subReason = reasonText(sub.reason);
+			if (subReason === sub.reason) return sub;
+			changed = true;
+			return { ...sub, reason: subReason };
+		});
+		if (changed) subcommands = escaped;
+		// The result's reason is most often its decisive sub-command's own: escaped once.
+		const same = subs.findIndex((sub) => sub.reason === result.reason);
+		if (same !== -1) reason = escaped[same]!.reason;
+	}
+	reason ??= reasonText(result.reason);
+	if (reason === result.reason && subcommands === subs) return result;
 	return { ...result, reason, ...(subcommands ? { subcommands } : {}) };
 }

@@ -58,12 +58,15 @@ function wordNotSystem(word: string, parsed: ParsedShell, env: SimpleCommand["en
 
 /** Why the command's program, or a wrapper it runs through, may not be the system's own; undefined when all are. */
 export function untrustedProgram(c: SimpleCommand, parsed: ParsedShell, scope: IdentityScope): string | undefined {
-	const words = [...(c.launchers ?? []), c.programKnown ? c.programPath : ""];
-	for (let i = 0; i < words.length; i++) {
-		const before = words[i - 1];
+	// The launchers, then the program: each word is judged by the one before it.
+	const launchers = c.launchers ?? [];
+	let before: string | undefined;
+	for (let i = 0; i <= launchers.length; i++) {
+		const word = i < launchers.length ? launchers[i]! : c.programKnown ? c.programPath : "";
 		const builtinHere = before === undefined || BUILTIN_LAUNCHERS.has(posix.basename(before));
-		const why = wordNotSystem(words[i]!, parsed, c.env, scope, builtinHere);
+		const why = wordNotSystem(word, parsed, c.env, scope, builtinHere);
 		if (why) return why;
+		before = word;
 	}
 	return undefined;
 }

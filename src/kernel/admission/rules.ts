@@ -92,9 +92,25 @@ function globMatcher(glob: string, bash: boolean): (value: string) => boolean {
 	return matcher;
 }
 
+/** Path patterns canonicalized for the last workspace and home asked about: the same rules are matched call after call. */
+let patternScope = { workspace: "", home: "", patterns: new Map<string, CanonicalPath>() };
+
+function canonicalPattern(pattern: string, scope: RuleScope): CanonicalPath {
+	if (patternScope.workspace !== scope.workspace || patternScope.home !== scope.home) {
+		patternScope = { workspace: scope.workspace, home: scope.home, patterns: new Map() };
+	}
+	let canonical = patternScope.patterns.get(pattern);
+	if (canonical === undefined) {
+		canonical = canonicalPath(pattern, scope.workspace, scope.home);
+		if (patternScope.patterns.size > 1000) patternScope.patterns.clear();
+		patternScope.patterns.set(pattern, canonical);
+	}
+	return canonical;
+}
+
 /** A path pattern is canonicalized like a path: `src/**`, `./src/**` and `/ws/src/**` are the same rule. */
 function matchPath(pattern: string, path: CanonicalPath, scope: RuleScope): boolean {
-	const canonical = canonicalPath(pattern, scope.workspace, scope.home);
+	const canonical = canonicalPattern(pattern, scope);
 	if (canonical.inside !== path.inside) return false;
 	if (canonical.inside) return globMatcher(canonical.relative!, false)(path.relative!);
 	return globMatcher(canonical.absolute, false)(path.absolute);

@@ -1,7 +1,7 @@
 import { posix } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BRACED_HOME } from "./test-support/policy-fixtures.js";
-import { canonicalPath, expandHome } from "./workspace-path.js";
+import { absolutePath, canonicalPath, expandHome } from "./workspace-path.js";
 
 describe("expandHome", () => {
 	it("expands ~, ~user and $HOME (braced or not) at the start only", () => {
@@ -56,7 +56,9 @@ describe("canonicalPath agrees with posix.resolve on every spelling", () => {
 				let value = "";
 				const length = next() % 7;
 				for (let i = 0; i < length; i++) value += ALPHABET[next() % ALPHABET.length];
-				expect(canonicalPath(value, workspace, "/h"), `${JSON.stringify(value)} in ${workspace}`).toEqual(reference(value, workspace, "/h"));
+				const expected = reference(value, workspace, "/h");
+				expect(canonicalPath(value, workspace, "/h"), `${JSON.stringify(value)} in ${workspace}`).toEqual(expected);
+				expect(absolutePath(value, workspace, "/h"), `${JSON.stringify(value)} from ${workspace}`).toBe(expected.absolute);
 				checked++;
 			}
 		}

@@ -37,20 +37,44 @@ const NEEDS_NORMALIZING = /(?:^|\/)\.{1,2}(?:\/|$)|\/\//;
  * concatenation: an absolute, already normal workspace and a value with no `.`, `..` or empty
  * segments. Anything else goes to posix.resolve.
  */
-function resolved(workspace: string, value: string): string {
-	if (workspace.charCodeAt(0) !== 0x2f || NEEDS_NORMALIZING.test(workspace) || NEEDS_NORMALIZING.test(value)) return posix.resolve(workspace, value);
+function resolved(workspace: string, normalWorkspace: boolean, value: string): string {
+	if (!normalWorkspace || NEEDS_NORMALIZING.test(value)) return posix.resolve(workspace, value);
 	if (value.charCodeAt(0) === 0x2f) return trimTrailingSlash(value);
 	const base = trimTrailingSlash(workspace);
 	if (value === "") return base;
 	return trimTrailingSlash(base === "/" ? `/${value}` : `${base}/${value}`);
 }
 
+/** The normalized root of the last workspace asked about, and the prefix of paths inside it: one decision asks about one workspace many times. */
+interface WorkspaceRoot {
+	workspace: string;
+	/** Absolute with no `.`, `..` or empty segments: paths under it are joined, not resolved. */
+	normal: boolean;
+	root: string;
+	prefix: string;
+}
+
+let lastRoot: WorkspaceRoot | undefined;
+
+function workspaceRoot(workspace: string): WorkspaceRoot {
+	if (lastRoot?.workspace !== workspace) {
+		const normal = workspace.charCodeAt(0) === 0x2f && !NEEDS_NORMALIZING.test(workspace);
+		const root = normal ? trimTrailingSlash(workspace) : trimTrailingSlash(posix.normalize(workspace));
+		lastRoot = { workspace, normal, root, prefix: root === "/" ? "/" : `${root}/` };
+	}
+	return lastRoot;
+}
+
+/** canonicalPath's absolute path alone, for callers that need no workspace-relative answer. */
+export function absolutePath(value: string, base: string, home: string): string {
+	return trimTrailingSlash(resolved(base, workspaceRoot(base).normal, expandHome(value, home)));
+}
+
 /** Resolve a path (or glob) written relative to the workspace; purely textual, the filesystem is not consulted. */
 export function canonicalPath(value: string, workspace: string, home: string): CanonicalPath {
-	const absolute = trimTrailingSlash(resolved(workspace, expandHome(value, home)));
-	const root = workspace.charCodeAt(0) === 0x2f && !NEEDS_NORMALIZING.test(workspace) ? trimTrailingSlash(workspace) : trimTrailingSlash(posix.normalize(workspace));
+	const { normal, root, prefix } = workspaceRoot(workspace);
+	const absolute = trimTrailingSlash(resolved(workspace, normal, expandHome(value, home)));
 	if (absolute === root) return { absolute, relative: ".", inside: true };
-	const prefix = root === "/" ? "/" : `${root}/`;
 	if (absolute.startsWith(prefix)) return { absolute, relative: absolute.slice(prefix.length), inside: true };
 	return { absolute, inside: false };
 }

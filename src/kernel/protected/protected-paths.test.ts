@@ -73,6 +73,21 @@ describe("extending the registry", () => {
 		expect(extended.covers(".git/hooks/pre-commit")).toBe(true);
 		expect(extended.rules().length).toBe(DEFAULT_PROTECTED_PATHS.length + 1);
 	});
+	it("matches whatever case a path is written in, and still tries patterns of braces, classes and extglobs", () => {
+		const extended = new ProtectedPaths([
+			{ pattern: "ci/{deploy,release}.yml", reason: "the CI runs it", source: "host" },
+			{ pattern: "[Mm]akefile.local", reason: "make reads it", source: "host" },
+			{ pattern: "tools/+(a|b)/run", reason: "the runner runs it", source: "host" },
+			{ pattern: "!(src)/**/hook.sh", reason: "a hook", source: "host" },
+		]);
+		expect(extended.match(".GIT/Hooks/pre-commit")?.rule.pattern).toBe("**/.git/hooks/**");
+		expect(extended.match("pkg/.Git/CONFIG")?.rule.pattern).toBe("**/.git/config");
+		expect(extended.match("CI/Release.yml")?.rule.pattern).toBe("ci/{deploy,release}.yml");
+		expect(extended.match("makefile.local")?.rule.pattern).toBe("[Mm]akefile.local");
+		expect(extended.match("tools/ab/run")?.rule.pattern).toBe("tools/+(a|b)/run");
+		expect(extended.match("lib/x/hook.sh")?.rule.pattern).toBe("!(src)/**/hook.sh");
+		expect(extended.match("src/ci/deploy.yml")).toBeUndefined();
+	});
 	it("lists extra literal roots for the sandbox", () => {
 		const extended = new ProtectedPaths([
 			{ pattern: "ops/run.sh", reason: "cron runs it", source: "host" },

@@ -109,7 +109,27 @@ export function checkProtectedPattern(pattern: string): string | undefined {
 interface CompiledRule {
 	rule: ProtectedPathRule;
 	test: (path: string) => boolean;
+	/**
+	 * Lower-cased literal pieces every path the pattern matches contains, for a pattern of only
+	 * literals, `*`, `?` and `/`: a path missing one is passed over without running the glob. Empty
+	 * for any other pattern (braces, classes, extglobs, negation, escapes), which is always tested.
+	 */
+	pieces: string[];
 }
+
+/** Characters after which a pattern's literal text no longer has to appear in what it matches. */
+const NOT_LITERAL = /[[\]{}()!+@\\]/;
+
+function literalPieces(pattern: string): string[] {
+	if (NOT_LITERAL.test(pattern)) return [];
+	return pattern
+		.toLowerCase()
+		.split(/[*?/]+/)
+		.filter((piece) => piece !== "" && piece !== "." && piece !== "..");
+}
+
+/** Whether the lower-cased path holds every literal piece of the rule (always, for a rule without any). */
+const mayMatch = (c: CompiledRule, lower: string): boolean => c.pieces.every((piece) => lower.includes(piece));
 
 export class ProtectedPaths {
 	private readonly compiled: CompiledRule[];
@@ -120,7 +140,7 @@ export class ProtectedPaths {
 		this.compiled = rules.map((rule) => {
 			const problem = checkProtectedPattern(rule.pattern);
 			if (problem !== undefined) throw new ProtectedPathError(`${rule.source}: ${problem}`);
-			return { rule, test: picomatch(rule.pattern, { dot: true, nocase: true }) };
+			return { rule, test: picomatch(rule.pattern, { dot: true, nocase: true }), pieces: literalPieces(rule.pattern) };
 		});
 	}
 
@@ -136,10 +156,13 @@ export class ProtectedPaths {
 	match(rel: string): ProtectedPathHit | undefined {
 		const path = normalize(rel);
 		if (path === "" || path === ".") return undefined;
-		for (const c of this.compiled) if (c.test(path)) return { rule: c.rule, path };
+		// Matching ignores case, so the pieces are looked for in the lower-cased path.
+		const lower = path.toLowerCase();
+		for (const c of this.compiled) if (mayMatch(c, lower) && c.test(path)) return { rule: c.rule, path };
 		// A directory whose contents are protected: `.git/hooks` itself, `.husky`, `.devcontainer`.
 		const inside = `${path}/x`;
-		for (const c of this.compiled) if (c.test(inside)) return { rule: c.rule, path };
+		const lowerInside = `${lower}/x`;
+		for (const c of this.compiled) if (mayMatch(c, lowerInside) && c.test(inside)) return { rule: c.rule, path };
 		return undefined;
 	}
 

@@ -17,7 +17,16 @@ export interface DecisionBenchOptions {
 	rounds: number;
 	variants: number;
 	onProgress: (line: string) => void;
+	/** How long both deciders run unmeasured after the first pass; default WARM_UP_MS. */
+	warmUpMs?: number;
 }
+
+/**
+ * V8 keeps compiling the decision path to faster tiers (the grammar's wasm and the JS around it)
+ * for many passes after the first, and on a loaded machine its background compilers fall behind:
+ * one pass leaves the measured rounds timing compilation. Both deciders run this long first.
+ */
+export const WARM_UP_MS = 1000;
 
 const SEVERITY: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
 
@@ -71,6 +80,13 @@ export async function benchDecisions(options: DecisionBenchOptions): Promise<Dec
 		else if (diff > 0) naiveStricter++;
 	});
 	const expectedDenied = { engine: countOutcomes(engineDecisions).deny, naive: countOutcomes(naiveDecisions).deny };
+	const warmUpMs = options.warmUpMs ?? WARM_UP_MS;
+	let warmUpPasses = 0;
+	for (const until = performance.now() + warmUpMs; performance.now() < until; warmUpPasses++) {
+		timedPass(deciders.engine, inputs);
+		timedPass(deciders.naive, inputs);
+	}
+	options.onProgress(`decisions: ${warmUpPasses} more warm-up passes over ${warmUpMs} ms`);
 
 	options.onProgress(`decisions: ${options.rounds} measured rounds, engine and naive interleaved`);
 	const roundsMs: Record<"engine" | "naive", number[]> = { engine: [], naive: [] };

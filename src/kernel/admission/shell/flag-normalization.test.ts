@@ -53,6 +53,13 @@ describe("normalizeArgs", () => {
 		expect(text("dd", "if=/dev/zero", "of=x")).toBe("dd if=/dev/zero of=x");
 	});
 
+	it("keeps each flag once and sorts them, however many a command has", () => {
+		const many = Array.from({ length: 40 }, (_, i) => `--opt${i % 25}`);
+		const flags = normalizeArgs("tool", words(...many, "-ba", "-ab", "x")).flags;
+		expect(flags).toEqual([...new Set([...many, "-a", "-b"])].sort());
+		expect(normalizeArgs("rm", words("-r", "-f", "-rf", "--force", "--recursive")).flags).toEqual(["-f", "-r"]);
+	});
+
 	it("quotes words that need it for display", () => {
 		expect(text("echo", "a b", "it's")).toBe(`echo 'a b' 'it'\\''s'`);
 	});

@@ -85,12 +85,26 @@ const FLAG_SPECS: Record<string, FlagSpec> = {
 	ffmpeg: { split: false },
 };
 
-const isLetter = (c: string): boolean => /[A-Za-z]/.test(c);
+const isLetter = (c: string): boolean => {
+	const code = c.charCodeAt(0) | 0x20;
+	return c.length === 1 && code >= 0x61 && code <= 0x7a;
+};
 
-export function flagSpecOf(program: string): { split: boolean; aliases: Record<string, string>; valueOptions: ReadonlySet<string> } {
-	// Own keys only: a program named `constructor` or `__proto__` has no flag spec.
-	const spec = (Object.hasOwn(FLAG_SPECS, program) ? FLAG_SPECS[program] : undefined) ?? {};
-	return { split: spec.split ?? true, aliases: spec.aliases ?? {}, valueOptions: new Set(spec.valueOptions ?? []) };
+interface ResolvedFlagSpec {
+	split: boolean;
+	aliases: Readonly<Record<string, string>>;
+	valueOptions: ReadonlySet<string>;
+}
+
+/** Every command is normalized twice on its way to a decision (args, then text): the table is resolved once. */
+const RESOLVED_SPECS = new Map<string, ResolvedFlagSpec>(
+	Object.entries(FLAG_SPECS).map(([program, spec]) => [program, { split: spec.split ?? true, aliases: spec.aliases ?? {}, valueOptions: new Set(spec.valueOptions ?? []) }]),
+);
+const NO_SPEC: ResolvedFlagSpec = { split: true, aliases: {}, valueOptions: new Set() };
+
+export function flagSpecOf(program: string): ResolvedFlagSpec {
+	// A Map, not the object: a program named `constructor` or `__proto__` has no flag spec.
+	return RESOLVED_SPECS.get(program) ?? NO_SPEC;
 }
 
 /**
@@ -100,7 +114,20 @@ export function flagSpecOf(program: string): { split: boolean; aliases: Record<s
 export function normalizeArgs(program: string, args: readonly ShellWord[]): NormalizedArgs {
 	const spec = flagSpecOf(program);
 	if (!spec.split) return { flags: [], operands: [...args] };
-	const flags = new Set<string>();
+	// Most commands have a few flags, for which an array kept free of repeats costs less than a Set;
+	// past a handful a Set takes over, so a hostile line of many flags stays linear.
+	const flags: string[] = [];
+	let seen: Set<string> | undefined;
+	const add = (flag: string): void => {
+		if (seen === undefined) {
+			if (flags.includes(flag)) return;
+			flags.push(flag);
+			if (flags.length >= 16) seen = new Set(flags);
+		} else if (!seen.has(flag)) {
+			seen.add(flag);
+			flags.push(flag);
+		}
+	};
 	const operands: ShellWord[] = [];
 	const alias = (f: string): string => spec.aliases[f] ?? f;
 	let optionsDone = false;
@@ -118,13 +145,13 @@ export function normalizeArgs(program: string, args: readonly ShellWord[]): Norm
 		if (v.startsWith("--")) {
 			const eq = v.indexOf("=");
 			const name = eq === -1 ? v : v.slice(0, eq);
-			if (eq !== -1) flags.add(`${alias(name)}=${v.slice(eq + 1)}`);
-			else if (spec.valueOptions.has(name) && i + 1 < args.length) flags.add(`${alias(name)} ${args[++i]!.value}`);
-			else flags.add(alias(name));
+			if (eq !== -1) add(`${alias(name)}=${v.slice(eq + 1)}`);
+			else if (spec.valueOptions.has(name) && i + 1 < args.length) add(`${alias(name)} ${args[++i]!.value}`);
+			else add(alias(name));
 			continue;
 		}
 		if (!isLetter(v[1]!)) {
-			flags.add(v);
+			add(v);
 			continue;
 		}
 		for (let j = 1; j < v.length; j++) {
@@ -132,19 +159,19 @@ export function normalizeArgs(program: string, args: readonly ShellWord[]): Norm
 			const short = `-${c}`;
 			if (spec.valueOptions.has(short)) {
 				const rest = v.slice(j + 1);
-				if (rest) flags.add(`${alias(short)} ${rest}`);
-				else if (i + 1 < args.length) flags.add(`${alias(short)} ${args[++i]!.value}`);
-				else flags.add(alias(short));
+				if (rest) add(`${alias(short)} ${rest}`);
+				else if (i + 1 < args.length) add(`${alias(short)} ${args[++i]!.value}`);
+				else add(alias(short));
 				break;
 			}
 			if (!isLetter(c)) {
-				flags.add(`-${v.slice(j)}`);
+				add(`-${v.slice(j)}`);
 				break;
 			}
-			flags.add(alias(short));
+			add(alias(short));
 		}
 	}
-	return { flags: [...flags].sort(), operands };
+	return { flags: flags.sort(), operands };
 }
 
 const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./~*?[\]{}^!-]+$/;
@@ -161,8 +188,13 @@ export function normalizedText(program: string, normalized: NormalizedArgs): str
 		const space = f.indexOf(" ");
 		return space === -1 ? f : `${f.slice(0, space)} ${displayWord(f.slice(space + 1))}`;
 	};
-	const parts = [program, ...normalized.flags.map(flag)];
-	if (flagSpecOf(program).split && normalized.operands.some((o) => o.static && o.value.startsWith("-") && o.value !== "-")) parts.push("--");
-	for (const o of normalized.operands) parts.push(o.static ? displayWord(o.value) : o.value);
-	return parts.filter((p) => p !== "").join(" ");
+	// The non-empty parts joined by spaces, built as it goes: this runs for every command parsed.
+	let text = program;
+	const push = (part: string): void => {
+		if (part !== "") text = text === "" ? part : `${text} ${part}`;
+	};
+	for (const f of normalized.flags) push(flag(f));
+	if (flagSpecOf(program).split && normalized.operands.some((o) => o.static && o.value.startsWith("-") && o.value !== "-")) push("--");
+	for (const o of normalized.operands) push(o.static ? displayWord(o.value) : o.value);
+	return text;
 }

@@ -49,19 +49,22 @@ const EQUALS = 0x3d;
 /** The simple commands of a plain command line, or undefined when it needs the grammar. */
 export function plainCommands(source: string): PlainCommand[] | undefined {
 	const out: PlainCommand[] = [];
-	let pipeline: Omit<PlainCommand, "inPipeline">[] = [];
+	let pipeline: PlainCommand[] = [];
 	let words: ShellWord[] = [];
 	let start = 0;
 	let end = 0;
 	const endCommand = (): boolean => {
 		if (words.length === 0 || out.length + pipeline.length >= MAX_COMMANDS) return false;
-		pipeline.push({ words, start, end });
+		pipeline.push({ words, start, end, inPipeline: false });
 		words = [];
 		return true;
 	};
 	const endPipeline = (): void => {
 		const inPipeline = pipeline.length > 1;
-		for (const c of pipeline) out.push({ ...c, inPipeline });
+		for (const c of pipeline) {
+			c.inPipeline = inPipeline;
+			out.push(c);
+		}
 		pipeline = [];
 	};
 	const n = source.length;

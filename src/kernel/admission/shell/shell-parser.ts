@@ -12,7 +12,7 @@ import { plainCommands } from "./plain-command.js";
 import type { ParsedShell, ShellRedirect, ShellWord, SimpleCommand } from "./shell-types.js";
 import { wordOf, wordsOf } from "./shell-words.js";
 import { copyTree, type SyntaxNode as Node } from "./syntax-tree.js";
-import { basename, type CommandFrame, resolveFrame, type ScriptExpander } from "./wrappers.js";
+import { basename, type CommandFrame, copyFrame, resolveFrame, type ScriptExpander } from "./wrappers.js";
 
 /** `bash -c "bash -c '…'"` nesting past this depth is treated as opaque. */
 const MAX_DEPTH = 8;
@@ -106,11 +106,15 @@ function redirectText(r: ShellRedirect): string {
 }
 
 function toSimpleCommand(frame: CommandFrame): SimpleCommand {
-	const [first, ...args] = frame.words;
+	const first = frame.words[0];
+	const args = frame.words.slice(1);
 	const program = first ? (first.static ? basename(first.value) : first.value) : "";
 	const normalized = normalizeArgs(program, args);
-	const redirects = frame.redirects.map(redirectText).filter((t) => t !== "");
-	const text = [normalizedText(program, normalized), ...redirects].filter((t) => t !== "").join(" ");
+	let text = normalizedText(program, normalized);
+	for (const r of frame.redirects) {
+		const shown = redirectText(r);
+		if (shown !== "") text = text === "" ? shown : `${text} ${shown}`;
+	}
 	const command: SimpleCommand = {
 		program,
 		programKnown: first?.static ?? true,
@@ -190,9 +194,10 @@ export class ShellParser {
 		const out: Collected = { frames: [], functions: [], malformed: false };
 		const plain = this.plainScan ? plainCommands(source) : undefined;
 		if (plain) {
+			const expand = this.expander(out, depth);
 			for (const c of plain) {
 				const frame = this.frame(c.words, [], [], source.slice(c.start, c.end), { inPipeline: c.inPipeline, background: false, redirects: [] });
-				out.frames.push(...resolveFrame(frame, this.expander(out, depth)));
+				for (const f of resolveFrame(frame, expand)) out.frames.push(f);
 			}
 			return out;
 		}
@@ -220,21 +225,18 @@ export class ShellParser {
 			if (inner.tooDeep) out.tooDeep = true;
 			out.functions.push(...inner.functions);
 			return inner.frames.map((f) => {
-				const merged: CommandFrame = {
-					...f,
-					env: [...outer.env, ...f.env],
-					redirects: [...outer.redirects, ...f.redirects],
-					wrappers: [...outer.wrappers, wrapper, ...f.wrappers],
-					launchers: [...(outer.launchers ?? []), outer.words[0]?.value ?? "", ...(f.launchers ?? [])],
-					...(outer.chdir ?? f.chdir ? { chdir: outer.chdir ?? f.chdir } : {}),
-					privileged: outer.privileged || f.privileged,
-					argsFromInput: outer.argsFromInput || f.argsFromInput,
-					source: outer.source,
-					inPipeline: outer.inPipeline || f.inPipeline,
-					background: outer.background || f.background,
-				};
-				const inFunction = f.inFunction ?? outer.inFunction;
-				if (inFunction !== undefined) merged.inFunction = inFunction;
+				const merged = copyFrame(f);
+				merged.env = [...outer.env, ...f.env];
+				merged.redirects = [...outer.redirects, ...f.redirects];
+				merged.wrappers = [...outer.wrappers, wrapper, ...f.wrappers];
+				merged.launchers = [...(outer.launchers ?? []), outer.words[0]?.value ?? "", ...(f.launchers ?? [])];
+				merged.chdir = outer.chdir ?? f.chdir;
+				merged.privileged = outer.privileged || f.privileged;
+				merged.argsFromInput = outer.argsFromInput || f.argsFromInput;
+				merged.source = outer.source;
+				merged.inPipeline = outer.inPipeline || f.inPipeline;
+				merged.background = outer.background || f.background;
+				merged.inFunction = f.inFunction ?? outer.inFunction;
 				return merged;
 			});
 		};
@@ -320,19 +322,22 @@ export class ShellParser {
 		source: string,
 		ctx: WalkContext,
 	): CommandFrame {
-		const frame: CommandFrame = {
+		// Every field written out, in copyFrame's order: one shape for every frame (wrappers.ts).
+		return {
 			words,
 			env,
 			redirects,
 			wrappers: [],
+			launchers: undefined,
+			chdir: undefined,
 			privileged: false,
 			argsFromInput: false,
+			opaqueReason: undefined,
 			source,
 			inPipeline: ctx.inPipeline,
 			background: ctx.background,
+			inFunction: ctx.inFunction,
 		};
-		if (ctx.inFunction !== undefined) frame.inFunction = ctx.inFunction;
-		return frame;
 	}
 
 	private command(node: Node, ctx: WalkContext, out: Collected, depth: number): void {

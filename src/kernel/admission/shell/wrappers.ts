@@ -26,6 +26,29 @@ export interface CommandFrame {
 	inFunction?: string;
 }
 
+/**
+ * A copy of a frame with every field written out, absent ones undefined: frames are copied at each
+ * wrapper peeled off, and one shape for all of them keeps that (and every later read) cheap where
+ * a spread of frames of many shapes is not. Readers test fields for undefined, never for presence.
+ */
+export function copyFrame(f: CommandFrame): CommandFrame {
+	return {
+		words: f.words,
+		env: f.env,
+		redirects: f.redirects,
+		wrappers: f.wrappers,
+		launchers: f.launchers,
+		chdir: f.chdir,
+		privileged: f.privileged,
+		argsFromInput: f.argsFromInput,
+		opaqueReason: f.opaqueReason,
+		source: f.source,
+		inPipeline: f.inPipeline,
+		background: f.background,
+		inFunction: f.inFunction,
+	};
+}
+
 /** Parses an inline script (`sh -c`, `eval`, `watch`) into frames that inherit `outer`'s context. */
 export type ScriptExpander = (script: string, outer: CommandFrame, wrapper: string) => CommandFrame[];
 
@@ -120,7 +143,7 @@ const SOURCERS = new Set(["source", "."]);
 const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
 
 export function basename(path: string): string {
-	const trimmed = path.replace(/\/+$/, "");
+	const trimmed = path.charCodeAt(path.length - 1) === 0x2f ? path.replace(/\/+$/, "") : path;
 	if (trimmed === "") return path;
 	return trimmed.slice(trimmed.lastIndexOf("/") + 1);
 }
@@ -140,18 +163,41 @@ interface ScanResult {
 	chdir?: string;
 }
 
+/** A wrapper's option lists as sets, built once per row: a row is read for every command it wraps. */
+interface SpecSets {
+	values: ReadonlySet<string>;
+	attached: ReadonlySet<string>;
+	flags: ReadonlySet<string>;
+	stops: ReadonlySet<string>;
+	scripts: ReadonlySet<string>;
+	interactive: ReadonlySet<string>;
+	writes: ReadonlySet<string>;
+	chdirs: ReadonlySet<string>;
+}
+
+const WRAPPER_SPECS = new Map<string, WrapperSpec>(Object.entries(WRAPPERS));
+
+const SPEC_SETS = new Map<WrapperSpec, SpecSets>(
+	Object.values(WRAPPERS).map((spec) => [
+		spec,
+		{
+			values: new Set(spec.valueOptions ?? []),
+			attached: new Set(spec.attachedValueOptions ?? []),
+			flags: new Set(spec.flags ?? []),
+			stops: new Set(spec.stopOptions ?? []),
+			scripts: new Set(spec.scriptOptions ?? []),
+			interactive: new Set(spec.interactiveOptions ?? []),
+			writes: new Set(spec.writeOptions ?? []),
+			chdirs: new Set(spec.chdirOptions ?? []),
+		},
+	]),
+);
+
 function scanWrapper(spec: WrapperSpec, rest: readonly ShellWord[]): ScanResult {
 	const result: ScanResult = { next: rest.length, env: [], writes: [], stop: false, interactive: false };
-	const values = new Set(spec.valueOptions ?? []);
-	const attached = new Set(spec.attachedValueOptions ?? []);
-	const flags = new Set(spec.flags ?? []);
-	const stops = new Set(spec.stopOptions ?? []);
-	const scripts = new Set(spec.scriptOptions ?? []);
-	const interactive = new Set(spec.interactiveOptions ?? []);
-	const writes = new Set(spec.writeOptions ?? []);
+	const { values, attached, flags, stops, scripts, interactive, writes, chdirs } = SPEC_SETS.get(spec)!;
 	let positionals = spec.positionals ?? 0;
 	let optionsDone = false;
-	const chdirs = new Set(spec.chdirOptions ?? []);
 	const takeValue = (option: string, value: ShellWord | undefined): void => {
 		if (chdirs.has(option)) result.chdir = option;
 		if (!value) return;
@@ -219,7 +265,9 @@ function scanWrapper(spec: WrapperSpec, rest: readonly ShellWord[]): ScanResult 
 }
 
 function opaque(frame: CommandFrame, reason: string): CommandFrame {
-	return { ...frame, opaqueReason: frame.opaqueReason ?? reasonText(reason) };
+	const shown = copyFrame(frame);
+	shown.opaqueReason = frame.opaqueReason ?? reasonText(reason);
+	return shown;
 }
 
 /** The text a shell would run for a script word: a dynamic word keeps its expansions as written. */
@@ -345,27 +393,27 @@ export function resolveFrame(start: CommandFrame, expand: ScriptExpander): Comma
 		}
 		if (SOURCERS.has(name)) return [opaque(frame, `${name} runs the commands in a file`)];
 		if (name === "find") return [frame, ...findExecFrames(frame, expand)];
-		// Own keys only: a program named `constructor` or `__proto__` is no wrapper.
-		const spec = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
+		// A Map of the rows: a program named `constructor` or `__proto__` is no wrapper.
+		const spec = WRAPPER_SPECS.get(name);
 		if (!spec) return [frame];
 		const rest = frame.words.slice(1);
 		const scan = scanWrapper(spec, rest);
-		if (scan.stop) return [{ ...frame, privileged: frame.privileged || spec.privileged === true }];
-		const wrapped: CommandFrame = {
-			...frame,
-			env: [...frame.env, ...scan.env],
-			redirects: [
-				...frame.redirects,
-				...scan.writes.map((target) => ({ operator: ">", kind: "write" as const, target })),
-			],
-			wrappers: [...frame.wrappers, name],
-			launchers: [...(frame.launchers ?? []), first.value],
-			privileged: frame.privileged || spec.privileged === true,
-			argsFromInput: frame.argsFromInput || spec.argsFromInput === true,
-		};
+		if (scan.stop) {
+			const stopped = copyFrame(frame);
+			stopped.privileged = frame.privileged || spec.privileged === true;
+			return [stopped];
+		}
+		const wrapped = copyFrame(frame);
+		wrapped.env = [...frame.env, ...scan.env];
+		wrapped.redirects = [...frame.redirects, ...scan.writes.map((target) => ({ operator: ">", kind: "write" as const, target }))];
+		wrapped.wrappers = [...frame.wrappers, name];
+		wrapped.launchers = [...(frame.launchers ?? []), first.value];
+		wrapped.privileged = frame.privileged || spec.privileged === true;
+		wrapped.argsFromInput = frame.argsFromInput || spec.argsFromInput === true;
 		if (scan.chdir) wrapped.chdir = `${name} ${scan.chdir}`;
 		if (scan.unknownOption) return [opaque(frame, `${name} option ${scan.unknownOption} hides which program runs`)];
-		const scriptOuter: CommandFrame = { ...wrapped, wrappers: frame.wrappers };
+		const scriptOuter = copyFrame(wrapped);
+		scriptOuter.wrappers = frame.wrappers;
 		const computed = `${name} runs a script with parts computed at run time`;
 		if (scan.script) {
 			const wrapper = `${name} ${scan.scriptOption}`;
@@ -380,9 +428,13 @@ export function resolveFrame(start: CommandFrame, expand: ScriptExpander): Comma
 		}
 		if (program.length === 0) {
 			if (spec.needsScript || scan.interactive) return [opaque(wrapped, `${name} starts an interactive shell`)];
-			if (spec.defaultProgram) return [{ ...wrapped, words: [{ value: spec.defaultProgram, static: true }] }];
+			if (spec.defaultProgram) {
+				wrapped.words = [{ value: spec.defaultProgram, static: true }];
+				return [wrapped];
+			}
 			return [frame];
 		}
-		frame = { ...wrapped, words: program };
+		wrapped.words = program;
+		frame = wrapped;
 	}
 }

@@ -5,7 +5,7 @@
  * on its own (caches, logs) or names elsewhere (a patch's file list, an archive's members) is
  * reported as a target whose value is only known at run time, inside the directory it lands in.
  */
-import { type ScannedArgs, type ScannedOption, scanOptions } from "./option-scan.js";
+import { type OptionRule, type ScannedArgs, type ScannedOption, scanOptions } from "./option-scan.js";
 import type { ShellWord, SimpleCommand } from "./shell-types.js";
 import type { WriteTarget } from "./write-targets.js";
 
@@ -25,14 +25,28 @@ export interface WriteRule {
 	targets: (scanned: ScannedWords, command: SimpleCommand) => WriteTarget[];
 }
 
+type ScanRule = Pick<WriteRule, "values" | "attached" | "noOptions" | "bundledFirst">;
+
+/** Each row's option sets, built once: a row is read for every command of its program. */
+const OPTION_RULES = new WeakMap<ScanRule, OptionRule>();
+
+function optionRule(rule: ScanRule): OptionRule {
+	let found = OPTION_RULES.get(rule);
+	if (found === undefined) {
+		found = {
+			values: rule.values ? new Set(rule.values) : undefined,
+			attached: rule.attached ? new Set(rule.attached) : undefined,
+			noOptions: rule.noOptions,
+			bundledFirst: rule.bundledFirst,
+		};
+		OPTION_RULES.set(rule, found);
+	}
+	return found;
+}
+
 /** Splits arguments into options and operands as `rule` says; `--` ends the options. */
-export function scanWords(args: readonly ShellWord[], rule: Pick<WriteRule, "values" | "attached" | "noOptions" | "bundledFirst">): ScannedWords {
-	return scanOptions(args, {
-		values: rule.values ? new Set(rule.values) : undefined,
-		attached: rule.attached ? new Set(rule.attached) : undefined,
-		noOptions: rule.noOptions,
-		bundledFirst: rule.bundledFirst,
-	});
+export function scanWords(args: readonly ShellWord[], rule: ScanRule): ScannedWords {
+	return scanOptions(args, optionRule(rule));
 }
 
 // Reading a scan ------------------------------------------------------------------------------
@@ -155,12 +169,15 @@ function cloneDir(url: ShellWord): ShellWord {
 	return word(name === "" ? url.value : name);
 }
 
+/** Each git sub-command's option row, made once so that its option sets are built once too. */
+const GIT_SUB_RULES = new Map(Object.entries(GIT_SUB_VALUES).map(([sub, values]) => [sub, { values }]));
+
 function git(s: ScannedWords, c: SimpleCommand): WriteTarget[] {
 	const [sub, ...rest] = s.operands;
 	if (!sub?.static || !Object.hasOwn(GIT_SUB_VALUES, sub.value)) return [];
 	// The sub-command's own options, read past the global ones.
 	const subIndex = c.args.indexOf(sub);
-	const inner = scanWords(c.args.slice(subIndex + 1), { values: GIT_SUB_VALUES[sub.value]! });
+	const inner = scanWords(c.args.slice(subIndex + 1), GIT_SUB_RULES.get(sub.value)!);
 	const cwd = valuesOf(s, "-C").at(-1);
 	const at = (w: ShellWord): ShellWord => under(cwd, w);
 	const out: WriteTarget[] = [];
