@@ -155,58 +155,85 @@ interface RestoreCall {
 	registry: ProtectedPaths | undefined;
 }
 
-/** One file as one governed call: proposed, decided by the host, started, dispatched, and ended. */
-async function restoreOne(c: RestoreCall, restore: PlannedRestore): Promise<RestoredFile | RefusedFile> {
+type Grant = ReturnType<typeof issueGrant>;
+type Kernel = ReturnType<typeof createKernel>;
+
+/** What one undo call does inside its kernel: its output line, or a throw that refuses it. */
+interface UndoCallBody<T> {
+	args: Record<string, unknown>;
+	grants: Grant[];
+	/** Kernel options beyond the call's own (a protected-path guard, the memory binding, the operation log). */
+	kernel: Pick<Parameters<typeof createKernel>[0], "protect" | "memory" | "operations">;
+	run: (kernel: Kernel) => Promise<{ output: string; value: T }>;
+	/** The one line a refusal says, from what was thrown. */
+	refusal: (err: unknown) => string;
+}
+
+/**
+ * One undo step as one governed call: proposed, decided by the host under exactly `grants`,
+ * started, run through the kernel, and ended completed or failed, with the refusals the authority
+ * and the protected-path guard recorded on the way.
+ */
+async function undoCall<T>(c: RestoreCall, body: UndoCallBody<T>): Promise<{ value: T } | { reason: string }> {
 	const { recorder, callId } = c;
 	const tool = "undo";
-	const args = { path: restore.path, restores: restore.restores };
-	await recorder.emit("tool.proposed", { call_id: callId, tool, arguments: args });
-	// Exactly the one file, with exactly the right the restore needs.
-	const right = restore.action === "deleted" ? "delete" : "write";
-	const grants = [issueGrant({ resource: `fs:${restore.path}`, rights: [right] }, "host", `session:${recorder.session}`, `undo:${callId}`)];
+	await recorder.emit("tool.proposed", { call_id: callId, tool, arguments: body.args });
 	const decided: EventPayloads["permission.decided"] = { call_id: callId, tool, decision: "allow", layer: "host-rule", reason: c.reason, ceiling: c.ceiling.hash };
 	await recorder.emit("permission.decided", decided);
-	await recorder.audit("permission.decided", { ...decided, arguments: args, mode: UNDO_MODE, grants }, callId);
-
+	await recorder.audit("permission.decided", { ...decided, arguments: body.args, mode: UNDO_MODE, grants: body.grants }, callId);
 	await recorder.emit("tool.started", { call_id: callId, tool });
 	const started = Date.now();
-	const authority = new Authority({ grants, ceiling: c.ceiling }).forCall({ approved: false });
-	const protect = new ProtectedGuard(c.registry ? { registry: c.registry } : {});
+	const authority = new Authority({ grants: body.grants, ceiling: c.ceiling }).forCall({ approved: false });
 	const kernel = createKernel({
 		workspace: c.workspace,
 		callId,
 		signal: new AbortController().signal,
 		recordEffect: (effect) => recorder.effect(effect),
 		authority,
-		protect,
-		operations: recorder.operationLog(),
+		...body.kernel,
 	});
-	let output: string;
+	let done: { output: string; value: T };
 	try {
-		// Checked again right before dispatch: the file may have changed since the plan was made.
-		const changed = changedSince(restore, await kernelProbe(c.workspace)(restore.path));
-		if (changed) throw new ChangedSinceError(changed);
-		if (restore.action === "deleted") {
-			await kernel.fs.delete(restore.path);
-			output = `removed ${restore.path}: ${restore.restores} created it`;
-		} else {
-			const written = await kernel.fs.write(restore.path, restore.content ?? "");
-			output = `restored ${restore.path} (${written.bytesWritten} bytes) to its content before ${restore.restores}`;
-		}
+		done = await body.run(kernel);
 	} catch (err) {
 		for (const refusal of authority.refusals) await recorder.audit("authority.denied", refusal.toRecord(), callId);
-		for (const refusal of protect.refusals) await recorder.audit("protected.denied", refusal.toRecord(), callId);
-		const reason = err instanceof ChangedSinceError ? err.message : `${restore.path} could not be restored: ${oneLine(err)}; not restored`;
+		for (const refusal of body.kernel.protect?.refusals ?? []) await recorder.audit("protected.denied", refusal.toRecord(), callId);
+		const reason = body.refusal(err);
 		const durationMs = Date.now() - started;
 		await recorder.emit("tool.failed", { call_id: callId, tool, duration_ms: durationMs, error: reason });
 		await recorder.audit("tool.outcome", { tool, outcome: "failed", error: reason, duration_ms: durationMs }, callId);
-		return { path: restore.path, reason };
+		return { reason };
 	}
 	const durationMs = Date.now() - started;
-	const bytes = Buffer.byteLength(output);
+	const bytes = Buffer.byteLength(done.output);
 	await recorder.emit("tool.completed", { call_id: callId, tool, duration_ms: durationMs, output_bytes: bytes, truncated: false });
 	await recorder.audit("tool.outcome", { tool, outcome: "completed", duration_ms: durationMs, output_bytes: bytes }, callId);
-	return planned(restore);
+	return { value: done.value };
+}
+
+/** One file as one governed call: proposed, decided by the host, started, dispatched, and ended. */
+async function restoreOne(c: RestoreCall, restore: PlannedRestore): Promise<RestoredFile | RefusedFile> {
+	// Exactly the one file, with exactly the right the restore needs.
+	const right = restore.action === "deleted" ? "delete" : "write";
+	const grants = [issueGrant({ resource: `fs:${restore.path}`, rights: [right] }, "host", `session:${c.recorder.session}`, `undo:${c.callId}`)];
+	const outcome = await undoCall(c, {
+		args: { path: restore.path, restores: restore.restores },
+		grants,
+		kernel: { protect: new ProtectedGuard(c.registry ? { registry: c.registry } : {}), operations: c.recorder.operationLog() },
+		run: async (kernel) => {
+			// Checked again right before dispatch: the file may have changed since the plan was made.
+			const changed = changedSince(restore, await kernelProbe(c.workspace)(restore.path));
+			if (changed) throw new ChangedSinceError(changed);
+			if (restore.action === "deleted") {
+				await kernel.fs.delete(restore.path);
+				return { output: `removed ${restore.path}: ${restore.restores} created it`, value: undefined };
+			}
+			const written = await kernel.fs.write(restore.path, restore.content ?? "");
+			return { output: `restored ${restore.path} (${written.bytesWritten} bytes) to its content before ${restore.restores}`, value: undefined };
+		},
+		refusal: (err) => (err instanceof ChangedSinceError ? err.message : `${restore.path} could not be restored: ${oneLine(err)}; not restored`),
+	});
+	return "reason" in outcome ? { path: restore.path, reason: outcome.reason } : planned(restore);
 }
 
 /**
@@ -215,53 +242,30 @@ async function restoreOne(c: RestoreCall, restore: PlannedRestore): Promise<Rest
  * kernel's memory.forget, whose effect record commits with the change.
  */
 async function forgetOne(c: RestoreCall, memory: MemoryBinding, forget: PlannedForget): Promise<ForgottenRecord | RefusedFile> {
-	const { recorder, callId } = c;
-	const tool = "undo";
-	const args = { memory: forget.id, written_by: forget.written_by.call, restores: forget.restore };
-	await recorder.emit("tool.proposed", { call_id: callId, tool, arguments: args });
 	const restoreResources = new Set<string>();
 	for (const id of forget.restore) {
 		const row = await memory.rows.get(id);
 		if (row) restoreResources.add(memoryResource(row.scope, row.namespace));
 	}
-	const holder = `session:${recorder.session}`;
+	const holder = `session:${c.recorder.session}`;
 	const grants = [
-		issueGrant({ resource: forget.resource, rights: ["delete"] }, "host", holder, `undo:${callId}`),
-		...[...restoreResources].map((resource, i) => issueGrant({ resource, rights: ["write"] }, "host", holder, `undo:${callId}:${i + 1}`)),
+		issueGrant({ resource: forget.resource, rights: ["delete"] }, "host", holder, `undo:${c.callId}`),
+		...[...restoreResources].map((resource, i) => issueGrant({ resource, rights: ["write"] }, "host", holder, `undo:${c.callId}:${i + 1}`)),
 	];
-	const decided: EventPayloads["permission.decided"] = { call_id: callId, tool, decision: "allow", layer: "host-rule", reason: c.reason, ceiling: c.ceiling.hash };
-	await recorder.emit("permission.decided", decided);
-	await recorder.audit("permission.decided", { ...decided, arguments: args, mode: UNDO_MODE, grants }, callId);
-	await recorder.emit("tool.started", { call_id: callId, tool });
-	const started = Date.now();
-	const authority = new Authority({ grants, ceiling: c.ceiling }).forCall({ approved: false });
-	const kernel = createKernel({
-		workspace: c.workspace,
-		callId,
-		signal: new AbortController().signal,
-		recordEffect: (effect) => recorder.effect(effect),
-		authority,
-		memory,
-	});
 	const subject = memorySubject(forget.id);
-	let output: string;
-	let done: { restored: string[]; auditSeq: number };
-	try {
-		done = await kernel.memory!.forget({ id: forget.id, restore: forget.restore });
-		output = `forgot ${subject} (written by ${forget.written_by.call})${done.restored.length > 0 ? `; live again: ${done.restored.join(", ")}` : ""}`;
-	} catch (err) {
-		for (const refusal of authority.refusals) await recorder.audit("authority.denied", refusal.toRecord(), callId);
-		const reason = `${subject} could not be forgotten: ${oneLine(err)}; not forgotten`;
-		const durationMs = Date.now() - started;
-		await recorder.emit("tool.failed", { call_id: callId, tool, duration_ms: durationMs, error: reason });
-		await recorder.audit("tool.outcome", { tool, outcome: "failed", error: reason, duration_ms: durationMs }, callId);
-		return { path: subject, reason };
-	}
-	const durationMs = Date.now() - started;
-	const bytes = Buffer.byteLength(output);
-	await recorder.emit("tool.completed", { call_id: callId, tool, duration_ms: durationMs, output_bytes: bytes, truncated: false });
-	await recorder.audit("tool.outcome", { tool, outcome: "completed", duration_ms: durationMs, output_bytes: bytes }, callId);
-	return { ...plannedForget(forget), restored: done.restored, call: callId, effect_seq: done.auditSeq };
+	const outcome = await undoCall(c, {
+		args: { memory: forget.id, written_by: forget.written_by.call, restores: forget.restore },
+		grants,
+		kernel: { memory },
+		run: async (kernel) => {
+			const done = await kernel.memory!.forget({ id: forget.id, restore: forget.restore });
+			const again = done.restored.length > 0 ? `; live again: ${done.restored.join(", ")}` : "";
+			return { output: `forgot ${subject} (written by ${forget.written_by.call})${again}`, value: done };
+		},
+		refusal: (err) => `${subject} could not be forgotten: ${oneLine(err)}; not forgotten`,
+	});
+	if ("reason" in outcome) return { path: subject, reason: outcome.reason };
+	return { ...plannedForget(forget), restored: outcome.value.restored, call: c.callId, effect_seq: outcome.value.auditSeq };
 }
 
 /**
