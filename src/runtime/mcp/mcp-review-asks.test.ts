@@ -14,7 +14,7 @@ import { EVERYTHING_SERVER, HOSTILE_SERVER, nodeServer, RESOURCES_SERVER } from 
 import { askQueueOver } from "../asks/ask-queue.js";
 import type { ConfirmationRequest } from "../session-options.js";
 import { eventValidator, expectSoundEvidence } from "../test-support/evidence-checks.js";
-import { callsStep, RecordingModel } from "../test-support/recording-model.js";
+import { callsStep, recordingRequests } from "../test-support/recording-model.js";
 import { closeTestRuntime, openTestRuntime, type TestRuntime } from "../test-support/test-runtime.js";
 import { approveMcpTools } from "./mcp-approvals.js";
 import type { McpServerConfig } from "./mcp-server-config.js";
@@ -41,16 +41,7 @@ async function setup(files: Record<string, string> = {}) {
 	return { runtime, workspace, hostile, notes, approve, calls, pins };
 }
 
-function recording(answers: ConstructorParameters<typeof RecordingModel>[0]) {
-	const requests: ModelRequest[] = [];
-	const model = new RecordingModel(
-		answers.map((answer) => (request: ModelRequest, signal: AbortSignal) => {
-			requests.push(request);
-			return typeof answer === "function" ? answer(request, signal) : answer;
-		}),
-	);
-	return { model, requests };
-}
+const recording = recordingRequests;
 
 const offered = (request: ModelRequest | undefined) => (request?.tools ?? []).map((tool) => tool.name).filter((n) => n.startsWith("mcp__"));
 const definitionOf = (request: ConfirmationRequest) => (request.arguments as { definition: string }).definition;

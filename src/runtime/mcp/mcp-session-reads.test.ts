@@ -5,7 +5,7 @@ import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
 import type { ModelRequest } from "../../models/provider.js";
 import { EVERYTHING_SERVER, nodeServer, RESOURCES_SERVER } from "../../providers/mcp/test-support/mcp-servers.js";
 import { closeTestRuntime, openTestRuntime, type TestRuntime } from "../test-support/test-runtime.js";
-import { callsStep, RecordingModel } from "../test-support/recording-model.js";
+import { callsStep, type RecordingModel, recordingRequests } from "../test-support/recording-model.js";
 import { approveMcpTools, inspectMcpServers } from "./mcp-approvals.js";
 import type { McpServerConfig } from "./mcp-server-config.js";
 
@@ -32,16 +32,7 @@ async function setup(files: Record<string, string> = {}) {
 	return { runtime, workspace, notes, everything, reads, approve };
 }
 
-function recording(answers: ConstructorParameters<typeof RecordingModel>[0]) {
-	const requests: ModelRequest[] = [];
-	const model = new RecordingModel(
-		answers.map((answer) => (request: ModelRequest, signal: AbortSignal) => {
-			requests.push(request);
-			return typeof answer === "function" ? answer(request, signal) : answer;
-		}),
-	);
-	return { model, requests };
-}
+const recording = recordingRequests;
 
 const mcpNames = (request: ModelRequest) => (request.tools ?? []).map((tool) => tool.name).filter((n) => n.startsWith("mcp__"));
 /** The text of the last tool result the model was sent. */

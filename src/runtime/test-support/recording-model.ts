@@ -29,3 +29,15 @@ export class RecordingModel implements ModelProvider {
 export function callsStep(...calls: { name: string; arguments: unknown }[]): ModelResponse {
 	return { text: "", toolCalls: calls };
 }
+
+/** A RecordingModel that also keeps each whole request (its tools included), for tests of what a model was offered. */
+export function recordingRequests(answers: readonly ModelAnswer[]): { model: RecordingModel; requests: ModelRequest[] } {
+	const requests: ModelRequest[] = [];
+	const model = new RecordingModel(
+		answers.map((answer) => (request: ModelRequest, signal: AbortSignal) => {
+			requests.push(request);
+			return typeof answer === "function" ? answer(request, signal) : answer;
+		}),
+	);
+	return { model, requests };
+}
