@@ -54,6 +54,7 @@ describe("warden policy check with hooks (end to end, real CLI)", () => {
 		const mjs = script(
 			fx,
 			"ask.mjs",
+			// biome-ignore lint/suspicious/noTemplateCurlyInString: the hook script's own template literal, written as source text
 			'let s = "";\nprocess.stdin.on("data", (c) => (s += c));\nprocess.stdin.on("end", () => {\n\tconst e = JSON.parse(s);\n\tprocess.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: `review ${e.tool_input.path}` } }));\n});\n',
 		);
 		const project = hooksYaml("", `${JSON.stringify(process.execPath)} ${mjs}`);
