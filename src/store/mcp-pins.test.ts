@@ -45,4 +45,23 @@ describe.each(makers)("mcp pins (%s)", (_name, make) => {
 		expect(await pins.list({ workspace: "/w" })).toEqual([]);
 		expect((await pins.list({ workspace: "/other" })).map((p) => p.digest)).toEqual(["d9"]);
 	});
+
+	it("keeps one refusal per digest of a tool, per workspace, and lists them by server", async () => {
+		const pins = make();
+		const first = await pins.refuse({ workspace: "/w", server: "gh", tool: "a", digest: "d1", refused_at: "2026-03-01T00:00:00.000Z", refused_by: "acp" });
+		const again = await pins.refuse({ workspace: "/w", server: "gh", tool: "a", digest: "d1", refused_at: "2026-03-02T00:00:00.000Z", refused_by: "tui" });
+		expect(again).toEqual(first);
+		await pins.refuse({ workspace: "/w", server: "gh", tool: "a", digest: "d2", refused_at: "2026-03-03T00:00:00.000Z", refused_by: "tui" });
+		await pins.refuse({ workspace: "/w", server: "docs", tool: "b", digest: "d3", refused_at: "2026-03-03T00:00:00.000Z", refused_by: "tui" });
+		await pins.refuse({ workspace: "/other", server: "gh", tool: "a", digest: "d1", refused_at: "2026-03-03T00:00:00.000Z", refused_by: "tui" });
+		expect((await pins.refusals({ workspace: "/w", server: "gh" })).map((r) => [r.tool, r.digest, r.refused_by])).toEqual([
+			["a", "d1", "acp"],
+			["a", "d2", "tui"],
+		]);
+		expect((await pins.refusals({ workspace: "/w" })).map((r) => r.server)).toEqual(["gh", "gh", "docs"]);
+		// A refusal withholds a definition; it is no pin. Approving that digest lifts its refusal, and only that one.
+		expect(await pins.list({ workspace: "/w" })).toEqual([]);
+		await pins.put(pin("a", "d2"));
+		expect((await pins.refusals({ workspace: "/w", server: "gh" })).map((r) => r.digest)).toEqual(["d1"]);
+	});
 });

@@ -24,6 +24,20 @@ export interface McpPinRow {
 
 export type NewMcpPin = Omit<McpPinRow, "id" | "revoked_at" | "revoked_by">;
 
+/** A definition a human refused for good (reject always): that digest is withheld without asking again. */
+export interface McpRefusalRow {
+	id: number;
+	workspace: string;
+	server: string;
+	tool: string;
+	/** sha256 hex of the canonical definition refused; another digest of the same tool is asked about anew. */
+	digest: string;
+	refused_at: string;
+	refused_by: string;
+}
+
+export type NewMcpRefusal = Omit<McpRefusalRow, "id">;
+
 export interface McpPinFilter {
 	workspace?: string;
 	server?: string;
@@ -32,12 +46,16 @@ export interface McpPinFilter {
 }
 
 export interface McpPinStore {
-	/** Adds a live pin, revoking the live one for the same workspace, server and tool, in one transaction. */
+	/** Adds a live pin, revoking the live one for the same workspace, server and tool and lifting a refusal of that digest, in one transaction. */
 	put(pin: NewMcpPin): Promise<McpPinRow>;
 	/** Oldest first. */
 	list(filter?: McpPinFilter): Promise<McpPinRow[]>;
 	/** Revokes the live pins the filter names; returns them (none: an empty list). */
 	revoke(filter: McpPinFilter & { workspace: string; server: string }, at: string, by: string): Promise<McpPinRow[]>;
+	/** Records a refusal; refusing the same digest again keeps the first row and returns it. */
+	refuse(refusal: NewMcpRefusal): Promise<McpRefusalRow>;
+	/** The refusals of a workspace (optionally one server), oldest first. */
+	refusals(filter: { workspace: string; server?: string }): Promise<McpRefusalRow[]>;
 }
 
 function matches(row: McpPinRow, filter: McpPinFilter): boolean {
@@ -52,6 +70,19 @@ function matches(row: McpPinRow, filter: McpPinFilter): boolean {
 /** The same contract kept in memory (the benchmarks' store). */
 export class MemoryMcpPins implements McpPinStore {
 	private readonly rows: McpPinRow[] = [];
+	private readonly refused: McpRefusalRow[] = [];
+
+	async refuse(refusal: NewMcpRefusal): Promise<McpRefusalRow> {
+		const held = this.refused.find((r) => r.workspace === refusal.workspace && r.server === refusal.server && r.tool === refusal.tool && r.digest === refusal.digest);
+		if (held) return { ...held };
+		const row: McpRefusalRow = { ...refusal, id: this.refused.length + 1 };
+		this.refused.push(row);
+		return { ...row };
+	}
+
+	async refusals(filter: { workspace: string; server?: string }): Promise<McpRefusalRow[]> {
+		return this.refused.filter((r) => r.workspace === filter.workspace && (filter.server === undefined || r.server === filter.server)).map((r) => ({ ...r }));
+	}
 
 	async put(pin: NewMcpPin): Promise<McpPinRow> {
 		for (const row of this.rows) {
@@ -60,6 +91,8 @@ export class MemoryMcpPins implements McpPinStore {
 				row.revoked_by = pin.approved_by;
 			}
 		}
+		const lifted = this.refused.findIndex((r) => r.workspace === pin.workspace && r.server === pin.server && r.tool === pin.tool && r.digest === pin.digest);
+		if (lifted >= 0) this.refused.splice(lifted, 1);
 		const row: McpPinRow = { ...pin, id: this.rows.length + 1, revoked_at: null, revoked_by: null };
 		this.rows.push(row);
 		return { ...row };

@@ -1,6 +1,6 @@
-/** The `mcp_pins` table in SQLite (schema version 9): each write one short IMMEDIATE transaction. */
+/** The `mcp_pins` (schema version 9) and `mcp_refusals` (12) tables in SQLite: each write one short IMMEDIATE transaction. */
 import type { Statement } from "better-sqlite3";
-import type { McpPinFilter, McpPinRow, McpPinStore, NewMcpPin } from "./mcp-pins.js";
+import type { McpPinFilter, McpPinRow, McpPinStore, McpRefusalRow, NewMcpPin, NewMcpRefusal } from "./mcp-pins.js";
 
 export interface SqliteAccess {
 	sql(source: string): Statement<unknown[]>;
@@ -25,6 +25,8 @@ export class SqliteMcpPins implements McpPinStore {
 			this.db
 				.sql("UPDATE mcp_pins SET revoked_at = @approved_at, revoked_by = @approved_by WHERE workspace = @workspace AND server = @server AND tool = @tool AND revoked_at IS NULL")
 				.run(pin);
+			// An approval lifts a refusal of the same definition.
+			this.db.sql("DELETE FROM mcp_refusals WHERE workspace = @workspace AND server = @server AND tool = @tool AND digest = @digest").run(pin);
 			return this.db
 				.sql(
 					`INSERT INTO mcp_pins (workspace, server, tool, digest, definition, flags, approved_at, approved_by)
@@ -46,5 +48,26 @@ export class SqliteMcpPins implements McpPinStore {
 					.sql(`UPDATE mcp_pins SET revoked_at = @at, revoked_by = @by WHERE ${WHERE} RETURNING *`)
 					.all({ ...params({ ...filter, includeRevoked: false }), at, by }) as McpPinRow[],
 		);
+	}
+
+	async refuse(refusal: NewMcpRefusal): Promise<McpRefusalRow> {
+		this.db.writable();
+		return this.db.immediate(() => {
+			this.db
+				.sql(
+					`INSERT INTO mcp_refusals (workspace, server, tool, digest, refused_at, refused_by)
+					 VALUES (@workspace, @server, @tool, @digest, @refused_at, @refused_by) ON CONFLICT (workspace, server, tool, digest) DO NOTHING`,
+				)
+				.run(refusal);
+			return this.db
+				.sql("SELECT * FROM mcp_refusals WHERE workspace = @workspace AND server = @server AND tool = @tool AND digest = @digest")
+				.get(refusal) as McpRefusalRow;
+		});
+	}
+
+	async refusals(filter: { workspace: string; server?: string }): Promise<McpRefusalRow[]> {
+		return this.db
+			.sql("SELECT * FROM mcp_refusals WHERE workspace = @workspace AND (@server IS NULL OR server = @server) ORDER BY id")
+			.all({ workspace: filter.workspace, server: filter.server ?? null }) as McpRefusalRow[];
 	}
 }

@@ -283,6 +283,24 @@ export const MIGRATIONS: readonly Migration[] = [
 			`);
 		},
 	},
+	{
+		version: 12,
+		description: "mcp_refusals: an MCP definition a human refused for good (reject always), per workspace and server, by digest",
+		up(db) {
+			db.exec(`
+				CREATE TABLE mcp_refusals (
+					id INTEGER PRIMARY KEY AUTOINCREMENT,
+					workspace TEXT NOT NULL,
+					server TEXT NOT NULL,
+					tool TEXT NOT NULL,
+					digest TEXT NOT NULL,
+					refused_at TEXT NOT NULL,
+					refused_by TEXT NOT NULL
+				);
+				CREATE UNIQUE INDEX mcp_refusals_digest ON mcp_refusals (workspace, server, tool, digest);
+			`);
+		},
+	},
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
@@ -304,6 +322,7 @@ const REQUIRED_TABLES = [
 	"run_commands",
 	"process_leases",
 	"mcp_pins",
+	"mcp_refusals",
 	"memory_records",
 	"memory_fts",
 	"asks",

@@ -54,8 +54,14 @@ function dropVersion11(db: Database.Database): void {
 	db.exec("DROP TABLE asks");
 }
 
+/** Undoes migration 12: MCP refusals. */
+function dropVersion12(db: Database.Database): void {
+	db.exec("DROP TABLE mcp_refusals");
+}
+
 /** Undoes every migration after 6. */
 function dropAfter6(db: Database.Database): void {
+	dropVersion12(db);
 	dropVersion11(db);
 	dropVersion10(db);
 	dropVersion9(db);
@@ -416,7 +422,22 @@ describe("SqliteStore bad state dirs", () => {
 		});
 		expect(rule.id).toBe(1);
 		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 1 });
-		expect(SCHEMA_VERSION).toBe(11);
+		expect(SCHEMA_VERSION).toBe(12);
+	});
+
+	it("migrates a version 11 database (before MCP refusals): its pins stay, and a refusal can be kept", async () => {
+		const dir = tempDir();
+		const first = openStore(dir);
+		await first.mcpPins.put({ workspace: "/w", server: "gh", tool: "a", digest: "d1", definition: "{}", flags: "[]", approved_at: "2025-03-01T10:00:00.000Z", approved_by: "cli" });
+		await first.close();
+		const db = raw(dir);
+		dropVersion12(db);
+		db.prepare("UPDATE schema_meta SET version = 11").run();
+		db.close();
+		const store = openStore(dir);
+		expect((await store.mcpPins.list({ workspace: "/w" })).map((p) => p.digest)).toEqual(["d1"]);
+		await store.mcpPins.refuse({ workspace: "/w", server: "gh", tool: "a", digest: "d2", refused_at: "2025-03-02T10:00:00.000Z", refused_by: "acp" });
+		expect((await store.mcpPins.refusals({ workspace: "/w" })).map((r) => r.digest)).toEqual(["d2"]);
 	});
 
 	it("migrates a version 3 database (before file labels) and keeps its rows", async () => {

@@ -9,7 +9,7 @@
  */
 import { McpServerSet } from "../../providers/mcp/mcp-server-set.js";
 import { probeSandbox } from "../../providers/sandbox/sandbox-probe.js";
-import type { McpPinRow } from "../../store/mcp-pins.js";
+import type { McpPinRow, McpRefusalRow } from "../../store/mcp-pins.js";
 import type { Store } from "../../store/store.js";
 import { entryReviewsOrError, offeredListings } from "./mcp-entry-review.js";
 import { pinDefinition } from "./mcp-pin-write.js";
@@ -52,6 +52,7 @@ export async function inspectMcpServers(opts: McpInspectOptions): Promise<McpSer
 	const set = await McpServerSet.start(starts);
 	try {
 		const pins = await opts.store.mcpPins.list({ workspace: opts.workspace });
+		const refusals = await opts.store.mcpPins.refusals({ workspace: opts.workspace });
 		for (const config of opts.servers) {
 			if (summaries.some((s) => s.server === config.name)) continue;
 			const connection = set.get(config.name);
@@ -65,6 +66,7 @@ export async function inspectMcpServers(opts: McpInspectOptions): Promise<McpSer
 				const tools = reviewTools(config, listed, pins);
 				const reads = reviewReadTools(config, connection.offers, listed);
 				const entries = await entryReviewsOrError(connection, config.name, offeredListings(connection.offers), pins);
+				markRefused([...tools, ...("entries" in entries ? entries.entries : [])], refusals);
 				summaries.push({ server: config.name, source: config.source, transport: connection.transport, sandboxed: config.sandbox && config.transport.type === "stdio", tools, reads, ...entries });
 			} catch (err) {
 				summaries.push({ server: config.name, source: config.source, sandboxed: config.sandbox, error: err instanceof Error ? err.message : String(err), tools: [] });
@@ -74,6 +76,15 @@ export async function inspectMcpServers(opts: McpInspectOptions): Promise<McpSer
 		await set.close();
 	}
 	return opts.servers.map((c) => summaries.find((s) => s.server === c.name)!);
+}
+
+/** A new or changed definition someone refused for good says so: sessions withhold it without asking. */
+function markRefused(reviews: McpDefinitionReview[], refusals: readonly McpRefusalRow[]): void {
+	for (const review of reviews) {
+		if (review.status !== "new" && review.status !== "changed") continue;
+		const held = refusals.find((r) => r.server === review.server && r.tool === review.tool && r.digest === review.digest);
+		if (held) review.why = `refused always by ${held.refused_by} at ${held.refused_at}; warden mcp approve allows it`;
+	}
 }
 
 export interface McpApproveRequest extends McpInspectOptions {

@@ -16,7 +16,7 @@ import type { ConfirmationRequest } from "../session-options.js";
 import { eventValidator, expectSoundEvidence } from "../test-support/evidence-checks.js";
 import { callsStep, recordingRequests } from "../test-support/recording-model.js";
 import { closeTestRuntime, openTestRuntime, type TestRuntime } from "../test-support/test-runtime.js";
-import { approveMcpTools } from "./mcp-approvals.js";
+import { approveMcpTools, inspectMcpServers } from "./mcp-approvals.js";
 import type { McpServerConfig } from "./mcp-server-config.js";
 
 const validate = eventValidator(JSON.parse(await readFile(new URL("../../../schemas/events.v1.json", import.meta.url), "utf8")) as object);
@@ -108,6 +108,44 @@ describe("approving MCP definitions in the chat", () => {
 		expect(refused?.data).toMatchObject({ status: "changed", why: "denied" });
 		await expectSoundEvidence(runtime, session.id, validate);
 		await session.end();
+	});
+
+	it("reject always keeps that digest refused: a later session withholds it without asking, and an approval lifts it", async () => {
+		const { runtime, workspace, hostile, approve, calls } = await setup();
+		await approve(hostile("approve"), ["echo", "lookup"]);
+		const shown: string[] = [];
+		const rejectLookup = async (request: ConfirmationRequest) => {
+			shown.push(definitionOf(request));
+			return definitionOf(request) === "lookup" ? { kind: "always_deny" as const, by: "editor" } : false;
+		};
+		const first = await runtime.openSession({ workspace, model: recording([{ text: "one", toolCalls: [] }]).model, mcpServers: [hostile("attack")], rules: { allow: ["mcp__hostile__*"] }, confirm: rejectLookup });
+		await first.send("go");
+		expect(shown).toContain("lookup");
+		const firstRefusal = (await runtime.listAudit({ session: first.id })).find((r) => r.kind === "mcp.definition_refused" && r.data.tool === "lookup");
+		expect(firstRefusal?.data).toMatchObject({ status: "changed", by: "editor", always: true });
+		await first.end();
+		expect((await runtime.store.mcpPins.refusals({ workspace, server: "hostile" })).map((r) => [r.tool, r.refused_by])).toEqual([["lookup", "editor"]]);
+
+		shown.length = 0;
+		const { model, requests } = recording([callsStep({ name: "mcp__hostile__lookup", arguments: { text: "x" } }), { text: "two", toolCalls: [] }]);
+		const second = await runtime.openSession({ workspace, model, mcpServers: [hostile("attack")], rules: { allow: ["mcp__hostile__*"] }, confirm: rejectLookup });
+		await second.send("go");
+		expect(shown).not.toContain("lookup");
+		expect(offered(requests[0])).toEqual(["mcp__hostile__echo"]);
+		expect(calls()).toEqual([]);
+		const held = (await runtime.listAudit({ session: second.id })).find((r) => r.kind === "mcp.definition_refused" && r.data.tool === "lookup");
+		expect(held?.data).toMatchObject({ by: "editor", always: true });
+		expect(String(held?.data.why)).toMatch(/^refused always at /);
+		await expectSoundEvidence(runtime, second.id, validate);
+		await second.end();
+
+		// warden mcp list says why it is withheld.
+		const [summary] = await inspectMcpServers({ store: runtime.store, workspace, home: homedir(), servers: [hostile("attack")] });
+		expect(summary!.tools.find((t) => t.tool === "lookup")).toMatchObject({ status: "changed", why: expect.stringMatching(/^refused always by editor at .*; warden mcp approve allows it$/) });
+
+		// Approving the refused definition (warden mcp approve) pins it and lifts the refusal.
+		await approve(hostile("attack"), ["lookup"]);
+		expect(await runtime.store.mcpPins.refusals({ workspace, server: "hostile" })).toEqual([]);
 	});
 
 	it("an allow for a definition that changed between the ask and the answer pins nothing", async () => {

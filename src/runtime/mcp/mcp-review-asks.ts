@@ -7,7 +7,8 @@
  * definition or the diff from the pinned one, and is bound to the digest shown: an allow pins that
  * digest, as `warden mcp approve --digest` does, only if the server still lists it when the answer
  * lands. A deny, a stale answer or nobody to ask pins nothing and is recorded; each definition is
- * asked about once a session.
+ * asked about once a session. "Reject always" keeps that digest refused in the store, so later
+ * sessions withhold it without asking until someone approves it with `warden mcp approve`.
  */
 import { randomUUID } from "node:crypto";
 import type { Authority } from "../../kernel/authority/authority.js";
@@ -84,8 +85,14 @@ export function definitionReviewer(deps: DefinitionReviewDeps): (signal: AbortSi
 
 async function reviewOne(deps: DefinitionReviewDeps, review: McpReviewed, signal: AbortSignal): Promise<void> {
 	const { recorder } = deps;
-	const refused = (by: string, why: string) =>
-		recorder.audit("mcp.definition_refused", { server: review.server, tool: review.tool, status: review.status, digest: review.digest, by, why });
+	const refused = (by: string, why: string, always?: true) =>
+		recorder.audit("mcp.definition_refused", { server: review.server, tool: review.tool, status: review.status, digest: review.digest, by, why, ...(always ? { always } : {}) });
+	// A definition refused for good is withheld without asking again; another digest of the same tool is a new question.
+	const held = (await deps.store.mcpPins.refusals({ workspace: deps.workspace, server: review.server })).find((r) => r.tool === review.tool && r.digest === review.digest);
+	if (held) {
+		await refused(held.refused_by, `refused always at ${held.refused_at}: approve it with warden mcp approve`, true);
+		return;
+	}
 	if (!deps.confirm) {
 		await refused("no host to ask", "automation refuses asks: approve it with warden mcp approve");
 		return;
@@ -103,6 +110,11 @@ async function reviewOne(deps: DefinitionReviewDeps, review: McpReviewed, signal
 	}
 	const response = readAnswer(answer);
 	const by = response?.by ?? "host";
+	if (response?.kind === "always_deny") {
+		await deps.store.mcpPins.refuse({ workspace: deps.workspace, server: review.server, tool: review.tool, digest: review.digest, refused_at: new Date().toISOString(), refused_by: by });
+		await refused(by, "denied always: later sessions withhold this definition without asking", true);
+		return;
+	}
 	if (!response || (response.kind !== "allow_once" && response.kind !== "always_allow")) {
 		await refused(by, "denied");
 		return;

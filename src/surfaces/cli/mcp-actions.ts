@@ -73,7 +73,7 @@ export async function listAction(flags: McpCliFlags, out: (text: string) => void
 		for (const r of s.reads ?? []) out(`  ${r.status === "offered" ? "read    " : r.status.padEnd(8)}  ${r.name}${r.why ? `  (${r.why})` : ""}\n`);
 		// Their resources, templates and prompts: pinned like tools; only approved ones are listed to the model in full and usable.
 		if (s.entriesError) out(`  its resources and prompts could not be listed for review: ${s.entriesError}\n`);
-		for (const e of s.entries ?? []) out(`  ${MARK[e.status]}  ${e.tool}  ${e.digest.slice(0, 12)}${flagText(e)}\n`);
+		for (const e of s.entries ?? []) out(`  ${MARK[e.status]}  ${e.tool}  ${e.digest.slice(0, 12)}${e.why ? `  (${e.why})` : ""}${flagText(e)}\n`);
 	}
 }
 
