@@ -6,7 +6,7 @@ import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
 import type { ModelRequest } from "../../models/provider.js";
 import { HOSTILE_SERVER, nodeServer } from "../../providers/mcp/test-support/mcp-servers.js";
 import { closeTestRuntime, openTestRuntime, type TestRuntime } from "../test-support/test-runtime.js";
-import { callsStep, RecordingModel } from "../test-support/recording-model.js";
+import { callsStep, recordingRequests } from "../test-support/recording-model.js";
 import { approveMcpTools, inspectMcpServers } from "./mcp-approvals.js";
 import type { McpServerConfig } from "./mcp-server-config.js";
 
@@ -37,16 +37,7 @@ function offered(requests: ModelRequest[]): string[][] {
 	return requests.map((r) => (r.tools ?? []).map((tool) => tool.name).filter((n) => n.startsWith("mcp__")));
 }
 
-function toolsSeen(answers: ConstructorParameters<typeof RecordingModel>[0]) {
-	const requests: ModelRequest[] = [];
-	const model = new RecordingModel(
-		answers.map((answer) => (request: ModelRequest, signal: AbortSignal) => {
-			requests.push(request);
-			return typeof answer === "function" ? answer(request, signal) : answer;
-		}),
-	);
-	return { model, requests };
-}
+const toolsSeen = recordingRequests;
 
 async function run(session: Awaited<ReturnType<TestRuntime["runtime"]["openSession"]>>, input = "go"): Promise<AnyWardenEvent[]> {
 	const events: AnyWardenEvent[] = [];
