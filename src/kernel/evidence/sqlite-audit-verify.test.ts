@@ -21,7 +21,8 @@ const EDITED = (seq: number, checked: number) => ({
 async function writeLegacyChain(dir: string, n: number): Promise<AuditRecord[]> {
 	await openSqliteStore(dir).close();
 	const db = raw(dir);
-	// Back to version 6: without migration 11's asks, 10's memory, 9's pins, 8's leases and owners and 7's audit_format.
+	// Back to version 6: without migration 12's refusals, 11's asks, 10's memory, 9's pins, 8's leases and owners and 7's audit_format.
+	db.exec("DROP TABLE mcp_refusals");
 	db.exec("DROP TABLE asks");
 	db.exec("DROP TABLE memory_fts; DROP TABLE memory_records");
 	db.exec("DROP TABLE mcp_pins");
