@@ -116,7 +116,8 @@ interface SessionDbRow {
 	parent_call: string | null;
 }
 
-interface AuditDbRow {
+/** An audit row as SQLite returns it. */
+export interface AuditDbRow {
 	seq: number;
 	time: string;
 	session: string;
