@@ -106,7 +106,19 @@ export function outcomeRow(memory: MemoryBinding, flow: OutcomeFlow, call: ToolO
 	};
 }
 
-export async function recordToolOutcome(memory: MemoryBinding | undefined, flow: OutcomeFlow, call: ToolOutcome): Promise<void> {
+/**
+ * With `deferTo` (a deferring recorder's), the record commits with the turn's next barrier, which
+ * reports a refused write; without, the write is awaited. Either way nothing leaves the process
+ * before the record is durable.
+ */
+export async function recordToolOutcome(
+	memory: MemoryBinding | undefined,
+	flow: OutcomeFlow,
+	call: ToolOutcome,
+	deferTo?: (written: Promise<unknown>) => void,
+): Promise<void> {
 	if (!memory || UNRECORDED_TOOLS.has(call.tool)) return;
-	await memory.rows.put(outcomeRow(memory, flow, call, (memory.now ?? (() => new Date()))()));
+	const row = outcomeRow(memory, flow, call, (memory.now ?? (() => new Date()))());
+	if (deferTo) deferTo(memory.rows.put(row, undefined, { deferred: true }));
+	else await memory.rows.put(row);
 }

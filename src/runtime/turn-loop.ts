@@ -331,8 +331,9 @@ export async function runTurn(sessionDeps: TurnDeps, history: Message[], input: 
 					const outcome = await execute(deps, a, signal, counts);
 					const after = outcome.ran ? await afterToolCall(deps.hooks, { tool: a.tool.name, callId: a.proposal.id, args: a.args, output: outcome.content, signal, ...outcome.ran }) : [];
 					outcomes.set(a.proposal.id, { ...outcome, notes: [...(a.notes ?? []), ...after] });
-					// The call's evidence commits once, when it ends (calls ending together share the commit).
-					await recorder.durable();
+					// A call that settled an operation commits when it ends (calls ending together share the
+					// commit); a read's evidence commits with the next model request, before its result leaves.
+					await recorder.durableIfSettled();
 				},
 			);
 
@@ -617,7 +618,7 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 			});
 			await recorder.audit("tool.outcome", { tool: name, outcome: "completed", duration_ms: durationMs, output_bytes: Buffer.byteLength(output) }, id);
 		}
-		await recordToolOutcome(deps.memory, deps.flow, { callId: id, tool: name, args: call.args, outcome: failure === undefined ? "completed" : "failed", output: failure ?? output, durationMs, label: join(flow.argumentsLabel, flow.resultLabel) });
+		await recordToolOutcome(deps.memory, deps.flow, { callId: id, tool: name, args: call.args, outcome: failure === undefined ? "completed" : "failed", output: failure ?? output, durationMs, label: join(flow.argumentsLabel, flow.resultLabel) }, recorder.deferredWrites);
 		return { id, name, content: shown.text, exhausted, label: flow.resultLabel, ran: failure === undefined ? {} : { error: failure } };
 	} finally {
 		// The call started, so it counts, however it ended.

@@ -105,8 +105,12 @@ export interface MemoryCommitted {
 }
 
 export interface MemoryRowStore {
-	/** Inserts a new row; a StoreError if its id exists or its label is malformed. */
-	put(row: MemoryRow, embedding?: Float32Array): Promise<void>;
+	/**
+	 * Inserts a new row; a StoreError if its id exists or its label is malformed. `deferred`: the
+	 * row commits with the store's next write that asks for a commit or its next barrier (resolving
+	 * then); the store's own memory reads see it before.
+	 */
+	put(row: MemoryRow, embedding?: Float32Array, options?: { deferred?: boolean }): Promise<void>;
 	/** Inserts many rows (an import) in one transaction: all or none. */
 	putMany(rows: readonly MemoryRow[]): Promise<void>;
 	get(id: string): Promise<MemoryRow | undefined>;

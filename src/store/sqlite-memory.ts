@@ -20,6 +20,10 @@ export interface SqliteMemoryAccess {
 	labels: LabelRules;
 	/** A write of the Store contract: queued with the others, in a savepoint of their transaction, resolved once durable. */
 	write<T>(body: () => T): Promise<T>;
+	/** Like write, committed with the next write that asks for a commit or at the next barrier. */
+	defer<T>(body: () => T): Promise<T>;
+	/** Commits what is deferred for memory_records, so a read sees every write this store was asked for. */
+	readOwnWrites(): void;
 	/** Chains the audit record and appends the events after it, inside the running transaction. */
 	evidence(audit: AuditRowInput, events: readonly EventRow[]): AuditRow;
 }
@@ -212,10 +216,11 @@ export class SqliteMemory implements MemoryRowStore {
 			.run(params);
 	}
 
-	async put(row: MemoryRow, embedding?: Float32Array): Promise<void> {
+	async put(row: MemoryRow, embedding?: Float32Array, options?: { deferred?: boolean }): Promise<void> {
 		this.db.writable();
 		const params = this.params(row, embedding);
-		this.db.immediate(() => this.insert(params));
+		if (options?.deferred) await this.db.defer(() => this.insert(params));
+		else this.db.immediate(() => this.insert(params));
 	}
 
 	async putMany(rows: readonly MemoryRow[]): Promise<void> {
@@ -227,11 +232,13 @@ export class SqliteMemory implements MemoryRowStore {
 	}
 
 	async get(id: string): Promise<MemoryRow | undefined> {
+		this.db.readOwnWrites();
 		const row = this.db.sql(`SELECT ${COLUMNS} FROM memory_records r WHERE r.id = ?`).get(id) as MemoryDbRow | undefined;
 		return row ? this.toRow(row) : undefined;
 	}
 
 	async list(filter: MemoryFilter): Promise<MemoryRow[]> {
+		this.db.readOwnWrites();
 		const w = where(filter);
 		const rows = this.db.sql(`SELECT ${COLUMNS} FROM memory_records r WHERE ${w.clause} ORDER BY r.updated_at DESC, r.rowid DESC LIMIT ?`).all(...w.params, limitOf(filter, 1000)) as MemoryDbRow[];
 		return rows.map((r) => this.toRow(r));
@@ -266,6 +273,7 @@ export class SqliteMemory implements MemoryRowStore {
 	}
 
 	async match(query: MemoryMatchQuery): Promise<MemoryMatch[]> {
+		this.db.readOwnWrites();
 		return this.hits(query).map((r) => ({ row: this.toRow(r), relevance: r.relevance }));
 	}
 
@@ -275,10 +283,12 @@ export class SqliteMemory implements MemoryRowStore {
 	 * the hits handed back only.
 	 */
 	async candidates(query: MemoryMatchQuery): Promise<MemoryCandidate[]> {
+		this.db.readOwnWrites();
 		return this.hits(query).map((r) => new SqliteCandidate(r));
 	}
 
 	async complete(candidates: readonly MemoryCandidate[]): Promise<MemoryRow[]> {
+		this.db.readOwnWrites();
 		const missing = candidates.filter((c) => !(c instanceof SqliteCandidate)).map((c) => c.id);
 		const read = new Map<string, MemoryDbRow>();
 		if (missing.length > 0) {
@@ -293,6 +303,7 @@ export class SqliteMemory implements MemoryRowStore {
 	}
 
 	async embeddings(filter: MemoryFilter): Promise<{ id: string; vector: Float32Array }[]> {
+		this.db.readOwnWrites();
 		const w = where(filter);
 		const rows = this.db.sql(`SELECT r.id, r.embedding FROM memory_records r WHERE r.embedding IS NOT NULL AND ${w.clause} LIMIT ?`).all(...w.params, limitOf(filter, 10_000)) as {
 			id: string;
@@ -360,6 +371,7 @@ export class SqliteMemory implements MemoryRowStore {
 	}
 
 	async sameTitle(key: MemoryScopeKey & { namespace: string; title: string }): Promise<MemoryRow[]> {
+		this.db.readOwnWrites();
 		const rows = this.db
 			.sql(`SELECT ${COLUMNS} FROM memory_records r WHERE r.scope = ? AND r.scope_key = ? AND r.namespace = ? AND r.title = ? AND r.stale = 0 ORDER BY r.rowid`)
 			.all(key.scope, key.scope_key, key.namespace, key.title) as MemoryDbRow[];

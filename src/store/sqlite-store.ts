@@ -192,6 +192,10 @@ export class SqliteStore implements Store {
 		},
 		// A memory write and its evidence: one savepoint of the commit queue's transaction.
 		write: (body) => this.write(body),
+		defer: (body) => this.write(body, DEFERRED_WRITE, "memory_records"),
+		readOwnWrites: () => {
+			this.readOwnWrites("memory_records");
+		},
 		evidence: (audit, events) => {
 			const record = this.insertAudit(audit, auditData(audit));
 			for (const event of events) {
@@ -1088,6 +1092,8 @@ function toSession(row: SessionDbRow): SessionRow {
 
 /** The audit columns in the order the chain walker reads them from a raw row. */
 const AUDIT_COLUMNS = AUDIT_COLUMN_ORDER.join(", ");
+/** A write asking for no commit of its own (CommitQueue.defer). */
+const DEFERRED_WRITE: WriteOptions = { deferred: true };
 const VERIFY_PAGE = 2048;
 /**
  * A row as the chain walker's line (ChainWalker.pushHashed), spelled by SQLite from the stored

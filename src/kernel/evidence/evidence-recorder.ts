@@ -32,6 +32,8 @@ export class EvidenceRecorder {
 	private readonly clock: { turn: number };
 	/** A deferring view's writes not yet known durable (undefined: every write is awaited). */
 	private readonly outstanding: Promise<unknown>[] | undefined;
+	/** A deferring view settled an operation (an effect in the world) since its last barrier. */
+	private settledSinceBarrier = false;
 
 	constructor(
 		private readonly store: Store,
@@ -63,9 +65,29 @@ export class EvidenceRecorder {
 	 * deferred writes that the store refused.
 	 */
 	async durable(): Promise<void> {
+		this.settledSinceBarrier = false;
 		await this.store.barrier();
 		if (!this.outstanding || this.outstanding.length === 0) return;
 		await Promise.all(this.outstanding.splice(0));
+	}
+
+	/**
+	 * A barrier only where this view settled an operation since the last one: an effect in the world
+	 * is on record when the call that made it ends. A call that changed nothing outside the process
+	 * (a read) leaves its evidence for the next barrier, which comes before anything derived from it
+	 * leaves the process (the model request, an ask, the turn's end) or within the store's deferral
+	 * deadline.
+	 */
+	async durableIfSettled(): Promise<void> {
+		if (this.settledSinceBarrier) await this.durable();
+	}
+
+	/**
+	 * Where a deferring view keeps a deferred write of a row of its own (a tool outcome's memory
+	 * record), so durable() reports it with the rest; undefined for a recorder that awaits each write.
+	 */
+	get deferredWrites(): ((written: Promise<unknown>) => void) | undefined {
+		return this.outstanding ? (written) => this.track(written) : undefined;
 	}
 
 	/** A deferred write, kept until durable() reports it; its failure is not an unhandled rejection meanwhile. */
@@ -203,8 +225,10 @@ export class EvidenceRecorder {
 					}
 					crashPoint("operation.settled");
 				});
-				if (this.outstanding) this.track(written);
-				else await written;
+				if (this.outstanding) {
+					this.settledSinceBarrier = true;
+					this.track(written);
+				} else await written;
 			},
 		};
 	}

@@ -51,6 +51,17 @@ export function describeMemoryContract(subject: () => Store): void {
 			expect(await store.memory.get("nope")).toBeUndefined();
 		});
 
+		it("reads a deferred record back before any barrier, finds it by its words, and the barrier settles it", async () => {
+			const store = subject();
+			const row = record({ title: "deferred outcome", content: "shell completed: make check" });
+			const written = store.memory.put(row, undefined, { deferred: true });
+			expect(await store.memory.get(row.id)).toEqual(row);
+			expect((await store.memory.match({ scopes: PROJECT_A, terms: ["check"] })).map((m) => m.row.id)).toContain(row.id);
+			await store.barrier();
+			await written;
+			expect(await store.memory.get(row.id)).toEqual(row);
+		});
+
 		it("inserts many records at once, or none when one of them is refused", async () => {
 			const store = subject();
 			const a = record();
