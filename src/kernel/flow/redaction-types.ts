@@ -3,7 +3,10 @@
 export interface Redactor {
 	/** Masks secrets in a string. */
 	redactText(text: string): string;
-	/** Deep copy of a JSON-like value with every string redacted (keys kept). */
+	/**
+	 * A JSON-like value with every string redacted (keys kept): a copy where anything changed, the
+	 * value itself (or the part of it) where nothing did, so it must not be changed after it is handed on.
+	 */
 	redact<T>(value: T): T;
 	/** Adds an exact secret value to mask wherever it reappears (e.g. a secret the runtime read). */
 	addSecret(value: string): void;

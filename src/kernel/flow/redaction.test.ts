@@ -265,6 +265,41 @@ describe("redact: JSON-like values", () => {
 		expect(out.list).not.toBe(input.list);
 	});
 
+	it("hands back what holds no secret as it is, and copies only the path to what changed", () => {
+		const r = redactor();
+		const clean = { tool: "read_file", args: { path: "src/notes.txt" }, list: ["a", 1, null] };
+		expect(r.redact(clean)).toBe(clean);
+		const input = { kept: { path: "src/a.ts" }, list: ["plain", `x ${openai}`], inner: { kept: [1, 2], password: "hunter2" } };
+		const snapshot = structuredClone(input);
+		const out = r.redact(input);
+		expect(input).toEqual(snapshot);
+		expect(out).toEqual({ kept: { path: "src/a.ts" }, list: ["plain", `x ${M}`], inner: { kept: [1, 2], password: M } });
+		expect(out.kept).toBe(input.kept);
+		expect(out.inner.kept).toBe(input.inner.kept);
+		expect(out.list).not.toBe(input.list);
+	});
+
+	it("writes the same JSON as a full copy for what a copy changes without a secret", () => {
+		const r = redactor();
+		class Point {
+			constructor(
+				readonly x: number,
+				readonly y: number,
+			) {}
+		}
+		const point = new Point(1, 2);
+		const out = r.redact({ point, when: new Date(0), list: [point] });
+		expect(Object.getPrototypeOf(out.point)).toBe(Object.prototype);
+		expect(JSON.stringify(out)).toBe('{"point":{"x":1,"y":2},"when":"1970-01-01T00:00:00.000Z","list":[{"x":1,"y":2}]}');
+		// An own `__proto__` key (JSON.parse makes one) is dropped by the copy's assignment, as it always was.
+		const parsed = JSON.parse('{"a":"b","__proto__":"c"}') as Record<string, unknown>;
+		expect(JSON.stringify(r.redact(parsed))).toBe('{"a":"b"}');
+		const holes = new Array<number>(3);
+		holes[0] = 1;
+		holes[2] = 3;
+		expect(r.redact(holes)).toBe(holes);
+	});
+
 	it("replaces a cycle with [Circular] instead of throwing", () => {
 		const r = redactor();
 		const node: Record<string, unknown> = { name: `n ${openai}` };

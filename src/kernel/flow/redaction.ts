@@ -95,7 +95,13 @@ export function createRedactor(opts: RedactorOptions = {}): Redactor {
 		return maskAssignments(out);
 	}
 
-	/** `ancestors`: the path from the root to `value`, a few levels deep, so a scan is cheaper than a Set. */
+	/**
+	 * `ancestors`: the path from the root to `value`, a few levels deep, so a scan is cheaper than a Set.
+	 * What redaction leaves as it was is returned as it is, not copied (most evidence holds no secret,
+	 * and a copy per record was a good part of the cost of writing it): a plain object or array is
+	 * copied only from the first member that changes, and one that is not plain (a class instance, a
+	 * key `__proto__`, which an object literal's assignment drops) is copied whole as before.
+	 */
 	function copy(value: unknown, ancestors: object[]): unknown {
 		if (typeof value === "string") return redactText(value);
 		if (value === null || typeof value !== "object") return value;
@@ -104,20 +110,34 @@ export function createRedactor(opts: RedactorOptions = {}): Redactor {
 		if (ancestors.includes(value)) return CIRCULAR;
 		ancestors.push(value);
 		try {
-			if (Array.isArray(value)) return value.map((item) => copy(item, ancestors));
+			if (Array.isArray(value)) {
+				if (Object.getPrototypeOf(value) === Array.prototype) {
+					let i = 0;
+					for (; i < value.length; i++) {
+						if (!(i in value)) continue;
+						const item: unknown = value[i];
+						if (copy(item, ancestors) !== item) break;
+					}
+					if (i === value.length) return value;
+				}
+				// Every member again: those before the first change come back as they were.
+				return value.map((item) => copy(item, ancestors));
+			}
 			const record = value as Record<string, unknown>;
-			const out: Record<string, unknown> = {};
 			const keys = Object.keys(record);
+			let out: Record<string, unknown> | undefined = Object.getPrototypeOf(record) === Object.prototype ? undefined : {};
 			for (let i = 0; i < keys.length; i++) {
 				const key = keys[i]!;
 				const item = record[key];
 				// Under a secret-named key the whole string is the secret, whatever its shape.
-				out[key] =
-					typeof item === "string" && isSecretField(key) && isMaskableValue(item)
-						? REDACTION_MASK
-						: copy(item, ancestors);
+				const redacted = typeof item === "string" && isSecretField(key) && isMaskableValue(item) ? REDACTION_MASK : copy(item, ancestors);
+				if (out === undefined && (redacted !== item || key === "__proto__")) {
+					out = {};
+					for (let j = 0; j < i; j++) out[keys[j]!] = record[keys[j]!];
+				}
+				if (out !== undefined) out[key] = redacted;
 			}
-			return out;
+			return out ?? record;
 		} finally {
 			ancestors.pop();
 		}

@@ -157,7 +157,7 @@ export class MemoryStore implements Store {
 	}
 
 	/** The one place records are chained; appendAudit and settleOperation both come here. */
-	private chain(input: AuditRowInput, { data }: AuditData): { stored: StoredAudit; row: AuditRow } {
+	private chain(input: AuditRowInput, { data, dataJson }: AuditData): { stored: StoredAudit; row: AuditRow } {
 		const last = this.audit.at(-1)?.record;
 		const record: Omit<AuditRow, "data"> = {
 			seq: (last?.seq ?? 0) + 1,
@@ -170,7 +170,6 @@ export class MemoryStore implements Store {
 			hash: "",
 		};
 		const { seq, time, session, turn, kind, call_id } = record;
-		const dataJson = STORE_RULES.chain.canonicalData(data);
 		record.hash = STORE_RULES.chain.link(record.prev_hash, { seq, time, session, turn, kind, ...(call_id === undefined ? {} : { call_id }), data: dataJson });
 		const stored = { record, dataJson };
 		this.audit.push(stored);
@@ -508,15 +507,30 @@ function append<T>(lists: Map<string, T[]>, session: string, item: T): void {
 }
 
 interface AuditData {
-	/** The data as JSON gives it back: what the hash covers. */
+	/** The data as JSON gives it back. */
 	data: Record<string, unknown>;
+	/** Its canonical text, as the SQLite store's data column keeps it: what the hash covers. */
+	dataJson: string;
 }
 
-/** The data as it will be read back (JSON drops undefined and applies toJSON), so the hash covers exactly that. */
+/**
+ * The data's canonical text, and the data read back from it, as a database hands back the column
+ * it stored. The canonical text follows JSON.stringify (undefined dropped, toJSON applied), so it
+ * is the canonical text of the JSON round trip the SQLite store makes first; written once, not
+ * serialized, parsed and serialized again.
+ */
 function auditData(input: AuditRowInput): AuditData {
-	const data = JSON.parse(toJson(input.data, "audit data")) as unknown;
+	let dataJson: string;
+	try {
+		dataJson = STORE_RULES.chain.canonicalData(input.data);
+	} catch (error) {
+		// The refusal the SQLite store gives for what JSON cannot write, in its words.
+		toJson(input.data, "audit data");
+		throw new StoreError(`audit data is not JSON-serializable (${oneLine(error)})`);
+	}
+	const data = JSON.parse(dataJson) as unknown;
 	if (data === null || typeof data !== "object" || Array.isArray(data)) throw new StoreError("audit data must be a JSON object");
-	return { data: data as Record<string, unknown> };
+	return { data: data as Record<string, unknown>, dataJson };
 }
 
 /** An event whose payload waits for the settlement's audit seq (audit_seq: 0). */
