@@ -4,7 +4,7 @@
  * from. The store keeps and finds rows; what a record may be used for, how hits are ranked and who
  * may read a scope are decided above it (src/kernel/memory).
  */
-import type { AuditRow, AuditRowInput, EventRow, LabelRow } from "./store.js";
+import type { AuditRow, AuditRowInput, EventRow, LabelRow, WriteOptions } from "./store.js";
 
 export const MEMORY_SCOPES = ["user", "project", "session"] as const;
 export type MemoryScopeRow = (typeof MEMORY_SCOPES)[number];
@@ -110,7 +110,7 @@ export interface MemoryRowStore {
 	 * row commits with the store's next write that asks for a commit or its next barrier (resolving
 	 * then); the store's own memory reads see it before.
 	 */
-	put(row: MemoryRow, embedding?: Float32Array, options?: { deferred?: boolean }): Promise<void>;
+	put(row: MemoryRow, embedding?: Float32Array, options?: WriteOptions): Promise<void>;
 	/** Inserts many rows (an import) in one transaction: all or none. */
 	putMany(rows: readonly MemoryRow[]): Promise<void>;
 	get(id: string): Promise<MemoryRow | undefined>;

@@ -9,7 +9,7 @@ import type { Statement } from "better-sqlite3";
 import type { MemoryCandidate, MemoryCommitted, MemoryEvidence, MemoryFilter, MemoryMatch, MemoryMatchQuery, MemoryRow, MemoryRowStore, MemoryScopeKey } from "./memory-rows.js";
 import { memoryWords } from "./memory-rows.js";
 import type { LabelRules } from "./store-rules.js";
-import { type AuditRow, type AuditRowInput, type EventRow, StoreError } from "./store.js";
+import { type AuditRow, type AuditRowInput, type EventRow, StoreError, type WriteOptions } from "./store.js";
 import { labelFromJson, labelToJson } from "./stored-label.js";
 
 export interface SqliteMemoryAccess {
@@ -216,7 +216,7 @@ export class SqliteMemory implements MemoryRowStore {
 			.run(params);
 	}
 
-	async put(row: MemoryRow, embedding?: Float32Array, options?: { deferred?: boolean }): Promise<void> {
+	async put(row: MemoryRow, embedding?: Float32Array, options?: WriteOptions): Promise<void> {
 		this.db.writable();
 		const params = this.params(row, embedding);
 		if (options?.deferred) await this.db.defer(() => this.insert(params));
