@@ -8,7 +8,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { oneLine } from "./sqlite-errors.js";
 import { DB_FILE } from "./sqlite-open.js";
-import type { AuditDbRow } from "./sqlite-store.js";
+import { lineRecord } from "./sqlite-audit-table.js";
 import { StoreError } from "./store.js";
 
 export interface FeedEventRow {
@@ -113,9 +113,14 @@ export class SqliteFeed {
 		const where = ["seq < @before"];
 		if (options.session !== undefined) where.push("session = @session");
 		const rows = this.db
-			.prepare(`SELECT seq, time, session, turn, kind, call_id, data, hash FROM audit WHERE ${where.join(" AND ")} ORDER BY seq DESC LIMIT @limit`)
-			.all({ before: options.before ?? Number.MAX_SAFE_INTEGER, limit: options.limit, ...(options.session === undefined ? {} : { session: options.session }) }) as Omit<AuditDbRow, "prev_hash">[];
-		return rows.map(({ call_id, data, ...row }) => ({ ...row, ...(call_id === null ? {} : { call_id }), data: JSON.parse(data) as unknown }));
+			.prepare(`SELECT seq, line FROM audit WHERE ${where.join(" AND ")} ORDER BY seq DESC LIMIT @limit`)
+			.all({ before: options.before ?? Number.MAX_SAFE_INTEGER, limit: options.limit, ...(options.session === undefined ? {} : { session: options.session }) }) as { seq: number; line: unknown }[];
+		return rows.map((row) => {
+			const record = lineRecord(row.seq, row.line);
+			if (typeof record === "string") throw new StoreError(`audit record ${row.seq}: ${record}`);
+			const { prev_hash: _prev, ...page } = record;
+			return page;
+		});
 	}
 
 	close(): void {

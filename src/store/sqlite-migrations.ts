@@ -4,6 +4,7 @@
  */
 import type { Database } from "better-sqlite3";
 import { oneLine } from "./sqlite-errors.js";
+import { AUDIT_TABLE_EXTRAS, AUDIT_TABLE_SQL, V12_ROW_AS_LINE } from "./sqlite-audit-table.js";
 import { MEMORY_SCHEMA } from "./sqlite-memory.js";
 import { StoreError } from "./store.js";
 
@@ -298,6 +299,24 @@ export const MIGRATIONS: readonly Migration[] = [
 					refused_by TEXT NOT NULL
 				);
 				CREATE UNIQUE INDEX mcp_refusals_digest ON mcp_refusals (workspace, server, tool, digest);
+			`);
+		},
+	},
+	{
+		version: 13,
+		description: "audit records as one stored line each (the hashed bytes), every other column generated from it; audit_format names the first record written as a line",
+		up(db) {
+			// The old table is renamed out of the way (its triggers and index go with it when it is
+			// dropped), so the new one is created under its own name and sqlite_schema keeps
+			// AUDIT_TABLE_SQL exactly as verification expects it.
+			db.exec(`
+				ALTER TABLE audit RENAME TO audit_v12;
+				${AUDIT_TABLE_SQL};
+				INSERT INTO audit (seq, line) SELECT seq, ${V12_ROW_AS_LINE} FROM audit_v12 ORDER BY seq;
+				DROP TABLE audit_v12;
+				${AUDIT_TABLE_EXTRAS}
+				ALTER TABLE audit_format ADD COLUMN line_from INTEGER;
+				UPDATE audit_format SET line_from = (SELECT COALESCE(MAX(seq), 0) + 1 FROM audit);
 			`);
 		},
 	},

@@ -6,6 +6,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { runStoreContractTests } from "./test-support/contract-tests.js";
 import { SCHEMA_VERSION } from "./sqlite-migrations.js";
+import { dropVersion13 } from "./test-support/audit-v12.js";
 import { SqliteStore } from "./sqlite-store.js";
 import { tempStores } from "./test-support/temp-stores.js";
 import { TEST_RULES } from "./test-support/test-rules.js";
@@ -61,6 +62,7 @@ function dropVersion12(db: Database.Database): void {
 
 /** Undoes every migration after 6. */
 function dropAfter6(db: Database.Database): void {
+	dropVersion13(db);
 	dropVersion12(db);
 	dropVersion11(db);
 	dropVersion10(db);
@@ -123,7 +125,7 @@ describe("SqliteStore file", () => {
 		const dir = tempDir();
 		await fill(openStore(dir), 3);
 		const db = raw(dir);
-		expect(() => db.prepare("UPDATE audit SET data = '{}' WHERE seq = 2").run()).toThrow(
+		expect(() => db.prepare("UPDATE audit SET line = '2' WHERE seq = 2").run()).toThrow(
 			"audit records are append-only",
 		);
 		expect(() => db.prepare("DELETE FROM audit WHERE seq = 3").run()).toThrow("audit records are append-only");
@@ -422,7 +424,7 @@ describe("SqliteStore bad state dirs", () => {
 		});
 		expect(rule.id).toBe(1);
 		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 1 });
-		expect(SCHEMA_VERSION).toBe(12);
+		expect(SCHEMA_VERSION).toBe(13);
 	});
 
 	it("migrates a version 11 database (before MCP refusals): its pins stay, and a refusal can be kept", async () => {
@@ -431,6 +433,7 @@ describe("SqliteStore bad state dirs", () => {
 		await first.mcpPins.put({ workspace: "/w", server: "gh", tool: "a", digest: "d1", definition: "{}", flags: "[]", approved_at: "2025-03-01T10:00:00.000Z", approved_by: "cli" });
 		await first.close();
 		const db = raw(dir);
+		dropVersion13(db);
 		dropVersion12(db);
 		db.prepare("UPDATE schema_meta SET version = 11").run();
 		db.close();

@@ -17,7 +17,8 @@ import { oneLine } from "./sqlite-errors.js";
 import { LockWaitLog } from "./lock-wait-log.js";
 import { CoreSaturation, retryWhileBusy, WRITE_LOCK_WAIT, type WriteLockWait } from "./write-lock-wait.js";
 import { BUSY_TIMEOUT_MS, openDatabase, prepareStateDir } from "./sqlite-open.js";
-import { AUDIT_COLUMNS as AUDIT_COLUMN_ORDER, type StoreRules } from "./store-rules.js";
+import { AUDIT_TABLE_SQL, auditLine, lineColumns, lineRecord, TEXT_LINE, VERIFY_LINE } from "./sqlite-audit-table.js";
+import type { StoreRules, StoredRowTrust } from "./store-rules.js";
 import {
 	type AdoptedWork,
 	type ApprovedRuleRow,
@@ -114,19 +115,6 @@ interface SessionDbRow {
 	turns: number;
 	parent_session: string | null;
 	parent_call: string | null;
-}
-
-/** An audit row as SQLite returns it. */
-export interface AuditDbRow {
-	seq: number;
-	time: string;
-	session: string;
-	turn: number;
-	kind: string;
-	call_id: string | null;
-	data: string;
-	prev_hash: string;
-	hash: string;
 }
 
 export class SqliteStore implements Store {
@@ -519,10 +507,7 @@ export class SqliteStore implements Store {
 	 */
 	private insertAudit(input: AuditRowInput, data: Record<string, unknown>): AuditRow {
 		const lastStmt = this.sql("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1");
-		const insertStmt = this.sql(
-			`INSERT INTO audit (seq, time, session, turn, kind, call_id, data, prev_hash, hash)
-			 VALUES (@seq, @time, @session, @turn, @kind, @call_id, @data, @prev_hash, @hash)`,
-		);
+		const insertStmt = this.sql("INSERT INTO audit (seq, line) VALUES (?, ?)");
 		// The head read once per transaction: the write lock is held, so no one else moves it.
 		const last = this.chainHead ?? (lastStmt.get() as { seq: number; hash: string } | undefined);
 		const record: AuditRow = {
@@ -536,11 +521,12 @@ export class SqliteStore implements Store {
 			prev_hash: last?.hash ?? this.rules.chain.genesis,
 			hash: "",
 		};
-		// The data column holds exactly the canonical text the hash covers, so verification hashes what is stored.
+		// The line holds exactly the canonical body the hash covers, so verification hashes what is stored.
 		const dataJson = this.rules.chain.canonicalData(record.data);
 		const { seq, time, session, turn, kind, call_id } = record;
-		record.hash = this.rules.chain.link(record.prev_hash, { seq, time, session, turn, kind, ...(call_id === undefined ? {} : { call_id }), data: dataJson });
-		insertStmt.run({ ...record, call_id: record.call_id ?? null, data: dataJson });
+		const linked = this.rules.chain.link(record.prev_hash, { seq, time, session, turn, kind, ...(call_id === undefined ? {} : { call_id }), data: dataJson });
+		record.hash = linked.hash;
+		insertStmt.run(seq, auditLine(seq, linked.hash, record.prev_hash, linked.body));
 		this.chainHead = { seq: record.seq, hash: record.hash };
 		this.chainMoved = true;
 		crashPoint("store.audit-append");
@@ -571,14 +557,18 @@ export class SqliteStore implements Store {
 	private auditRows(filter: { session?: string; limit?: number } = {}): AuditRow[] {
 		const where = filter.session === undefined ? "" : "WHERE session = @session";
 		const rows = this.sql(
-			`SELECT * FROM (SELECT * FROM audit ${where} ORDER BY seq DESC LIMIT @limit) ORDER BY seq`,
+			`SELECT * FROM (SELECT seq, line FROM audit ${where} ORDER BY seq DESC LIMIT @limit) ORDER BY seq`,
 		).all({
 			limit: limitOrAll(filter.limit),
 			...(filter.session === undefined ? {} : { session: filter.session }),
-		}) as AuditDbRow[];
+		}) as { seq: number; line: unknown }[];
 		return rows.map((row) => {
-			const record = toAuditRow(row);
+			const record = lineRecord(row.seq, row.line);
 			if (typeof record === "string") throw new StoreError(`audit record ${row.seq}: ${record}`);
+			// The index is not what is hashed: a record is another session's only if its line says so.
+			if (filter.session !== undefined && record.session !== filter.session) {
+				throw new StoreError(`audit record ${row.seq}: the session index names ${filter.session}, its line ${record.session} (edited?)`);
+			}
 			return record;
 		});
 	}
@@ -589,28 +579,40 @@ export class SqliteStore implements Store {
 		// One read transaction, so a concurrent append cannot make the head and the chain disagree.
 		const verify = db.transaction((): ChainCheck => {
 			const walker = this.rules.chain.walker();
-			const canonicalFrom = this.canonicalAuditFrom();
-			// One value per row, its line (or its seq alone, where the columns spell none): reading nine
-			// values per row out of SQLite cost more than hashing them. seq is the table's integer key.
-			const page = this.sql(`SELECT ${HASHED_LINE} FROM audit WHERE seq > ? ORDER BY seq LIMIT ?`).pluck();
-			const whole = this.sql(`SELECT ${AUDIT_COLUMNS} FROM audit WHERE seq = ?`).raw();
+			// A table rebuilt with plain columns could hold values its lines do not: refused before any line is read.
+			const table = this.sql("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'audit'").pluck().get();
+			if (table !== AUDIT_TABLE_SQL) {
+				return { ok: false, checked: 0, firstBad: { seq: 1, reason: "the audit table's definition is not the one Warden created (rebuilt or altered?)" } };
+			}
+			const { canonicalFrom, lineFrom } = this.auditFormat();
+			// One value per row, its stored line (or its seq alone, where the line does not start with it).
+			// Where the keys are exactly 1..n, the walker's own check that the k-th line names seq k
+			// already holds each line to its key, and SQLite need not compare them.
+			const keys = this.sql("SELECT count(*) AS n, max(seq) AS hi, min(seq) AS lo FROM audit").get() as { n: number; hi: number | null; lo: number | null };
+			const dense = keys.n === 0 || (keys.lo === 1 && keys.hi === keys.n);
+			const page = this.sql(`SELECT ${dense ? TEXT_LINE : VERIFY_LINE} FROM audit WHERE seq > ? ORDER BY seq LIMIT ?`).pluck();
+			const whole = this.sql("SELECT line FROM audit WHERE seq = ?").pluck();
 			// Keyset pages: each page is read whole (cheaper per row than stepping an iterator) and
 			// the walk stops at the first problem, since the verifier does.
 			let lines = page.all(Number.MIN_SAFE_INTEGER, VERIFY_PAGE) as (string | number)[];
 			let problem: { seq: number; reason: string } | undefined;
+			// The key of the row last read: counted where the keys are 1..n, else what VERIFY_LINE's value starts with.
+			let key = 0;
 			while (lines.length > 0 && !problem) {
 				for (const line of lines) {
+					key = dense ? key + 1 : seqOfLine(line);
 					const fast = walker.pushHashed(line);
 					if (fast !== false) problem = fast;
 					else {
-						// Not a line that checks: the walker decides from the row as stored.
-						const seq = seqOfLine(line);
-						problem = walker.push(whole.get(seq) as unknown[], seq < canonicalFrom);
+						// Not a line that checks: decided from the values the line holds, as far as its age allows.
+						const columns = lineColumns(typeof line === "string" ? line : whole.get(key));
+						const trust: StoredRowTrust = key < canonicalFrom ? "decoded" : key < lineFrom ? "columns" : "never";
+						problem = walker.push(typeof columns === "string" ? { seq: key, unreadable: columns } : columns, trust);
 					}
 					if (problem) break;
 				}
 				if (lines.length < VERIFY_PAGE) break;
-				lines = page.all(seqOfLine(lines[lines.length - 1]!), VERIFY_PAGE) as (string | number)[];
+				lines = page.all(key, VERIFY_PAGE) as (string | number)[];
 			}
 			const head = this.sql("SELECT seq, hash FROM audit_head WHERE id = 1").get() as
 				| { seq: number; hash: string }
@@ -621,15 +623,20 @@ export class SqliteStore implements Store {
 	}
 
 	/**
-	 * The first seq whose data column is canonical (schema version 7 on). A database still at an
-	 * older version (one a reader did not migrate) has none; without audit_format's row, every
-	 * record must verify from its bytes: the strictest reading.
+	 * The first seq whose data is stored canonical (schema version 7 on) and the first written as a
+	 * line by this code (version 13 on; earlier lines were spelled from the old columns). Without
+	 * audit_format's row, every record must verify from its bytes: the strictest reading.
 	 */
-	private canonicalAuditFrom(): number {
-		const schema = this.sql("SELECT version FROM schema_meta WHERE id = 1").get() as { version: number } | undefined;
-		if (schema && schema.version < CANONICAL_AUDIT_VERSION) return Number.POSITIVE_INFINITY;
-		const format = this.sql("SELECT canonical_from FROM audit_format WHERE id = 1").get() as { canonical_from: number } | undefined;
-		return format?.canonical_from ?? 1;
+	private auditFormat(): { canonicalFrom: number; lineFrom: number } {
+		let format: { canonical_from: unknown; line_from: unknown } | undefined;
+		try {
+			format = this.db.prepare("SELECT canonical_from, line_from FROM audit_format WHERE id = 1").get() as typeof format;
+		} catch {
+			// The table or its column removed after the store opened: no boundary is known.
+			format = undefined;
+		}
+		const at = (value: unknown) => (typeof value === "number" && Number.isInteger(value) ? value : 1);
+		return { canonicalFrom: at(format?.canonical_from), lineFrom: at(format?.line_from) };
 	}
 
 	async addApprovedRule(rule: NewApprovedRuleRow): Promise<ApprovedRuleRow> {
@@ -1090,57 +1097,13 @@ function toSession(row: SessionDbRow): SessionRow {
 	return session;
 }
 
-/** The audit columns in the order the chain walker reads them from a raw row. */
-const AUDIT_COLUMNS = AUDIT_COLUMN_ORDER.join(", ");
 /** A write asking for no commit of its own (CommitQueue.defer). */
 const DEFERRED_WRITE: WriteOptions = { deferred: true };
 const VERIFY_PAGE = 2048;
-/**
- * A row as the chain walker's line (ChainWalker.pushHashed), spelled by SQLite from the stored
- * columns: `<seq> <hash> <prev_hash>\n` and the canonical body with data as stored (keys in sorted
- * order, each text JSON-quoted), in one concat() call (a little cheaper than a chain of ||). A row
- * whose columns have types or lengths no record has gives its seq alone (octet_length is the byte
- * count SQLite keeps, where length would count characters; 64 bytes that are not 64 hex digits
- * cannot match a digest either way). Only a fast path: a line
- * that does not check is decided from the raw columns by the kernel's walker, so a difference
- * between json_quote and the kernel's quoting can only send a row the slow way, never pass one.
- */
-const HASHED_LINE = `CASE WHEN typeof(seq) = 'integer' AND typeof(turn) = 'integer' AND typeof(time) = 'text' AND typeof(session) = 'text'
-	AND typeof(kind) = 'text' AND typeof(data) = 'text' AND typeof(prev_hash) = 'text' AND typeof(hash) = 'text'
-	AND octet_length(prev_hash) = 64 AND octet_length(hash) = 64 AND (call_id IS NULL OR typeof(call_id) = 'text')
-	THEN concat(seq, ' ', hash, ' ', prev_hash, char(10), '{',
-		CASE WHEN call_id IS NULL THEN '' ELSE '"call_id":' || json_quote(call_id) || ',' END,
-		'"data":', data, ',"kind":', json_quote(kind), ',"seq":', seq, ',"session":', json_quote(session),
-		',"time":', json_quote(time), ',"turn":', turn, '}')
-	ELSE seq END`;
 
-/** The seq a verification line starts with, or is. */
+/** The seq a verification line starts with (VERIFY_LINE's text starts with its row's key), or is. */
 function seqOfLine(line: string | number): number {
 	return typeof line === "number" ? line : Number(line.slice(0, line.indexOf(" ")));
-}
-/** The schema version from which audit data is stored canonical (sqlite-migrations.ts). */
-const CANONICAL_AUDIT_VERSION = 7;
-
-/** A record as stored, or a one-line reason it cannot be read back as one. */
-function toAuditRow(row: AuditDbRow): AuditRow | string {
-	let data: unknown;
-	try {
-		data = JSON.parse(row.data);
-	} catch {
-		return "data is not valid JSON (edited?)";
-	}
-	const record: AuditRow = {
-		seq: row.seq,
-		time: row.time,
-		session: row.session,
-		turn: row.turn,
-		kind: row.kind,
-		data: data as Record<string, unknown>,
-		prev_hash: row.prev_hash,
-		hash: row.hash,
-	};
-	if (row.call_id !== null) record.call_id = row.call_id;
-	return record;
 }
 
 interface OperationDbRow {

@@ -21,20 +21,29 @@ export interface CanonicalAuditColumns {
 /** The columns of a stored audit row, raw as the database returns them, in this order. */
 export const AUDIT_COLUMNS = ["seq", "time", "session", "turn", "kind", "call_id", "data", "prev_hash", "hash"] as const;
 
+/**
+ * How far a row whose stored line did not hash may still pass: `never` for a line this store wrote
+ * itself (its bytes are what was hashed, so a difference is an edit); `columns` for a line spelled
+ * from an older table's columns (SQLite's JSON quoting may differ from the kernel's, so the body the
+ * values spell decides); `decoded` for a record written before data was kept canonical (its decoded
+ * contents decide).
+ */
+export type StoredRowTrust = "never" | "columns" | "decoded";
+
 /** Walks stored rows in chain order and names the first bad one. */
 export interface ChainWalker {
 	/**
-	 * Checks the next row, its values in AUDIT_COLUMNS order exactly as stored (types unchecked).
-	 * `dataMayBeLegacy`: the row was written before its data column was canonical, so it may pass
-	 * from its decoded contents. Returns the problem once one is found.
+	 * Checks the next row from its values in AUDIT_COLUMNS order, as decoded from its stored line
+	 * (types unchecked), after pushHashed returned false for it; or the reason it has no such values.
+	 * Returns the problem once one is found.
 	 */
-	push(row: readonly unknown[], dataMayBeLegacy: boolean): { seq: number; reason: string } | undefined;
+	push(row: readonly unknown[] | { seq: number; unreadable: string }, trust: StoredRowTrust): { seq: number; reason: string } | undefined;
 	/**
-	 * The fast path: the next row as one line the store spelled from its own columns,
-	 * `<seq> <hash> <prev_hash>\n<canonical body>` (hash and prev_hash 64 characters each; the text
-	 * after the second space is exactly what the hash covers), or null where it could not.
-	 * Undefined when the row passed, the problem when it (or an earlier one) is bad, false when the
-	 * line does not check: nothing is decided, and push with the raw row follows.
+	 * The fast path: the next row's stored line, `<seq> <hash> <prev_hash>\n<canonical body>` (hash
+	 * and prev_hash 64 characters each; the text after the second space is exactly what the hash
+	 * covers), or anything else where the store has none. Undefined when the row passed, the problem
+	 * when it (or an earlier one) is bad, false when the line does not check: nothing is decided,
+	 * and push with the decoded row follows.
 	 */
 	pushHashed(line: unknown): { seq: number; reason: string } | undefined | false;
 	/** Ends the walk; with the store's remembered head, also catches rows removed from the end. */
@@ -46,8 +55,8 @@ export interface AuditChainRules {
 	genesis: string;
 	/** The canonical text a row's data is kept as (the bytes its hash covers). */
 	canonicalData(data: Record<string, unknown>): string;
-	/** The hash of a row linked onto `prevHash`. */
-	link(prevHash: string, row: CanonicalAuditColumns): string;
+	/** A row linked onto `prevHash`: its canonical body (the bytes the store keeps) and its hash. */
+	link(prevHash: string, row: CanonicalAuditColumns): { body: string; hash: string };
 	walker(): ChainWalker;
 }
 

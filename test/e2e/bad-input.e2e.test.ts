@@ -148,13 +148,15 @@ describe("audit tampering is detected by warden audit verify", () => {
 		const fx = makeFixture();
 		await runPlan(fx, [{ text: "ok" }]);
 		const db = new Database(join(fx.stateDir, "warden.db"));
-		expect(() => db.prepare("UPDATE audit SET data = '{}' WHERE seq = 1").run()).toThrow(/append-only/);
+		expect(() => db.prepare("UPDATE audit SET line = '1' WHERE seq = 1").run()).toThrow(/append-only/);
+		// Every column but the line is generated from it: none can be written on its own.
+		expect(() => db.prepare("UPDATE audit SET data = '{}' WHERE seq = 1").run()).toThrow(/generated column/);
 		expect(() => db.prepare("DELETE FROM audit WHERE seq = 1").run()).toThrow(/append-only/);
 		db.close();
 	});
 
 	it.each([
-		["edited", (db: Database.Database) => db.prepare("UPDATE audit SET data = json_set(data, '$.tool', 'nothing') WHERE seq = 4").run(), 4],
+		["edited", (db: Database.Database) => db.prepare(`UPDATE audit SET line = replace(line, '"data":{', '"data":{"tool":"nothing",') WHERE seq = 4`).run(), 4],
 		["deleted", (db: Database.Database) => db.prepare("DELETE FROM audit WHERE seq = 4").run(), 4],
 		[
 			"reordered",

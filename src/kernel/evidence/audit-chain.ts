@@ -330,6 +330,13 @@ export class ChainVerifier {
 		return this.fail(link.seq, "hash does not match its contents (edited?)");
 	}
 
+	/** A row with no readable record in it: the seq order is checked first, then `reason` is the problem. */
+	pushUnreadable(seq: number, reason: string): ChainProblem {
+		if (this.problem) return this.problem;
+		if (seq !== this.expectedSeq) return this.checkLink({ seq, prev_hash: this.prevHash, hash: "" })!;
+		return this.fail(seq, reason);
+	}
+
 	private checkLink(link: ChainLink): ChainProblem | undefined {
 		const expected = this.expectedSeq;
 		if (link.seq !== expected) {

@@ -1,14 +1,17 @@
 /**
  * One row per way to tamper with a stored record that the other tamper tests leave out: the
- * hash columns, each column holding the same bytes as another type, a number no record has, the
- * store's head. Each is named as the first bad record, whichever path decides it; and untampered
- * records are all decided by the walker's fast path over the line SQLite spells, so a guard that
- * stops matching real rows (every record verified the slow way) fails here rather than only in the bench.
+ * hashes in its line, its line held as another type, a field of its body, a number no record has,
+ * the table's definition, the store's head. Each is named as the first bad record, whichever path
+ * decides it; and untampered records are all decided by the walker's fast path over the stored
+ * line, so a guard that stops matching real rows (every record verified the slow way) fails here
+ * rather than only in the bench.
  */
+import type Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import { AUDIT_TABLE_SQL } from "../../store/sqlite-audit-table.js";
 import { SqliteStore } from "../../store/sqlite-store.js";
 import type { ChainWalker } from "../../store/store-rules.js";
-import { tamperFixture } from "../test-support/audit-tamper.js";
+import { editLine, lineParts, tamperFixture, withField, withPart } from "../test-support/audit-tamper.js";
 import { STORE_RULES } from "./store-rules.js";
 
 const { tempDir, openStore, raw, dropTriggers, fill } = tamperFixture("warden-audit-tamper-classes-");
@@ -20,41 +23,61 @@ const relinked = (seq: number) => ({
 	firstBad: { seq, reason: `record ${seq}: prev_hash does not match record ${seq - 1} (reordered or deleted?)` },
 });
 
-async function tampered(records: number, ...sql: string[]): Promise<string> {
+type LineEdit = (line: string, db: Database.Database) => string | Buffer;
+
+/** A chain of `records` with each edit applied to record `seq`'s line, or each SQL statement run. */
+async function tampered(records: number, ...edits: (string | [number, LineEdit])[]): Promise<string> {
 	const dir = tempDir();
 	await fill(openStore(dir), records);
 	const db = raw(dir);
 	dropTriggers(db);
 	db.pragma("ignore_check_constraints = ON");
-	for (const statement of sql) db.prepare(statement).run();
+	for (const edit of edits) {
+		if (typeof edit === "string") db.prepare(edit).run();
+		else editLine(db, edit[0], (line) => edit[1](line, db));
+	}
 	db.close();
 	return dir;
 }
 
+/** Another record's line part. */
+const partOf = (db: Database.Database, seq: number, part: "hash" | "prev") =>
+	lineParts(db.prepare("SELECT line FROM audit WHERE seq = ?").pluck().get(seq) as string)[part];
+
+const unreadable = (seq: number, why: string) => ({ ok: false, checked: seq - 1, firstBad: { seq, reason: `record ${seq}: ${why}` } });
+
 describe("SqliteStore audit verification names every class of tampering", () => {
 	it.each([
-		["hash replaced by another record's", "UPDATE audit SET hash = (SELECT hash FROM audit WHERE seq = 5) WHERE seq = 4", edited(4)],
-		["hash cut short", "UPDATE audit SET hash = substr(hash, 2) WHERE seq = 4", edited(4)],
-		["hash in capitals", "UPDATE audit SET hash = upper(hash) WHERE seq = 4", edited(4)],
-		["prev_hash replaced", "UPDATE audit SET prev_hash = (SELECT hash FROM audit WHERE seq = 1) WHERE seq = 4", relinked(4)],
-		["turn as a fraction", "UPDATE audit SET turn = turn + 0.5 WHERE seq = 4", edited(4)],
-		["turn as a blob of the same digits", "UPDATE audit SET turn = CAST(turn AS BLOB) WHERE seq = 4", edited(4)],
-		["kind as a blob of the same bytes", "UPDATE audit SET kind = CAST(kind AS BLOB) WHERE seq = 4", edited(4)],
-		["session as a blob of the same bytes", "UPDATE audit SET session = CAST(session AS BLOB) WHERE seq = 4", edited(4)],
-		["time as a blob of the same bytes", "UPDATE audit SET time = CAST(time AS BLOB) WHERE seq = 4", edited(4)],
-		["call_id as a blob of the same bytes", "UPDATE audit SET call_id = CAST(call_id AS BLOB) WHERE seq = 4", edited(4)],
-		["hash as a blob of the same bytes", "UPDATE audit SET hash = CAST(hash AS BLOB) WHERE seq = 4", edited(4)],
-		["prev_hash as a blob of the same bytes", "UPDATE audit SET prev_hash = CAST(prev_hash AS BLOB) WHERE seq = 4", relinked(4)],
-		["data emptied", "UPDATE audit SET data = '{}' WHERE seq = 4", edited(4)],
-		["data with a space added", `UPDATE audit SET data = replace(data, ',"', ', "') WHERE seq = 4`, edited(4)],
-		["the first record's prev_hash", "UPDATE audit SET prev_hash = (SELECT hash FROM audit WHERE seq = 6) WHERE seq = 1", {
+		["hash replaced by another record's", (l: string, db: Database.Database) => withPart(l, "hash", partOf(db, 5, "hash")), edited(4)],
+		["hash cut short", (l: string) => withPart(l, "hash", lineParts(l).hash.slice(1)), unreadable(4, "its stored line does not start with a seq, a hash and a prev_hash (edited?)")],
+		["hash in capitals", (l: string) => withPart(l, "hash", lineParts(l).hash.toUpperCase()), edited(4)],
+		["prev_hash replaced", (l: string, db: Database.Database) => withPart(l, "prev", partOf(db, 1, "hash")), relinked(4)],
+		["turn as a fraction", (l: string) => withField(l, "turn", "4.5"), edited(4)],
+		["turn as text of the same digits", (l: string) => withField(l, "turn", '"4"'), edited(4)],
+		["seq in the body changed", (l: string) => withField(l, "seq", "5"), {
+			ok: false,
+			checked: 3,
+			firstBad: { seq: 4, reason: "record 4: expected seq 4, found 5 (a record was deleted?)" },
+		}],
+		["session written with an escape of the same text", (l: string) => withField(l, "session", '"\\u00731"'), edited(4)],
+		["a space between a key and its value", (l: string) => l.replace('"kind":', '"kind": '), edited(4)],
+		["a field no record has", (l: string) => withField(l, "zz", "1"), unreadable(4, 'its body holds a field no record has, "zz" (edited?)')],
+		["the line as a blob of the same bytes", (l: string) => Buffer.from(l), unreadable(4, "its stored line is not text (edited?)")],
+		["the body cut short", (l: string) => l.slice(0, -1), unreadable(4, "data is not valid JSON (edited?)")],
+		["data emptied", (l: string) => withField(l, "data", "{}"), edited(4)],
+		["data with a space added", (l: string) => withField(l, "data", JSON.stringify(JSON.parse(lineParts(l).body).data).replace(',"', ', "')), edited(4)],
+	] as const)("%s", async (_what, edit, verdict) => {
+		const store = openStore(await tampered(6, [4, edit]));
+		expect(await store.verifyAudit()).toEqual(verdict);
+	});
+
+	it("the first record's prev_hash", async () => {
+		const store = openStore(await tampered(6, [1, (l, db) => withPart(l, "prev", partOf(db, 6, "hash"))]));
+		expect(await store.verifyAudit()).toEqual({
 			ok: false,
 			checked: 0,
 			firstBad: { seq: 1, reason: "record 1: prev_hash does not match the genesis hash (reordered or deleted?)" },
-		}],
-	] as const)("%s", async (_what, sql, verdict) => {
-		const store = openStore(await tampered(6, sql));
-		expect(await store.verifyAudit()).toEqual(verdict);
+		});
 	});
 
 	it("a call_id added to a record that had none", async () => {
@@ -65,9 +88,36 @@ describe("SqliteStore audit verification names every class of tampering", () => 
 		await fill(store, 1);
 		const db = raw(dir);
 		dropTriggers(db);
-		db.prepare("UPDATE audit SET call_id = 'c3' WHERE seq = 3").run();
+		editLine(db, 3, (line) => withField(line, "call_id", '"c3"'));
 		db.close();
 		expect(await store.verifyAudit()).toEqual(edited(3));
+	});
+
+	it("a table rebuilt with plain columns that agree with its lines is refused before any line is read", async () => {
+		const dir = await tampered(
+			3,
+			"ALTER TABLE audit RENAME TO audit_old",
+			"CREATE TABLE audit (seq INTEGER PRIMARY KEY, line TEXT NOT NULL, hash TEXT, prev_hash TEXT, session TEXT, time TEXT, turn INTEGER, kind TEXT, call_id TEXT, data TEXT)",
+			"INSERT INTO audit SELECT seq, line, hash, prev_hash, 'someone else', time, turn, kind, call_id, data FROM audit_old",
+			"DROP TABLE audit_old",
+		);
+		const store = openStore(dir);
+		expect(await store.verifyAudit()).toEqual({
+			ok: false,
+			checked: 0,
+			firstBad: { seq: 1, reason: "the audit table's definition is not the one Warden created (rebuilt or altered?)" },
+		});
+	});
+
+	it("a table rebuilt with a generated column spelled otherwise is refused", async () => {
+		const dir = await tampered(
+			3,
+			"ALTER TABLE audit RENAME TO audit_old",
+			`${AUDIT_TABLE_SQL.replace("'$.session'", "'$.kind'")}`,
+			"INSERT INTO audit (seq, line) SELECT seq, line FROM audit_old",
+			"DROP TABLE audit_old",
+		);
+		expect((await openStore(dir).verifyAudit()).ok).toBe(false);
 	});
 
 	it("the store's head naming another hash: the last record was replaced", async () => {
@@ -111,7 +161,7 @@ describe("which path decides a record", () => {
 		return { rules: { ...STORE_RULES, chain: { ...STORE_RULES.chain, walker } }, counts };
 	}
 
-	it("every untampered record by the fast path, and a record whose column changed type by the slow one", async () => {
+	it("every untampered record by the fast path, and a record whose line changed type by the slow one", async () => {
 		const dir = await tampered(6);
 		const { rules, counts } = counting();
 		const store = SqliteStore.open(dir, { rules });
@@ -121,10 +171,10 @@ describe("which path decides a record", () => {
 			expect(counts).toEqual({ fast: 7, slow: 0 });
 			// tampered() has dropped the triggers already.
 			const db = raw(dir);
-			db.prepare("UPDATE audit SET data = CAST(data AS BLOB) WHERE seq = 5").run();
+			db.prepare("UPDATE audit SET line = CAST(line AS BLOB) WHERE seq = 5").run();
 			db.close();
 			counts.fast = 0;
-			expect(await store.verifyAudit()).toEqual(edited(5));
+			expect(await store.verifyAudit()).toEqual(unreadable(5, "its stored line is not text (edited?)"));
 			expect(counts).toEqual({ fast: 4, slow: 1 });
 		} finally {
 			await store.close();

@@ -4,7 +4,7 @@
  * the kernel's rules give it).
  */
 import { describe, expect, it } from "vitest";
-import { tamperFixture } from "../test-support/audit-tamper.js";
+import { editLine, tamperFixture, withField } from "../test-support/audit-tamper.js";
 
 const { tempDir, openStore, raw, dropTriggers, fill } = tamperFixture("warden-chain-tamper-");
 
@@ -15,7 +15,7 @@ describe("SqliteStore audit tampering, through the real file", () => {
 		await fill(store, 10);
 		const db = raw(dir);
 		dropTriggers(db);
-		db.prepare(`UPDATE audit SET data = '{"resource":"fs:innocent.txt","bytes":70}' WHERE seq = 7`).run();
+		editLine(db, 7, (line) => withField(line, "data", '{"bytes":70,"resource":"fs:innocent.txt"}'));
 		db.close();
 		expect(await store.verifyAudit()).toEqual({
 			ok: false,
@@ -37,7 +37,7 @@ describe("SqliteStore audit tampering, through the real file", () => {
 		const db = raw(dir);
 		dropTriggers(db);
 		db.pragma("ignore_check_constraints = ON");
-		db.prepare("UPDATE audit SET data = '{broken' WHERE seq = 3").run();
+		editLine(db, 3, (line) => withField(line, "data", "{broken"));
 		db.close();
 		const result = await store.verifyAudit();
 		expect(result.ok).toBe(false);
@@ -80,7 +80,7 @@ describe("SqliteStore audit tampering, through the real file", () => {
 		if (!result.ok) {
 			expect(result.firstBad).toEqual({
 				seq: 3,
-				reason: "record 3: prev_hash does not match record 2 (reordered or deleted?)",
+				reason: "record 3: expected seq 3, found 4 (a record was deleted?)",
 			});
 		}
 	});
@@ -115,7 +115,7 @@ describe("SqliteStore audit tampering, through the real file", () => {
 		if (!result.ok) {
 			expect(result.firstBad).toEqual({
 				seq: 4,
-				reason: "record 4: prev_hash does not match record 3 (reordered or deleted?)",
+				reason: "record 4: expected seq 4, found 5 (a record was deleted?)",
 			});
 		}
 	});

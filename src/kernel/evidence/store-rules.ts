@@ -3,7 +3,7 @@
  * (src/store/store-rules.ts says why): the audit chain's link and walk (audit-chain.ts) and what a
  * stored flow label is and how two join (flow/label.ts).
  */
-import type { AuditChainRules, ChainWalker, LabelRules, StoreRules } from "../../store/store-rules.js";
+import type { AuditChainRules, ChainWalker, LabelRules, StoreRules, StoredRowTrust } from "../../store/store-rules.js";
 import type { LabelRow } from "../../store/store.js";
 import { INTEGRITIES, join, type Label, SENSITIVITIES } from "../flow/label.js";
 import { ChainVerifier, GENESIS_HASH, bodyHash, canonicalBody, canonicalJson } from "./audit-chain.js";
@@ -42,14 +42,18 @@ const LABELS: LabelRules = {
 };
 
 /**
- * Checks one raw row: from the canonical body its columns spell when they have the types a record
- * has, and by decoding it when they do not or the body does not hash (to name the problem, or to
- * accept a record written before the data column was canonical).
+ * Checks one stored row: from its line's bytes where they hash, else from the values decoded from
+ * the line, as far as the row's trust allows (to name the problem, or to accept a line spelled from
+ * an older table's columns or a record written before the data column was canonical).
  */
 class StoredChainWalker implements ChainWalker {
 	private readonly verifier = new ChainVerifier();
 
-	push(row: readonly unknown[], dataMayBeLegacy: boolean): { seq: number; reason: string } | undefined {
+	push(row: readonly unknown[] | { seq: number; unreadable: string }, trust: StoredRowTrust): { seq: number; reason: string } | undefined {
+		if (!Array.isArray(row)) {
+			const unreadable = row as { seq: number; unreadable: string };
+			return this.verifier.pushUnreadable(unreadable.seq, unreadable.unreadable);
+		}
 		const [seq, time, session, turn, kind, call_id, data, prev_hash, hash] = row;
 		const link = { seq, prev_hash, hash } as { seq: number; prev_hash: string; hash: string };
 		const typed =
@@ -60,10 +64,13 @@ class StoredChainWalker implements ChainWalker {
 			typeof kind === "string" &&
 			typeof data === "string" &&
 			(call_id === null || typeof call_id === "string");
-		const body = typed ? canonicalBody({ seq, time, session, turn, kind: kind as AuditKind, call_id: (call_id as string | null) ?? undefined, data }) : undefined;
+		const body =
+			typed && trust !== "never"
+				? canonicalBody({ seq, time, session, turn, kind: kind as AuditKind, call_id: (call_id as string | null) ?? undefined, data })
+				: undefined;
 		const checked = this.verifier.pushBody(link, body);
 		if (checked !== false) return checked;
-		return this.verifier.pushDecoded(link, decodeRow(row), dataMayBeLegacy);
+		return this.verifier.pushDecoded(link, decodeRow(row), trust === "decoded");
 	}
 
 	pushHashed(line: unknown): { seq: number; reason: string } | undefined | false {
@@ -75,6 +82,10 @@ class StoredChainWalker implements ChainWalker {
 		for (let c = line.charCodeAt(0); c >= 48 && c <= 57 && space < 15; c = line.charCodeAt(++space)) seq = seq * 10 + (c - 48);
 		const at = space + 1;
 		if (space === 0 || line.charCodeAt(space) !== 32 || line.charCodeAt(at + 64) !== 32 || line.charCodeAt(at + 129) !== 10) return false;
+		// The leading seq is not hashed: the body's own (in its tail, after data, where no quoted text
+		// can hold `,"seq":`) must say the same.
+		const tail = line.lastIndexOf(',"seq":');
+		if (tail < 0 || !line.startsWith(`,"seq":${seq},"session":`, tail)) return false;
 		return this.verifier.pushLine(seq, line, at);
 	}
 
@@ -100,7 +111,10 @@ function decodeRow(row: readonly unknown[]): AuditRecord | string {
 const CHAIN: AuditChainRules = {
 	genesis: GENESIS_HASH,
 	canonicalData: (data) => canonicalJson(data),
-	link: (prevHash, row) => bodyHash(prevHash, canonicalBody({ ...row, kind: row.kind as AuditKind })),
+	link: (prevHash, row) => {
+		const body = canonicalBody({ ...row, kind: row.kind as AuditKind });
+		return { body, hash: bodyHash(prevHash, body) };
+	},
 	walker: () => new StoredChainWalker(),
 };
 

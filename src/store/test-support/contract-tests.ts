@@ -258,7 +258,7 @@ export function runStoreContractTests(name: string, rules: StoreRules, makeStore
 				expect(second.seq).toBe(2);
 				expect(second.prev_hash).toBe(first.hash);
 				const { data, prev_hash: _prev, hash: _hash, ...fields } = second;
-				expect(second.hash).toBe(rules.chain.link(first.hash, { ...fields, data: rules.chain.canonicalData(data) }));
+				expect(second.hash).toBe(rules.chain.link(first.hash, { ...fields, data: rules.chain.canonicalData(data) }).hash);
 				expect(second.call_id).toBe("c1");
 			});
 

@@ -25,10 +25,10 @@ function sortedJson(value: unknown): string {
 }
 
 /** Keys in sorted order; data is already canonical text and goes in as it is. */
-function link(prevHash: string, row: { seq: unknown; time: unknown; session: unknown; turn: unknown; kind: unknown; call_id?: unknown; data: unknown }): string {
+function link(prevHash: string, row: { seq: unknown; time: unknown; session: unknown; turn: unknown; kind: unknown; call_id?: unknown; data: unknown }): { body: string; hash: string } {
 	const head = row.call_id === undefined || row.call_id === null ? "" : `"call_id":${JSON.stringify(row.call_id)},`;
 	const body = `{${head}"data":${String(row.data)},"kind":${JSON.stringify(row.kind)},"seq":${JSON.stringify(row.seq)},"session":${JSON.stringify(row.session)},"time":${JSON.stringify(row.time)},"turn":${JSON.stringify(row.turn)}}`;
-	return createHash("sha256").update(`${prevHash}\n${body}`).digest("hex");
+	return { body, hash: createHash("sha256").update(`${prevHash}\n${body}`).digest("hex") };
 }
 
 class TestWalker implements ChainWalker {
@@ -37,12 +37,13 @@ class TestWalker implements ChainWalker {
 	private checked = 0;
 	private problem: { seq: number; reason: string } | undefined;
 
-	push(row: readonly unknown[]): { seq: number; reason: string } | undefined {
+	push(row: readonly unknown[] | { seq: number; unreadable: string }): { seq: number; reason: string } | undefined {
 		if (this.problem) return this.problem;
+		if (!Array.isArray(row)) return this.fail(this.next, (row as { unreadable: string }).unreadable);
 		const [seq, time, session, turn, kind, call_id, data, prev_hash, hash] = row;
 		if (seq !== this.next) return this.fail(this.next, `expected seq ${this.next}, found ${String(seq)}`);
 		if (prev_hash !== this.prev) return this.fail(this.next, "prev_hash does not match");
-		if (link(this.prev, { seq, time, session, turn, kind, call_id, data }) !== hash) return this.fail(this.next, "hash does not match");
+		if (link(this.prev, { seq, time, session, turn, kind, call_id, data }).hash !== hash) return this.fail(this.next, "hash does not match");
 		this.prev = hash as string;
 		this.next += 1;
 		this.checked += 1;

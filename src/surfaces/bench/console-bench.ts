@@ -12,6 +12,7 @@ import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
+import { auditLine } from "../../store/sqlite-audit-table.js";
 import { openSqliteStore } from "../../kernel/evidence/store-rows.js";
 import { DB_FILE } from "../../store/sqlite-open.js";
 import { openAskQueue } from "../../runtime/asks/ask-queue.js";
@@ -187,12 +188,13 @@ async function seedChain(stateDir: string, records: number): Promise<void> {
 	mkdirSync(stateDir, { recursive: true });
 	await openSqliteStore(stateDir).close();
 	const db = new Database(join(stateDir, DB_FILE));
-	const insert = db.prepare("INSERT INTO audit (seq, time, session, turn, kind, call_id, data, prev_hash, hash) VALUES (?, ?, ?, 1, 'tool.proposed', ?, ?, ?, ?)");
+	const insert = db.prepare("INSERT INTO audit (seq, line) VALUES (?, ?)");
 	const time = new Date().toISOString();
 	db.transaction(() => {
 		for (let seq = 1; seq <= records; seq++) {
 			const hash = seq.toString(16).padStart(64, "0");
-			insert.run(seq, time, `session-${seq % SESSIONS}`, `call_1_1_${seq}`, `{"path":"src/file_${seq}.ts","tool":"read_file"}`, hash, hash);
+			const body = `{"call_id":"call_1_1_${seq}","data":{"path":"src/file_${seq}.ts","tool":"read_file"},"kind":"tool.proposed","seq":${seq},"session":"session-${seq % SESSIONS}","time":"${time}","turn":1}`;
+			insert.run(seq, auditLine(seq, hash, hash, body));
 		}
 	})();
 	db.close();

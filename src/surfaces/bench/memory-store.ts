@@ -170,7 +170,7 @@ export class MemoryStore implements Store {
 			hash: "",
 		};
 		const { seq, time, session, turn, kind, call_id } = record;
-		record.hash = STORE_RULES.chain.link(record.prev_hash, { seq, time, session, turn, kind, ...(call_id === undefined ? {} : { call_id }), data: dataJson });
+		record.hash = STORE_RULES.chain.link(record.prev_hash, { seq, time, session, turn, kind, ...(call_id === undefined ? {} : { call_id }), data: dataJson }).hash;
 		const stored = { record, dataJson };
 		this.audit.push(stored);
 		// The parsed data was made for this record alone, so the caller's copy is it, as the SQLite store returns it.

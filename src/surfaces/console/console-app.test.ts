@@ -194,7 +194,7 @@ describe("the console's API", () => {
 		for (let i = 0; i < 8; i++) await store.appendAudit({ session: "s-a", turn: 1, kind: "tool.proposed", data: { i } });
 		const db = new Database(join(stateDir, "warden.db"));
 		db.exec("DROP TRIGGER audit_no_update");
-		db.prepare("UPDATE audit SET data = ? WHERE seq = 5").run(JSON.stringify({ i: 99 }));
+		db.prepare(`UPDATE audit SET line = replace(line, '"data":{"i":4}', '"data":{"i":99}') WHERE seq = 5`).run();
 		db.close();
 		const result = (await (await get("/api/audit/verify")).json()) as { ok: boolean; firstBad?: { seq: number } };
 		expect(result).toMatchObject({ ok: false, firstBad: { seq: 5 } });

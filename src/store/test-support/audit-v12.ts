@@ -1,0 +1,49 @@
+/**
+ * Undoing migration 13 in a test: the audit table back in its version-12 shape (nine plain
+ * columns, each record's values as its line holds them), so a test can stand in for a database
+ * an older Warden wrote and watch it migrate.
+ */
+import type Database from "better-sqlite3";
+import { lineColumns } from "../sqlite-audit-table.js";
+
+/** The version 1 to 12 audit table, its index and its triggers. */
+export const V12_AUDIT_TABLE = `
+	CREATE TABLE audit (
+		seq INTEGER PRIMARY KEY,
+		time TEXT NOT NULL,
+		session TEXT NOT NULL,
+		turn INTEGER NOT NULL,
+		kind TEXT NOT NULL,
+		call_id TEXT,
+		data TEXT NOT NULL CHECK (json_valid(data)),
+		prev_hash TEXT NOT NULL,
+		hash TEXT NOT NULL
+	);
+	CREATE INDEX audit_session ON audit (session, seq);
+	CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit
+	BEGIN SELECT RAISE(ABORT, 'audit records are append-only'); END;
+	CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit
+	BEGIN SELECT RAISE(ABORT, 'audit records are append-only'); END;
+`;
+
+/** Undoes migration 13 (the schema version is left to the caller): the records keep their values. */
+export function dropVersion13(db: Database.Database): void {
+	const lines = db.prepare("SELECT line FROM audit ORDER BY seq").pluck().all();
+	db.exec(`DROP TABLE audit; ${V12_AUDIT_TABLE}`);
+	const hasFormat = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'audit_format'").get() !== undefined;
+	if (hasFormat) db.exec("ALTER TABLE audit_format DROP COLUMN line_from");
+	const insert = db.prepare("INSERT INTO audit (seq, time, session, turn, kind, call_id, data, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+	for (const line of lines) {
+		const columns = lineColumns(line);
+		if (typeof columns === "string") throw new Error(`dropVersion13: ${columns}`);
+		insert.run(...columns);
+	}
+}
+
+/** Inserts rows into a version-12 audit table, each with its nine values. */
+export function insertV12Rows(db: Database.Database, rows: readonly { seq: number; time: string; session: string; turn: number; kind: string; call_id?: string; data: string; prev_hash: string; hash: string }[]): void {
+	const insert = db.prepare(
+		"INSERT INTO audit (seq, time, session, turn, kind, call_id, data, prev_hash, hash) VALUES (@seq, @time, @session, @turn, @kind, @call_id, @data, @prev_hash, @hash)",
+	);
+	for (const row of rows) insert.run({ ...row, call_id: row.call_id ?? null });
+}
