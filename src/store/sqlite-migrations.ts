@@ -17,6 +17,26 @@ export interface Migration {
 /** Marks a database as Warden's, so a stranger's SQLite file is never migrated into one. */
 export const SCHEMA_APP = "warden";
 
+/** The audit table of versions 1 to 12 (nine plain columns), its index and its triggers. */
+export const V1_AUDIT_TABLE = `
+	CREATE TABLE audit (
+		seq INTEGER PRIMARY KEY,
+		time TEXT NOT NULL,
+		session TEXT NOT NULL,
+		turn INTEGER NOT NULL,
+		kind TEXT NOT NULL,
+		call_id TEXT,
+		data TEXT NOT NULL CHECK (json_valid(data)),
+		prev_hash TEXT NOT NULL,
+		hash TEXT NOT NULL
+	);
+	CREATE INDEX audit_session ON audit (session, seq);
+	CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit
+	BEGIN SELECT RAISE(ABORT, 'audit records are append-only'); END;
+	CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit
+	BEGIN SELECT RAISE(ABORT, 'audit records are append-only'); END;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
 	{
 		version: 1,
@@ -52,23 +72,7 @@ export const MIGRATIONS: readonly Migration[] = [
 					PRIMARY KEY (session, seq)
 				);
 
-				CREATE TABLE audit (
-					seq INTEGER PRIMARY KEY,
-					time TEXT NOT NULL,
-					session TEXT NOT NULL,
-					turn INTEGER NOT NULL,
-					kind TEXT NOT NULL,
-					call_id TEXT,
-					data TEXT NOT NULL CHECK (json_valid(data)),
-					prev_hash TEXT NOT NULL,
-					hash TEXT NOT NULL
-				);
-				CREATE INDEX audit_session ON audit (session, seq);
-
-				CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit
-				BEGIN SELECT RAISE(ABORT, 'audit records are append-only'); END;
-				CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit
-				BEGIN SELECT RAISE(ABORT, 'audit records are append-only'); END;
+				${V1_AUDIT_TABLE}
 
 				-- The last appended record, kept apart from the chain so that removing records
 				-- from the end of the chain (which no link can show) is still detected.

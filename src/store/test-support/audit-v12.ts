@@ -5,31 +5,12 @@
  */
 import type Database from "better-sqlite3";
 import { lineColumns } from "../sqlite-audit-table.js";
-
-/** The version 1 to 12 audit table, its index and its triggers. */
-export const V12_AUDIT_TABLE = `
-	CREATE TABLE audit (
-		seq INTEGER PRIMARY KEY,
-		time TEXT NOT NULL,
-		session TEXT NOT NULL,
-		turn INTEGER NOT NULL,
-		kind TEXT NOT NULL,
-		call_id TEXT,
-		data TEXT NOT NULL CHECK (json_valid(data)),
-		prev_hash TEXT NOT NULL,
-		hash TEXT NOT NULL
-	);
-	CREATE INDEX audit_session ON audit (session, seq);
-	CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit
-	BEGIN SELECT RAISE(ABORT, 'audit records are append-only'); END;
-	CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit
-	BEGIN SELECT RAISE(ABORT, 'audit records are append-only'); END;
-`;
+import { V1_AUDIT_TABLE } from "../sqlite-migrations.js";
 
 /** Undoes migration 13 (the schema version is left to the caller): the records keep their values. */
 export function dropVersion13(db: Database.Database): void {
 	const lines = db.prepare("SELECT line FROM audit ORDER BY seq").pluck().all();
-	db.exec(`DROP TABLE audit; ${V12_AUDIT_TABLE}`);
+	db.exec(`DROP TABLE audit; ${V1_AUDIT_TABLE}`);
 	const hasFormat = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'audit_format'").get() !== undefined;
 	if (hasFormat) db.exec("ALTER TABLE audit_format DROP COLUMN line_from");
 	const insert = db.prepare("INSERT INTO audit (seq, time, session, turn, kind, call_id, data, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
