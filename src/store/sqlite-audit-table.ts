@@ -6,7 +6,7 @@
  * so no column can disagree with what is hashed; verification also checks the table's definition
  * (a table rebuilt with plain columns, or generated ones spelled differently, is refused).
  */
-import type { AuditRow } from "./store.js";
+import { type AuditRow, StoreError } from "./store.js";
 
 /** A body field, NULL where the line holds no JSON body (so an edited line fails to read, not to index). */
 function bodyField(name: string): string {
@@ -138,5 +138,19 @@ export function lineRecord(key: number, line: unknown): AuditRow | string {
 		hash: parsed.hash,
 	};
 	if (callId !== undefined) record.call_id = callId;
+	return record;
+}
+
+/**
+ * A row read for a reader: the record its line holds, or a StoreError naming why it is not one. With
+ * `session` (the row was found through the session index, which is not what is hashed), the line
+ * must name that session too.
+ */
+export function storedRecord(key: number, line: unknown, session?: string): AuditRow {
+	const record = lineRecord(key, line);
+	if (typeof record === "string") throw new StoreError(`audit record ${key}: ${record}`);
+	if (session !== undefined && record.session !== session) {
+		throw new StoreError(`audit record ${key}: the session index names ${session}, its line ${record.session} (edited?)`);
+	}
 	return record;
 }

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { oneLine } from "./sqlite-errors.js";
 import { DB_FILE } from "./sqlite-open.js";
-import { lineRecord } from "./sqlite-audit-table.js";
+import { storedRecord } from "./sqlite-audit-table.js";
 import { StoreError } from "./store.js";
 
 export interface FeedEventRow {
@@ -116,9 +116,7 @@ export class SqliteFeed {
 			.prepare(`SELECT seq, line FROM audit WHERE ${where.join(" AND ")} ORDER BY seq DESC LIMIT @limit`)
 			.all({ before: options.before ?? Number.MAX_SAFE_INTEGER, limit: options.limit, ...(options.session === undefined ? {} : { session: options.session }) }) as { seq: number; line: unknown }[];
 		return rows.map((row) => {
-			const record = lineRecord(row.seq, row.line);
-			if (typeof record === "string") throw new StoreError(`audit record ${row.seq}: ${record}`);
-			const { prev_hash: _prev, ...page } = record;
+			const { prev_hash: _prev, ...page } = storedRecord(row.seq, row.line, options.session);
 			return page;
 		});
 	}

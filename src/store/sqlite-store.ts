@@ -17,7 +17,7 @@ import { oneLine } from "./sqlite-errors.js";
 import { LockWaitLog } from "./lock-wait-log.js";
 import { CoreSaturation, retryWhileBusy, WRITE_LOCK_WAIT, type WriteLockWait } from "./write-lock-wait.js";
 import { BUSY_TIMEOUT_MS, openDatabase, prepareStateDir } from "./sqlite-open.js";
-import { AUDIT_TABLE_SQL, auditLine, lineColumns, lineRecord, TEXT_LINE, VERIFY_LINE } from "./sqlite-audit-table.js";
+import { AUDIT_TABLE_SQL, auditLine, lineColumns, storedRecord, TEXT_LINE, VERIFY_LINE } from "./sqlite-audit-table.js";
 import type { StoreRules, StoredRowTrust } from "./store-rules.js";
 import {
 	type AdoptedWork,
@@ -562,15 +562,7 @@ export class SqliteStore implements Store {
 			limit: limitOrAll(filter.limit),
 			...(filter.session === undefined ? {} : { session: filter.session }),
 		}) as { seq: number; line: unknown }[];
-		return rows.map((row) => {
-			const record = lineRecord(row.seq, row.line);
-			if (typeof record === "string") throw new StoreError(`audit record ${row.seq}: ${record}`);
-			// The index is not what is hashed: a record is another session's only if its line says so.
-			if (filter.session !== undefined && record.session !== filter.session) {
-				throw new StoreError(`audit record ${row.seq}: the session index names ${filter.session}, its line ${record.session} (edited?)`);
-			}
-			return record;
-		});
+		return rows.map((row) => storedRecord(row.seq, row.line, filter.session));
 	}
 
 	async verifyAudit(): Promise<ChainCheck> {
