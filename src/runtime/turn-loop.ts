@@ -49,6 +49,7 @@ import type { ConfirmCallback } from "./session-options.js";
 import type { TurnSubagents } from "./subagents.js";
 import type { SessionSkills } from "./skills/session-skills.js";
 import { historyCall, normalizeToolCalls, type ToolProposal } from "./tool-call-normalizer.js";
+import { stepDeadline } from "./step-deadline.js";
 import {
 	budgetExhaustedMessage,
 	cancelledMessage,
@@ -237,8 +238,7 @@ export async function runTurn(sessionDeps: TurnDeps, history: Message[], input: 
 			const prepared = deps.keeper ? await deps.keeper.prepare({ ...deps, history, tools: deps.tools.schemas(), signal }, step) : undefined;
 			if (prepared && !prepared.ok) return finish(prepared.status, step - 1, "", prepared.error);
 			contextRecord = prepared ? { manifest_digest: prepared.digest, context_tokens: prepared.tokens, context_window: prepared.window } : {};
-			const deadline = AbortSignal.timeout(deps.modelTimeoutMs);
-			const modelSignal = AbortSignal.any([signal, deadline]);
+			const deadline = stepDeadline(signal, deps.modelTimeoutMs);
 			let response: ModelResponse;
 			let sent = false;
 			const requested = history.length;
@@ -246,7 +246,7 @@ export async function runTurn(sessionDeps: TurnDeps, history: Message[], input: 
 				response = await llm.complete(
 					{ messages: history, tools: deps.tools.schemas(), onRetry: async (retry) => void (await recorder.emit("model.retried", { step, ...retry })) },
 					{
-						signal: modelSignal,
+						signal: deadline.signal,
 						beforeSend: async () => {
 							await recorder.emit("model.requested", { step, messages: history.length, tools: deps.tools.list().length });
 							// What the provider is sent, and everything before it, is on record (and heard) first.
@@ -279,9 +279,11 @@ export async function runTurn(sessionDeps: TurnDeps, history: Message[], input: 
 					throw err;
 				}
 				if (signal.aborted) return finish("cancelled", step, "", "turn cancelled by the host");
-				if (deadline.aborted) return finish("model_error", step, "", `model ${deps.model.spec} did not answer within ${deps.modelTimeoutMs < 1000 ? `${deps.modelTimeoutMs} ms` : `${Math.round(deps.modelTimeoutMs / 1000)} s`}`);
+				if (deadline.expired) return finish("model_error", step, "", `model ${deps.model.spec} did not answer within ${deps.modelTimeoutMs < 1000 ? `${deps.modelTimeoutMs} ms` : `${Math.round(deps.modelTimeoutMs / 1000)} s`}`);
 				const message = err instanceof ModelError ? err.message : `model call failed: ${oneLine(err)}`;
 				return finish("model_error", step, "", message);
+			} finally {
+				deadline.dispose();
 			}
 			const responded: EventPayloads["model.responded"] = {
 				step,

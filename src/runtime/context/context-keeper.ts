@@ -23,6 +23,7 @@ import type { ContextSettings } from "./context-settings.js";
 import type { InstructionPart } from "./project-instructions.js";
 import { renderTodo, type TodoState } from "./todo-state.js";
 import { TokenCounter } from "./token-count.js";
+import { stepDeadline } from "../step-deadline.js";
 
 /** A compaction that found nothing to summarise: trying again in the same step would plan the same. */
 export const NOTHING_TO_SUMMARISE = "nothing older than the last step and the current task is left to summarise";
@@ -363,14 +364,13 @@ export class ContextKeeper {
 					Math.min(plan.cut, context.sent),
 				),
 		});
-		const deadline = AbortSignal.timeout(call.modelTimeoutMs);
-		const signal = AbortSignal.any([call.signal, deadline]);
+		const deadline = stepDeadline(call.signal, call.modelTimeoutMs);
 		let summary: string;
 		try {
 			const response = await llm.complete(
 				{ messages: requestMessages, tools: call.tools, purpose: "compaction" },
 				{
-					signal,
+					signal: deadline.signal,
 					wait: async (answer, waitSignal) => {
 						const settled = await untilAborted(answer, waitSignal);
 						if (settled === ABORTED) throw waitSignal.reason;
@@ -382,10 +382,12 @@ export class ContextKeeper {
 			summary = response.text.trim();
 		} catch (err) {
 			if (call.signal.aborted) return fail("cancelled with the turn");
-			if (deadline.aborted) return fail(`the summarising call did not answer within ${call.modelTimeoutMs} ms`);
+			if (deadline.expired) return fail(`the summarising call did not answer within ${call.modelTimeoutMs} ms`);
 			// Refused before anything was sent: the turn's own request meets the same refusal and records it.
 			if (err instanceof BudgetExhaustedError || err instanceof CapabilityDeniedError) return fail(`refused: ${firstLine(err)}`);
 			return fail(`the summarising call failed: ${firstLine(err)}`);
+		} finally {
+			deadline.dispose();
 		}
 		if (summary === "") return fail("the summarising call answered with no text");
 
