@@ -6,7 +6,7 @@
  * A memory record the target wrote is forgotten the same way, one call each, through the kernel's
  * memory.forget under a grant of exactly its resource (undo-memory-plan.ts decides which).
  */
-import { newSessionId } from "./session-id.js";
+import { randomUUID } from "node:crypto";
 import { Authority } from "../kernel/authority/authority.js";
 import { issueGrant } from "../kernel/authority/capability.js";
 import { type TaskCeiling, taskCeiling } from "../kernel/authority/task-ceiling.js";
@@ -82,7 +82,7 @@ class ChangedSinceError extends Error {}
 
 async function runRestores(deps: UndoDeps, plan: UndoPlan, memoryPlan: MemoryUndoPlan, registry: ProtectedPaths | undefined): Promise<UndoResult> {
 	const { store } = deps;
-	const id = newSessionId();
+	const id = randomUUID();
 	const effectSeqs = new Map<string, number>();
 	const recorder = new EvidenceRecorder(store, deps.redactor, id, (event) => {
 		if (event.kind === "effect.recorded") effectSeqs.set(event.payload.call_id, event.payload.audit_seq);
