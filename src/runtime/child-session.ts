@@ -3,7 +3,7 @@
  * workspace, rules, ceiling and confirm callback, with the row naming its parent session and call.
  */
 import { sessionMemory } from "./session-memory.js";
-import { newSessionId } from "./session-id.js";
+import { randomUUID } from "node:crypto";
 import type { PermissionEngine } from "../kernel/admission/permission-engine.js";
 import type { ShellParser } from "../kernel/admission/shell/shell-parser.js";
 import { ShellParses } from "../kernel/admission/shell/shell-parses.js";
@@ -34,7 +34,7 @@ export function childOpener(parts: ChildSessionParts): OpenChild {
 	const open: OpenChild = async (spec: ChildSpec) => {
 		const { store, engine, redactor, env, shell } = parts;
 		const { parent } = spec;
-		const id = newSessionId();
+		const id = randomUUID();
 		// A sub-agent is a session of its own: its parses are its own too, shared by its decision, admission, flow and primitives.
 		const parses = new ShellParses(shell);
 		// The parent's host rules (persisted answers included) and run-deny rules hold in the child too.

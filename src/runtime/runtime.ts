@@ -7,7 +7,7 @@ import { MEMORY_TOOLS } from "../tools/memory-tools.js";
 import { toolOutputChannel } from "./live-tool-output.js";
 import { definitionReviewer } from "./mcp/mcp-review-asks.js";
 import { type McpSessionTools, openSessionMcp } from "./mcp/mcp-session-tools.js";
-import { newSessionId } from "./session-id.js";
+import { randomUUID } from "node:crypto";
 import { PermissionEngine } from "../kernel/admission/permission-engine.js";
 import { identityScope } from "../kernel/admission/program-identity.js";
 import type { ApprovedRule } from "../kernel/approval/approval-types.js";
@@ -182,7 +182,7 @@ export class Runtime {
 		if (typeof options.model !== "string" && typeof options.model?.complete !== "function") {
 			throw new RuntimeConfigError("model is required: pass a ModelProvider or a spec such as scripted:plan.yaml");
 		}
-		const setup = await this.prepareSession(options, newSessionId());
+		const setup = await this.prepareSession(options, randomUUID());
 		const { id, recorder, policy, model } = setup;
 		const { mode, workspace } = policy;
 		await this.store.createSession({ id, workspace, mode, model: model.spec, created_at: new Date().toISOString() });
