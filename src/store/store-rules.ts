@@ -18,7 +18,7 @@ export interface CanonicalAuditColumns {
 	data: string;
 }
 
-/** The columns of a stored audit row, raw as the database returns them, in this order. */
+/** The values of an audit row in the order a walker is handed them (sqlite-audit-table.ts lineColumns decodes a stored line into this order). */
 export const AUDIT_COLUMNS = ["seq", "time", "session", "turn", "kind", "call_id", "data", "prev_hash", "hash"] as const;
 
 /**

@@ -113,7 +113,7 @@ describe("SqliteStore audit verification names every class of tampering", () => 
 		const dir = await tampered(
 			3,
 			"ALTER TABLE audit RENAME TO audit_old",
-			`${AUDIT_TABLE_SQL.replace("'$.session'", "'$.kind'")}`,
+			AUDIT_TABLE_SQL.replace("'$.session'", "'$.kind'"),
 			"INSERT INTO audit (seq, line) SELECT seq, line FROM audit_old",
 			"DROP TABLE audit_old",
 		);
