@@ -40,3 +40,5 @@ export type { McpServerConfig } from "./runtime/mcp/mcp-server-config.js";
 export type { ElicitCallback, McpServerSummary } from "./runtime/mcp/mcp-session-tools.js";
 export type { McpToolReview, McpToolStatus } from "./runtime/mcp/mcp-review.js";
 export type { McpElicitation, McpElicitationAnswer, McpTransportSpec } from "./providers/mcp/mcp-types.js";
+export { decodeVisibleText, hasHiddenCharacters, visibleText } from "./kernel/display/visible-text.js";
+export type { VisibleTextOptions } from "./kernel/display/visible-text.js";
