@@ -4,27 +4,13 @@
  * tool read-only or spare it a confirmation. What the model sees of a tool is the definition a
  * human approved (src/runtime/mcp-tools.ts offers only those).
  */
-import { createHash } from "node:crypto";
 import type { McpContent } from "../kernel/kernel-mcp.js";
 import { withKernelFailures } from "./kernel-failures.js";
+import { mcpToolName } from "./mcp-tool-name.js";
 import { truncateText } from "./result-text.js";
 import type { ToolDefinition } from "./tool.js";
 
-/** The longest function name model providers accept. */
-const MAX_NAME = 64;
-const SAFE = /^[a-zA-Z0-9_-]+$/;
-
-/**
- * `mcp__<server>__<tool>`. A name over 64 characters, or holding characters a provider refuses,
- * keeps a readable prefix and ends in 8 hex digits of sha256(server/tool), so it is stable and two
- * tools never share one.
- */
-export function mcpToolName(server: string, tool: string): string {
-	const plain = `mcp__${server}__${tool}`;
-	if (plain.length <= MAX_NAME && SAFE.test(plain)) return plain;
-	const hash = createHash("sha256").update(`${server}/${tool}`).digest("hex").slice(0, 8);
-	return `${plain.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, MAX_NAME - hash.length - 1)}_${hash}`;
-}
+export { mcpToolName };
 
 /**
  * One schema object per distinct schema text, for the process: the argument validator compiles a
