@@ -9,7 +9,7 @@
  * a filesystem server is secret in the session as it would be read with read_file.
  */
 import { createHash } from "node:crypto";
-import { McpCancelledError, McpConnectError, type McpCallResult, type McpContent, type McpListEntry, type McpReadRequest, type McpReadResult, McpServerGoneError, McpTimeoutError } from "../providers/mcp/mcp-types.js";
+import { McpCancelledError, McpConnectError, McpResultTooLargeError, type McpCallResult, type McpContent, type McpListEntry, type McpReadRequest, type McpReadResult, McpServerGoneError, McpTimeoutError } from "../providers/mcp/mcp-types.js";
 import type { CallAuthority } from "./authority/authority.js";
 import { mcpResource } from "./authority/resource.js";
 import type { Budget, Reservation } from "./budget/budget.js";
@@ -168,6 +168,8 @@ export function failedExchange(err: unknown, held: Reservation | undefined, what
 	}
 	held?.settle();
 	if (err instanceof McpCancelledError) return new PrimitiveCancelledError(`${what} cancelled; whether the server acted on it is unknown`);
+	// It answered, so it acted on the request; only what it answered is lost.
+	if (err instanceof McpResultTooLargeError) return new McpPrimitiveError(`${err.message}; the server did act on ${request}`);
 	if (err instanceof McpServerGoneError || err instanceof McpTimeoutError || err instanceof McpConnectError) {
 		return new McpPrimitiveError(`${err.message}; whether it acted on ${request} is unknown`);
 	}

@@ -66,7 +66,9 @@ export function mcpTool(spec: McpToolSpec): ToolDefinition<Record<string, unknow
 				const out = await ctx.kernel.mcp.call({ server: spec.server, tool: spec.tool, arguments: args, timeoutMs: spec.timeoutMs, maxBytes: ctx.limits.maxReadBytes, pathKeys });
 				const text = out.content.map(blockText).join("\n") || "(no content)";
 				const note = out.truncated ? `\n[result truncated: ${out.bytes} bytes arrived, the first ${ctx.limits.maxReadBytes} were kept]` : "";
-				return { output: `${truncateText(text, Math.max(0, ctx.limits.maxResultChars - note.length))}${note}`, ...(out.isError ? { isError: true } : {}) };
+				const room = Math.max(0, ctx.limits.maxResultChars - note.length);
+				const truncated = out.truncated || text.length > room;
+				return { output: `${truncateText(text, room)}${note}`, ...(out.isError ? { isError: true } : {}), ...(truncated ? { truncated } : {}) };
 			}),
 	};
 }
