@@ -52,7 +52,7 @@ describe("an elicitation asked as questions", () => {
 		const { asked, ask } = scripted(["yes", "Ada Lovelace", "y", "", "hero-2", "fish-1"]);
 		const answer = await elicitByQuestions(ask)(request, new AbortController().signal);
 		expect(answer).toEqual({ action: "accept", content: { name: "Ada Lovelace", check: true, count: 42, hero: "hero-2", fish: ["fish-1"] } });
-		expect(asked[0]).toBe("MCP server everything asks for input: Please provide inputs\nIt asks for: name (required), check, count, hero, fish.\nAnswer it? (yes, or anything else to decline)");
+		expect(asked[0]).toBe("MCP server everything asks for input: Please provide inputs — it asks for: name (required), check, count, hero, fish. Answer it? (yes, or anything else to decline)");
 		expect(asked[1]).toBe("name (string; required) — Name: Your full name");
 	});
 

@@ -87,8 +87,9 @@ const MAX_TRIES = 3;
 export function elicitByQuestions(ask: AskLine): ElicitCallback {
 	return async (request: McpElicitation, signal: AbortSignal): Promise<McpElicitationAnswer> => {
 		const fields = elicitFields(request.requestedSchema);
-		const wants = fields.length ? `\nIt asks for: ${fields.map((f) => `${f.name}${f.required ? " (required)" : ""}`).join(", ")}.` : "";
-		const go = await ask(`MCP server ${request.server} asks for input: ${request.message}${wants}\nAnswer it? (yes, or anything else to decline)`, signal);
+		// One line: a surface shows a question's line breaks as escapes, not as lines.
+		const wants = fields.length ? ` — it asks for: ${fields.map((f) => `${f.name}${f.required ? " (required)" : ""}`).join(", ")}.` : "";
+		const go = await ask(`MCP server ${request.server} asks for input: ${request.message}${wants} Answer it? (yes, or anything else to decline)`, signal);
 		if (go === undefined) return { action: "cancel" };
 		if (!/^\s*(y|yes)\s*$/i.test(go)) return { action: "decline" };
 		const content: Record<string, unknown> = {};

@@ -84,7 +84,7 @@ describe("MCP elicitation in a session", () => {
 			}),
 		});
 		await session.send("go");
-		expect(asked[0]).toMatch(/^MCP server everything asks for input: Please provide inputs for the following fields:\nIt asks for: name \(required\), check/);
+		expect(asked[0]).toMatch(/^MCP server everything asks for input: Please provide inputs for the following fields: — it asks for: name \(required\), check/);
 		const result = JSON.stringify(model.requests[1]!.at(-1));
 		expect(result).toContain("Grace Hopper");
 		expect(result).toContain("Agreed to terms: false");
