@@ -60,7 +60,7 @@ export async function runTask(task: string, flags: RunFlags, out: (text: string)
 }
 
 /** The terminal's answering callbacks for --on-ask prompt; refused without a terminal to ask on. */
-async function promptingHost(flags: RunFlags): Promise<Pick<SessionOptions, "confirm" | "release" | "askUser"> | undefined> {
+async function promptingHost(flags: RunFlags): Promise<Pick<SessionOptions, "confirm" | "release" | "askUser" | "elicit"> | undefined> {
 	if (flags.onAsk === "console") return elsewhereHost();
 	if (flags.onAsk !== "prompt") return undefined;
 	if (!process.stdin.isTTY) throw new UsageError("--on-ask prompt needs a terminal on standard input; use deny or allow in automation");

@@ -11,6 +11,7 @@ import type { ReleaseRequest } from "../../kernel/flow/flow-types.js";
 import { createModel } from "../../models/model-spec.js";
 import type { ModelProvider } from "../../models/provider.js";
 import type { ToolOutputEvent } from "../../runtime/live-tool-output.js";
+import { elicitByQuestions } from "../../runtime/mcp/elicit-questions.js";
 import type { OpenSessionOptions, Runtime } from "../../runtime/runtime.js";
 import type { Session } from "../../runtime/session.js";
 import type { ConfirmationRequest } from "../../runtime/session-options.js";
@@ -162,7 +163,7 @@ export class ChatController {
 	}
 
 	/** The person answers asks here: the session's confirm and release callbacks. */
-	private hostCallbacks(): Pick<OpenSessionOptions, "confirm" | "release" | "askUser" | "onToolOutput"> {
+	private hostCallbacks(): Pick<OpenSessionOptions, "confirm" | "release" | "askUser" | "elicit" | "onToolOutput"> {
 		return {
 			onToolOutput: (event) => {
 				this.transcript.liveOutput(event.payload.call_id, event.payload.lines);
@@ -180,6 +181,11 @@ export class ChatController {
 				if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error("the question was withdrawn");
 				return typeof answer === "string" ? answer : "";
 			},
+			// A server's request for input: its message and fields, each a question to the person here.
+			elicit: elicitByQuestions(async (question, signal) => {
+				const answer = await this.askPerson({ kind: "question", question }, signal);
+				return signal.aborted || typeof answer !== "string" ? undefined : answer;
+			}),
 		};
 	}
 

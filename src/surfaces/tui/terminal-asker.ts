@@ -1,9 +1,11 @@
 /**
- * `warden run --on-ask prompt`: a single task that asks on the terminal. Each ask is written to
+ * `warden run --on-ask prompt`: a single task that asks on the terminal (approvals, releases,
+ * ask_user, and an MCP server's request for input as one question per field). Each ask is written to
  * standard error (standard output stays the run's, --json included) and answered by one key read
  * raw from standard input, armed only after the ask is written: keys typed earlier are dropped.
  */
 import type { ReleaseRequest } from "../../kernel/flow/flow-types.js";
+import { elicitByQuestions } from "../../runtime/mcp/elicit-questions.js";
 import type { ConfirmationRequest, SessionOptions } from "../../runtime/session-options.js";
 import { APPROVAL_KEYS, keyName, YES_NO_KEYS } from "./ask-keys.js";
 import { ARM_AFTER_MS } from "./arm-delay.js";
@@ -82,8 +84,14 @@ function readLine(io: TerminalIo, signal: AbortSignal): Promise<string | undefin
 	});
 }
 
-/** The session's confirm, release and askUser callbacks, answered at the terminal. */
-export function terminalAsker(io: TerminalIo = { input: process.stdin, output: process.stderr }): Pick<SessionOptions, "confirm" | "release" | "askUser"> {
+/** One question asked and its line read. */
+async function questionAt(io: TerminalIo, question: string, signal: AbortSignal): Promise<string | undefined> {
+	show(io, { kind: "question", question });
+	return readLine(io, signal);
+}
+
+/** The session's confirm, release, askUser and elicit callbacks, answered at the terminal. */
+export function terminalAsker(io: TerminalIo = { input: process.stdin, output: process.stderr }): Pick<SessionOptions, "confirm" | "release" | "askUser" | "elicit"> {
 	// One ask at a time on one terminal: concurrent calls wait their turn.
 	let queue: Promise<unknown> = Promise.resolve();
 	const serial = <T>(run: () => Promise<T>): Promise<T> => {
@@ -107,10 +115,8 @@ export function terminalAsker(io: TerminalIo = { input: process.stdin, output: p
 				io.output.write(`${yes ? "released" : signal.aborted ? "no longer waiting (answered elsewhere or cancelled)" : "kept"}\n`);
 				return yes;
 			}),
-		askUser: (question: string, signal: AbortSignal) =>
-			serial(async () => {
-				show(io, { kind: "question", question });
-				return (await readLine(io, signal)) ?? "";
-			}),
+		askUser: (question: string, signal: AbortSignal) => serial(async () => (await questionAt(io, question, signal)) ?? ""),
+		// A server's request for input holds the terminal for all its questions.
+		elicit: (request, signal) => serial(() => elicitByQuestions((question, s) => questionAt(io, question, s))(request, signal)),
 	};
 }
