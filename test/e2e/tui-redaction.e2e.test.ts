@@ -24,7 +24,9 @@ const CANARY = "canary-4b1d9e7f2a";
 const ENV = `LAUNCH_CODE=${CANARY}\n`;
 
 const PLAN = [
-	{ tool_calls: [{ name: "shell", arguments: { command: "cat .env" } }, { name: "read_file", arguments: { path: ".env" } }] },
+	// The shell read alone first: its live output is drawn before anything else taught the redactor the value.
+	{ tool_calls: [{ name: "shell", arguments: { command: "cat .env" } }] },
+	{ tool_calls: [{ name: "read_file", arguments: { path: ".env" } }] },
 	{ text: `The launch code is ${CANARY} and I will note it.`, tool_calls: [{ name: "write_file", arguments: { path: "notes.txt", content: `code ${CANARY}\n` } }] },
 	{ text: `Noted ${CANARY} in notes.txt.` },
 ];
