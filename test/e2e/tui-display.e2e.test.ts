@@ -139,4 +139,25 @@ describe("what the terminal shows is what runs", () => {
 		expectNothingRan(fixture);
 		await expectNoPayloadRaw(screen);
 	});
+
+	it("a long command is cut only with a marker, and v shows it whole before it is answered", async () => {
+		const fixture = makeFixture();
+		const long = `echo ${"greeting ".repeat(90)}far-end-word`;
+		const plan = writePlan(fixture, [{ tool_calls: [{ name: "shell", arguments: { command: long } }] }, { text: "Done." }]);
+		const screen = new PtyScreen(["--model", `scripted:${plan}`, "--workspace", fixture.workspace, "--state-dir", fixture.stateDir, "--ask", "shell"], { cols: 120 });
+		open.push(screen);
+		await screen.waitFor(() => screen.visible().some((row) => row === "›"));
+		screen.write("greet at length\r");
+		const cut = await screen.waitFor("[v] view all");
+		expect(cut.replace(/\s*\n[│ ]*/g, "")).toMatch(/… \(\d+ more characters, press v to view all\)/);
+		expect(cut).not.toContain("far-end-word");
+		screen.write("v");
+		const whole = await screen.waitFor("[v] shorten long fields");
+		expect(whole.replace(/\s*\n[│ ]*/g, "")).toContain("far-end-word");
+		screen.write("n");
+		await screen.waitFor("Done.");
+		await screen.waitFor(() => screen.visible().some((row) => row === "›"));
+		screen.write("\u0004");
+		expect(await screen.exited).toBe(0);
+	});
 });

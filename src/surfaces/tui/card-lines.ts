@@ -100,7 +100,7 @@ function approvalLines(r: ConfirmationRequest, full: boolean): Line[] {
 	const d = r.decision;
 	const lines: Line[] = [
 		{ text: `Allow ${displayField(r.tool)} on ${askField(r.resource, full)}?`, tone: "warn" },
-		{ text: `  asked by ${displayField(d.layer)}${d.rule ? ` rule ${displayField(d.rule)}` : ""}: ${displayField(d.reason)}`, tone: "plain" },
+		{ text: `  asked by ${displayField(d.layer)}${d.rule ? ` rule ${displayField(d.rule)}` : ""}: ${askField(d.reason, full)}`, tone: "plain" },
 		{ text: `  arguments ${askField(JSON.stringify(r.arguments) ?? "undefined", full)}`, tone: "plain" },
 	];
 	if (hasHiddenCharacters(r.resource)) lines.splice(1, 0, { text: "  ! holds characters a terminal would hide or act on: each is spelled as \\x… or \\u{…}", tone: "error" });
