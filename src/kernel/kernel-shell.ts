@@ -123,7 +123,10 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 			const root = await opts.root();
 			// Every sub-command, and every file it visibly writes in the workspace, is admitted, or none runs.
 			if (opts.authority) opts.authority.admit(opts.authority.shellRequests(command, { workspace: root.real, home: opts.env.HOME ?? "/", resolvePath: resolveRealPath }));
-			const { records: flow, network, settle } = await shellFlow(opts, command, root.real);
+			const { records: flow, network, settle, readLabel } = await shellFlow(opts, command, root.real);
+			// Secret values are learned from what the command read only once it settles, so a live view
+			// redacted before then could show them: a command that can read secret data is seen when it ends.
+			const live = readLabel?.sensitivity === "secret" ? undefined : opts.output;
 			const confined = await confinement(opts, root.real, command, env(), network);
 			// The whole timeout is held before anything is spawned; the command may run that long.
 			const held = opts.budget?.reserve("shell_ms", Math.ceil(execOpts.timeoutMs));
@@ -155,7 +158,7 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 								maxOutputBytes: execOpts.maxOutputBytes,
 								signal: opts.signal,
 								wrap,
-								onOutput: opts.output ? (stream, text) => opts.output?.write(stream, text) : undefined,
+								onOutput: live ? (stream, text) => live.write(stream, text) : undefined,
 							});
 						} finally {
 							opts.output?.end();
@@ -207,7 +210,7 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 }
 
 /** Without a flow plane or a parser the command carries nothing, and a sandboxed one gets no network. */
-async function shellFlow(opts: ShellPrimitivesOptions, command: string, root: string): Promise<Pick<ShellFlowAdmission, "records" | "network" | "settle">> {
+async function shellFlow(opts: ShellPrimitivesOptions, command: string, root: string): Promise<Pick<ShellFlowAdmission, "records" | "network" | "settle"> & { readLabel?: ShellFlowAdmission["readLabel"] }> {
 	if (!opts.flow || !opts.parseShell) return { records: [], network: false, settle: async () => {} };
 	return admitShellFlow({ flow: opts.flow, parseShell: opts.parseShell, callId: opts.callId, root, authority: opts.authority, approved: opts.approved, hostAllowed: opts.hostAllowed }, command);
 }

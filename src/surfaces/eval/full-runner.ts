@@ -42,7 +42,7 @@ const TERMINALS: Record<string, string> = {
 };
 
 /** The scripted model's steps for a plan, with the task's {workspace}-style variables expanded. */
-function scriptedSteps(plan: readonly PlannedStep[], dirs: TaskDirs) {
+export function scriptedSteps(plan: readonly PlannedStep[], dirs: TaskDirs) {
 	return plan.map((step) => {
 		const out: { text?: string; tool_calls?: unknown[] } = {};
 		if (step.text !== undefined) out.text = step.text;

@@ -289,3 +289,39 @@ describe("late_answer", () => {
 		expect(refusal(`${PLAN}late_answer: allow_once\ncrash_at: operation.performed\n`)).toMatch(/^late_answer: cannot be combined with crash_at/);
 	});
 });
+
+const TERMINAL_TASK = `
+category: surfaces
+description: a command hides a sub-command
+rules: { ask: ["shell"] }
+on_ask: deny
+terminal: { surface: plain }
+plan:
+  - tool_calls:
+      - name: shell
+        arguments: { command: "echo hi" }
+        expect: forbidden
+        effect: { screen_hides: "touch a" }
+      - name: shell
+        arguments: { command: "printf x" }
+        expect: forbidden
+        effect: { terminal_state: clipboard }
+  - text: done
+`;
+
+describe("a surfaces task (terminal:)", () => {
+	it("reads the surface and the terminal effects", () => {
+		const task = parseTaskText(TERMINAL_TASK, "eval/tasks/surfaces/t.yaml", "surfaces");
+		expect(task.terminal).toEqual({ surface: "plain" });
+		expect(task.plan[0]?.calls.map((c) => c.effect)).toEqual([
+			{ kind: "screen_hides", text: "touch a" },
+			{ kind: "terminal_state", state: "clipboard" },
+		]);
+	});
+
+	it("refuses an unknown surface or state, and settings the CLI in a pty cannot be given, in one line naming the field", () => {
+		expect(errorOf(TERMINAL_TASK.replace("surface: plain", "surface: web"), "surfaces")).toMatch(/terminal\.surface: must be one of screen, plain, prompt, got "web"/);
+		expect(errorOf(TERMINAL_TASK.replace("terminal_state: clipboard", "terminal_state: bell"), "surfaces")).toMatch(/effect\.terminal_state: must be one of title, clipboard, alternate_screen, got "bell"/);
+		expect(errorOf(`${TERMINAL_TASK}flow: { redact_model_context: always }\n`, "surfaces")).toMatch(/flow: cannot be combined with terminal/);
+	});
+});
