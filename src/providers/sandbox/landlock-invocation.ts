@@ -13,6 +13,7 @@ import { type Dirent, existsSync, readdirSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { CREDENTIAL_STORES } from "./bwrap-invocation.js";
 import { isInside, type ProtectedLayout, protectedLayout } from "./protected-layout.js";
+import type { ProtectedScan } from "./protected-scan.js";
 import type { SandboxInvocation, SandboxProfile } from "./sandbox-profile.js";
 
 /** Device files a command may write to: the sinks and sources every shell script uses. */
@@ -88,6 +89,7 @@ export function landlockInvocation(
 	program: string,
 	tmp: string,
 	layout?: ProtectedLayout,
+	scan?: ProtectedScan,
 ): LandlockInvocation {
 	const ws = profile.workspace;
 	const cwd = profile.cwd ?? ws;
@@ -95,7 +97,8 @@ export function landlockInvocation(
 	const args: string[] = [];
 	if (profile.name === "workspace-write") {
 		const found = layout ?? protectedLayout(ws, profile.protectedRoots ?? [], profile.protect ?? []);
-		const carved = [...found.existing, ...found.absent.map((a) => a.path)];
+		// Each protected path found at depth too: it gets no rule, and neither do the directories on the way to it, so none can be renamed.
+		const carved = [...found.existing, ...found.absent.map((a) => a.path), ...(scan?.found ?? []).map((f) => join(ws, f.rel))];
 		for (const path of coverExcept(ws, carved)) args.push("--write", path);
 	}
 	args.push("--write", tmp);

@@ -1,7 +1,8 @@
 /**
  * Everything one sandboxed command needs, made just before it runs and undone after it ends: the
  * provider's command line and environment, bubblewrap's read-only stand-ins for absent protected
- * paths, Landlock's private temp dir.
+ * paths, Landlock's private temp dir; and afterwards the check of what the command created among
+ * the protected paths.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -10,13 +11,16 @@ import { BWRAP_ENV, bwrapInvocation } from "./bwrap-invocation.js";
 import { landlockInvocation } from "./landlock-invocation.js";
 import { acquireStandIns } from "./stand-ins.js";
 import { protectedLayout } from "./protected-layout.js";
+import { type ProtectedSnapshot, snapshotProtected, sweepProtected } from "./protected-sweep.js";
 import type { SandboxInvocation, SandboxProfile, SandboxProviderName } from "./sandbox-profile.js";
 
 export interface PreparedSandbox extends SandboxInvocation {
 	/** The environment to spawn `program` with. */
 	env: NodeJS.ProcessEnv;
-	/** Removes what was made for this command; safe to call more than once. */
+	/** Removes what was made for this command and checks what it created among the protected paths; safe to call more than once. */
 	cleanup: () => Promise<void>;
+	/** After cleanup: each protected path the command created that was put aside, with why (protected-sweep.ts). */
+	refused: string[];
 }
 
 export interface SandboxProgram {
@@ -28,27 +32,45 @@ export interface SandboxProgram {
 export async function prepareSandbox(sandbox: SandboxProgram, profile: SandboxProfile, command: string, env: NodeJS.ProcessEnv): Promise<PreparedSandbox> {
 	const writable = profile.name === "workspace-write";
 	const layout = writable ? protectedLayout(profile.workspace, profile.protectedRoots ?? [], profile.protect ?? []) : undefined;
-	if (sandbox.provider === "bwrap") {
-		const release = layout ? acquireStandIns(layout.absent) : () => {};
-		try {
-			const { program, args } = bwrapInvocation(profile, command, env, sandbox.program, layout);
-			return { program, args, env: BWRAP_ENV, cleanup: async () => release() };
-		} catch (err) {
-			release();
-			throw err;
+	const refused: string[] = [];
+	// Bubblewrap's stand-ins are made first, so the walk before the command sees them as there already.
+	const release = layout && sandbox.provider === "bwrap" ? acquireStandIns(layout.absent) : () => {};
+	let snapshot: ProtectedSnapshot | undefined;
+	const sweep = () => {
+		if (snapshot === undefined) return;
+		const taken = snapshot;
+		snapshot = undefined;
+		refused.push(...sweepProtected(taken, (layout?.absent ?? []).filter((a) => a.writable).map((a) => a.path)));
+	};
+	try {
+		snapshot = writable && profile.protectedMatch ? snapshotProtected(profile.workspace, profile.protectedMatch) : undefined;
+		if (sandbox.provider === "bwrap") {
+			const { program, args } = bwrapInvocation(profile, command, env, sandbox.program, layout, snapshot?.scan);
+			const cleanup = async () => {
+				try {
+					sweep();
+				} finally {
+					release();
+				}
+			};
+			return { program, args, env: BWRAP_ENV, cleanup, refused };
 		}
+	} catch (err) {
+		release();
+		throw err;
 	}
 	const own = profile.tmp === undefined;
 	const tmp = profile.tmp ?? (await mkdtemp(join(tmpdir(), "warden-tmp-")));
 	try {
-		const { program, args, env: commandEnv } = landlockInvocation(profile, command, env, sandbox.program, tmp, layout);
+		const { program, args, env: commandEnv } = landlockInvocation(profile, command, env, sandbox.program, tmp, layout, snapshot?.scan);
 		let done = false;
 		const cleanup = async () => {
+			sweep();
 			if (done || !own) return;
 			done = true;
 			await rm(tmp, { recursive: true, force: true });
 		};
-		return { program, args, env: commandEnv, cleanup };
+		return { program, args, env: commandEnv, cleanup, refused };
 	} catch (err) {
 		if (own) await rm(tmp, { recursive: true, force: true });
 		throw err;

@@ -18,8 +18,23 @@ export interface ProtectedRoot {
 export interface ProtectedLayout {
 	/** Real paths, inside the workspace, that exist and stay read-only. */
 	existing: string[];
-	/** The first missing component of each absent root: what must not be created. */
-	absent: { path: string; directory: boolean }[];
+	/**
+	 * The first missing component of each absent root: what must not be created, or, `writable`,
+	 * what may be created only as a pinned directory whose contents are checked after the command.
+	 */
+	absent: AbsentRoot[];
+}
+
+export interface AbsentRoot {
+	path: string;
+	directory: boolean;
+	/**
+	 * A missing `.git`: `git init` must be able to make a repository there, so the stand-in is a
+	 * writable directory that cannot be renamed or replaced, and what git (or anything else) put
+	 * in it is checked once the command ends (protected-sweep.ts). Every other absent root is held
+	 * by a read-only stand-in.
+	 */
+	writable?: boolean;
 }
 
 /** The nested-repository walk stays cheap: this deep, this many directories, never into these. */
@@ -75,11 +90,11 @@ function lstatKind(path: string): "dir" | "other" | "missing" {
 /**
  * Resolves each root against the disk. `.git` that is a file (a worktree's or a submodule's
  * pointer) is itself what stays read-only; a root under a missing `.git` makes `.git` the absent
- * name, so `git init` cannot plant hooks. Symlinks are followed only to targets inside the workspace.
+ * name, a writable one (see AbsentRoot.writable). Symlinks are followed only to targets inside the workspace.
  */
 export function protectedLayout(workspace: string, roots: readonly ProtectedRoot[], extraAbsolute: readonly string[] = []): ProtectedLayout {
 	const existing = new Set<string>();
-	const absent = new Map<string, boolean>();
+	const absent = new Map<string, AbsentRoot>();
 	const keep = (path: string) => {
 		try {
 			const real = realpathSync(path);
@@ -97,7 +112,8 @@ export function protectedLayout(workspace: string, roots: readonly ProtectedRoot
 			const last = i === parts.length - 1;
 			const kind = lstatKind(path);
 			if (kind === "missing") {
-				absent.set(path, last ? root.directory : true);
+				const gitDir = parts[i] === ".git" && !last;
+				absent.set(path, { path, directory: last ? root.directory : true, ...(gitDir ? { writable: true } : {}) });
 				break;
 			}
 			if (last || kind === "other") {
@@ -116,6 +132,6 @@ export function protectedLayout(workspace: string, roots: readonly ProtectedRoot
 		}
 	}
 	// A missing name under another missing name is covered by the outer one.
-	const absentList = [...absent].filter(([p]) => ![...absent.keys()].some((q) => q !== p && isInside(p, q)));
-	return { existing: [...existing], absent: absentList.map(([path, directory]) => ({ path, directory })) };
+	const absentList = [...absent.values()].filter((a) => ![...absent.keys()].some((q) => q !== a.path && isInside(a.path, q)));
+	return { existing: [...existing], absent: absentList };
 }
