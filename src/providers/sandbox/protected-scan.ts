@@ -35,12 +35,13 @@ export interface ProtectedScan {
 export const SCAN_MAX_DEPTH = 12;
 export const SCAN_MAX_DIRS = 20_000;
 
-/** Dependency and build folders: their size would eat the walk, and no tool of the user's runs control files from them. */
+/** Dependency and build folders (outside git dirs): their size would eat the walk, and no tool of the user's runs control files from them. */
 const SKIP_DIRS = new Set(["node_modules", "dist", "build", "target", ".venv", "vendor", "__pycache__"]);
 
-/** Git's bulk storage inside a git dir: objects, refs and logs hold no file git reads to find config or programs. */
+/** Git's bulk storage in a git dir: refs, logs and objects hold no file git reads to find config or programs. */
 const GIT_BULK = new Set(["refs", "logs", "lfs"]);
-const OBJECT_FANOUT = /^[0-9a-f]{2}$/;
+/** In a git dir's `objects`, all but `info` (where `alternates` lives). */
+const OBJECTS_BULK = /^(?:[0-9a-f]{2}|pack)$/;
 
 /** A child name no rule singles out: a directory that protects it protects every name beneath. */
 const PROBE_CHILD = "warden-probe-child";
@@ -52,47 +53,60 @@ function kindOf(e: Dirent): ScannedKind | undefined {
 	return undefined;
 }
 
-/** Whether the walk has no reason to enter `name` under `parentRel`. */
-function skipped(parentRel: string, name: string): boolean {
-	if (SKIP_DIRS.has(name)) return true;
-	const parts = parentRel.split("/");
-	const last = parts[parts.length - 1];
-	if (last === ".git" && GIT_BULK.has(name)) return true;
-	if (last === "objects" && parts[parts.length - 2] === ".git" && (name === "pack" || OBJECT_FANOUT.test(name))) return true;
-	return false;
+/** Where a directory lies, for what the walk may pass over beneath it. */
+type Place = "work" | "git" | "git-dir" | "objects";
+
+/**
+ * Where a child directory lies: inside a `.git` nothing is passed over by name (a submodule may
+ * be called `vendor` or `build`), except a git dir's own bulk storage. A git dir is `.git`, or a
+ * directory under one that holds a HEAD (a submodule's or a worktree's).
+ */
+function placeOf(parent: Place, name: string, childEntries: () => string[]): Place | "skip" {
+	if (parent === "work") return name === ".git" ? "git-dir" : SKIP_DIRS.has(name) ? "skip" : "work";
+	if (parent === "git-dir") {
+		if (GIT_BULK.has(name)) return "skip";
+		if (name === "objects") return "objects";
+	}
+	if (parent === "objects") return OBJECTS_BULK.test(name) ? "skip" : "git";
+	return childEntries().includes("HEAD") ? "git-dir" : "git";
 }
 
 export function scanProtected(workspace: string, isProtected: ProtectedMatch): ProtectedScan {
 	const found: ScannedPath[] = [];
-	let level = [""];
+	let level: { rel: string; place: Place }[] = [{ rel: "", place: "work" }];
 	let dirs = 0;
 	let complete = true;
+	const list = (rel: string): Dirent[] => {
+		try {
+			return readdirSync(rel === "" ? workspace : join(workspace, rel), { withFileTypes: true });
+		} catch {
+			return [];
+		}
+	};
 	for (let depth = 0; level.length > 0; depth++) {
 		if (depth >= SCAN_MAX_DEPTH) {
 			complete = false;
 			break;
 		}
-		const next: string[] = [];
-		for (const rel of level) {
-			let entries: Dirent[];
-			try {
-				entries = readdirSync(rel === "" ? workspace : join(workspace, rel), { withFileTypes: true });
-			} catch {
-				continue;
-			}
+		const next: { rel: string; place: Place; entries?: Dirent[] }[] = [];
+		for (const dir of level) {
+			const entries = (dir as { entries?: Dirent[] }).entries ?? list(dir.rel);
 			for (const e of entries) {
 				const kind = kindOf(e);
 				if (kind === undefined) continue;
-				const child = rel === "" ? e.name : `${rel}/${e.name}`;
+				const child = dir.rel === "" ? e.name : `${dir.rel}/${e.name}`;
 				const whole = kind === "dir" && isProtected(`${child}/${PROBE_CHILD}`);
 				if (whole || isProtected(child)) found.push({ rel: child, kind, whole });
 				// A whole protected directory is kept as one; its insides need no look of their own.
-				if (kind !== "dir" || whole || skipped(rel, e.name)) continue;
+				if (kind !== "dir" || whole) continue;
+				let childEntries: Dirent[] | undefined;
+				const place = placeOf(dir.place, e.name, () => (childEntries ??= list(child)).map((c) => c.name));
+				if (place === "skip") continue;
 				if (++dirs > SCAN_MAX_DIRS) {
 					complete = false;
 					continue;
 				}
-				next.push(child);
+				next.push({ rel: child, place, ...(childEntries ? { entries: childEntries } : {}) });
 			}
 		}
 		level = next;
