@@ -71,9 +71,16 @@ function placeOf(parent: Place, name: string, childEntries: () => string[]): Pla
 	return childEntries().includes("HEAD") ? "git-dir" : "git";
 }
 
+/** A directory the walk will read, with its entries when deciding its place read them already. */
+interface Pending {
+	rel: string;
+	place: Place;
+	entries?: Dirent[];
+}
+
 export function scanProtected(workspace: string, isProtected: ProtectedMatch): ProtectedScan {
 	const found: ScannedPath[] = [];
-	let level: { rel: string; place: Place }[] = [{ rel: "", place: "work" }];
+	let level: Pending[] = [{ rel: "", place: "work" }];
 	let dirs = 0;
 	let complete = true;
 	const list = (rel: string): Dirent[] => {
@@ -88,9 +95,9 @@ export function scanProtected(workspace: string, isProtected: ProtectedMatch): P
 			complete = false;
 			break;
 		}
-		const next: { rel: string; place: Place; entries?: Dirent[] }[] = [];
+		const next: Pending[] = [];
 		for (const dir of level) {
-			const entries = (dir as { entries?: Dirent[] }).entries ?? list(dir.rel);
+			const entries = dir.entries ?? list(dir.rel);
 			for (const e of entries) {
 				const kind = kindOf(e);
 				if (kind === undefined) continue;
@@ -100,7 +107,11 @@ export function scanProtected(workspace: string, isProtected: ProtectedMatch): P
 				// A whole protected directory is kept as one; its insides need no look of their own.
 				if (kind !== "dir" || whole) continue;
 				let childEntries: Dirent[] | undefined;
-				const place = placeOf(dir.place, e.name, () => (childEntries ??= list(child)).map((c) => c.name));
+				const names = () => {
+					childEntries ??= list(child);
+					return childEntries.map((c) => c.name);
+				};
+				const place = placeOf(dir.place, e.name, names);
 				if (place === "skip") continue;
 				if (++dirs > SCAN_MAX_DIRS) {
 					complete = false;
