@@ -17,6 +17,7 @@ describe("the default protected paths", () => {
 		["**/.git/config.worktree", ".git/config.worktree"],
 		["**/.git/worktrees/*/config.worktree", ".git/worktrees/feature/config.worktree"],
 		["**/.git/worktrees/*/config", ".git/worktrees/feature/config"],
+		["**/.git/worktrees/*/hooks/**", ".git/worktrees/feature/hooks/pre-commit"],
 		["**/.git/worktrees/*/commondir", ".git/worktrees/feature/commondir"],
 		["**/.git/worktrees/*/gitdir", ".git/worktrees/feature/gitdir"],
 		["**/.git/commondir", ".git/commondir"],

@@ -54,6 +54,8 @@ export const DEFAULT_PROTECTED_PATHS: readonly ProtectedPathSpec[] = [
 	{ pattern: "**/.git/config.worktree", reason: GIT_CONFIG_REASON },
 	{ pattern: "**/.git/worktrees/*/config.worktree", reason: GIT_CONFIG_REASON },
 	{ pattern: "**/.git/worktrees/*/config", reason: GIT_CONFIG_REASON },
+	// Without a commondir, git takes a worktree's git dir for a whole one: its own hooks then run.
+	{ pattern: "**/.git/worktrees/*/hooks/**", reason: "writes a git hook in a worktree's git dir: git runs it there when the worktree has no commondir" },
 	{ pattern: "**/.git/worktrees/*/commondir", reason: GIT_DIR_REASON },
 	{ pattern: "**/.git/worktrees/*/gitdir", reason: "writes a worktree's back pointer: git would take that worktree's files from elsewhere" },
 	{ pattern: "**/.git/commondir", reason: GIT_DIR_REASON },

@@ -32,6 +32,7 @@ const INSTANCES: Record<string, readonly string[]> = {
 	"**/.git/config.worktree": [".git/config.worktree"],
 	"**/.git/worktrees/*/config.worktree": [".git/worktrees/feature/config.worktree"],
 	"**/.git/worktrees/*/config": [".git/worktrees/feature/config"],
+	"**/.git/worktrees/*/hooks/**": [".git/worktrees/feature/hooks/pre-commit"],
 	"**/.git/worktrees/*/commondir": [".git/worktrees/feature/commondir"],
 	"**/.git/worktrees/*/gitdir": [".git/worktrees/feature/gitdir"],
 	"**/.git/commondir": [".git/commondir", "lib/.git/commondir"],
