@@ -178,6 +178,21 @@ describe.each(CASES)("shell under the workspace-write sandbox: $label", ({ provi
 		expect(readFileSync(join(fresh, ".git", "config"), "utf8")).not.toContain("hooksPath");
 	});
 
+	it.skipIf(!available)("holds a repository nested deep below the top whole: its hooks, its config and its .git cannot be written or moved aside", async () => {
+		const deep = join(ws, "work", "a", "b", "c", "d");
+		expect(spawnSync("git", ["init", "-q", deep]).status).toBe(0);
+		const config = readFileSync(join(deep, ".git", "config"), "utf8");
+		const out = await exec(
+			"cd work/a/b/c/d; echo x > .git/hooks/pre-commit; echo '[core] fsmonitor = x' >> .git/config; mv .git .git-old; mv ../d ../d-old; echo x > .envrc; true",
+		);
+		expect(out.exitCode).toBe(0);
+		expect(existsSync(join(deep, ".git", "hooks", "pre-commit"))).toBe(false);
+		expect(readFileSync(join(deep, ".git", "config"), "utf8")).toBe(config);
+		expect(existsSync(join(deep, ".git-old")) || existsSync(join(ws, "work", "a", "b", "c", "d-old"))).toBe(false);
+		expect(existsSync(join(deep, ".envrc"))).toBe(false);
+		rmSync(join(ws, "work", "a"), { recursive: true, force: true });
+	});
+
 	it.skipIf(!available)("commits to the workspace's repository under bubblewrap only: Landlock cannot let git make .git/index.lock (a documented difference)", async () => {
 		const repo = join(base, `repo-${provider}`);
 		mkdirSync(join(repo, "work"), { recursive: true });

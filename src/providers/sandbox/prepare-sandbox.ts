@@ -11,7 +11,8 @@ import { BWRAP_ENV, bwrapInvocation } from "./bwrap-invocation.js";
 import { landlockInvocation } from "./landlock-invocation.js";
 import { acquireStandIns } from "./stand-ins.js";
 import { protectedLayout } from "./protected-layout.js";
-import { type ProtectedSnapshot, snapshotProtected, sweepProtected } from "./protected-sweep.js";
+import { scanProtected } from "./protected-scan.js";
+import { type ProtectedSnapshot, scannedRepositories, snapshotProtected, sweepProtected } from "./protected-sweep.js";
 import type { SandboxInvocation, SandboxProfile, SandboxProviderName } from "./sandbox-profile.js";
 
 export interface PreparedSandbox extends SandboxInvocation {
@@ -31,9 +32,11 @@ export interface SandboxProgram {
 
 export async function prepareSandbox(sandbox: SandboxProgram, profile: SandboxProfile, command: string, env: NodeJS.ProcessEnv): Promise<PreparedSandbox> {
 	const writable = profile.name === "workspace-write";
-	const layout = writable ? protectedLayout(profile.workspace, profile.protectedRoots ?? [], profile.protect ?? []) : undefined;
+	// One walk finds the protected paths at every depth and the nested repositories whose absent roots get stand-ins.
+	const scan = writable && profile.protectedMatch ? scanProtected(profile.workspace, profile.protectedMatch) : undefined;
+	const repositories = scan ? scannedRepositories(scan) : undefined;
+	const layout = writable ? protectedLayout(profile.workspace, profile.protectedRoots ?? [], profile.protect ?? [], repositories) : undefined;
 	const refused: string[] = [];
-	// Bubblewrap's stand-ins are made first, so the walk before the command sees them as there already.
 	const release = layout && sandbox.provider === "bwrap" ? acquireStandIns(layout.absent) : () => {};
 	let snapshot: ProtectedSnapshot | undefined;
 	const sweep = () => {
@@ -43,7 +46,9 @@ export async function prepareSandbox(sandbox: SandboxProgram, profile: SandboxPr
 		refused.push(...sweepProtected(taken, (layout?.absent ?? []).filter((a) => a.writable).map((a) => a.path)));
 	};
 	try {
-		snapshot = writable && profile.protectedMatch ? snapshotProtected(profile.workspace, profile.protectedMatch) : undefined;
+		// The stand-ins just made are protected paths the walk after will find: they count as there before.
+		const standIns = sandbox.provider === "bwrap" ? (layout?.absent ?? []).map((a) => a.path) : [];
+		snapshot = scan && profile.protectedMatch ? snapshotProtected(profile.workspace, profile.protectedMatch, scan, standIns) : undefined;
 		if (sandbox.provider === "bwrap") {
 			const { program, args } = bwrapInvocation(profile, command, env, sandbox.program, layout, snapshot?.scan);
 			const cleanup = async () => {

@@ -72,10 +72,14 @@ export function nestedRepositories(workspace: string): string[] {
 	return found;
 }
 
-/** The roots for the workspace and each nested repository: a nested one gets the roots under `.git`. */
-export function expandRoots(workspace: string, roots: readonly ProtectedRoot[]): ProtectedRoot[] {
+/**
+ * The roots for the workspace and each nested repository: a nested one gets the roots under `.git`.
+ * `repositories` are the nested repositories when the caller found them already (the protected-path
+ * scan, which looks deeper); otherwise the short walk above finds them.
+ */
+export function expandRoots(workspace: string, roots: readonly ProtectedRoot[], repositories?: readonly string[]): ProtectedRoot[] {
 	const git = roots.filter((r) => r.path === ".git" || r.path.startsWith(".git/"));
-	const nested = nestedRepositories(workspace).flatMap((repo) => git.map((r) => ({ ...r, path: `${repo}/${r.path}` })));
+	const nested = (repositories ?? nestedRepositories(workspace)).flatMap((repo) => git.map((r) => ({ ...r, path: `${repo}/${r.path}` })));
 	return [...roots, ...nested];
 }
 
@@ -92,7 +96,12 @@ function lstatKind(path: string): "dir" | "other" | "missing" {
  * pointer) is itself what stays read-only; a root under a missing `.git` makes `.git` the absent
  * name, a writable one (see AbsentRoot.writable). Symlinks are followed only to targets inside the workspace.
  */
-export function protectedLayout(workspace: string, roots: readonly ProtectedRoot[], extraAbsolute: readonly string[] = []): ProtectedLayout {
+export function protectedLayout(
+	workspace: string,
+	roots: readonly ProtectedRoot[],
+	extraAbsolute: readonly string[] = [],
+	repositories?: readonly string[],
+): ProtectedLayout {
 	const existing = new Set<string>();
 	const absent = new Map<string, AbsentRoot>();
 	const keep = (path: string) => {
@@ -103,7 +112,7 @@ export function protectedLayout(workspace: string, roots: readonly ProtectedRoot
 			// Vanished between the look and the resolve: nothing to keep.
 		}
 	};
-	for (const root of expandRoots(workspace, roots)) {
+	for (const root of expandRoots(workspace, roots, repositories)) {
 		const parts = root.path.split("/").filter((p) => p !== "" && p !== ".");
 		if (parts.length === 0 || parts.includes("..")) continue;
 		let path = workspace;

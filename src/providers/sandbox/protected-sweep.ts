@@ -15,7 +15,7 @@
  * time the command ran: a person's own git running at that very moment in that new repository.
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { basename, join, relative } from "node:path";
+import { basename, join, relative, sep } from "node:path";
 import { isGitDirConfig, notGitsOwn, safePartOfGitConfig } from "./git-own-files.js";
 import { type ProtectedMatch, type ProtectedScan, type ScannedKind, type ScannedPath, scanProtected } from "./protected-scan.js";
 
@@ -38,10 +38,23 @@ function identity(workspace: string, rel: string, kind: ScannedKind): string {
 	}
 }
 
-export function snapshotProtected(workspace: string, isProtected: ProtectedMatch): ProtectedSnapshot {
-	const scan = scanProtected(workspace, isProtected);
+/**
+ * The protected paths before the command: a fresh walk, or one already made (`scan`) with the
+ * stand-ins made since (`madeSince`, absolute paths), which the walk after will find too.
+ */
+export function snapshotProtected(workspace: string, isProtected: ProtectedMatch, scan = scanProtected(workspace, isProtected), madeSince: readonly string[] = []): ProtectedSnapshot {
 	const before = new Map(scan.found.map((f) => [f.rel, identity(workspace, f.rel, f.kind)]));
+	for (const abs of madeSince) {
+		const rel = relative(workspace, abs).split(sep).join("/");
+		const kind = kindAt(abs);
+		if (kind !== undefined) before.set(rel, identity(workspace, rel, kind));
+	}
 	return { workspace, isProtected, scan, before };
+}
+
+/** The nested repositories the walk found: each folder below the top that holds a `.git`. */
+export function scannedRepositories(scan: ProtectedScan): string[] {
+	return scan.found.filter((f) => f.rel !== ".git" && f.rel.endsWith("/.git")).map((f) => f.rel.slice(0, -"/.git".length));
 }
 
 function putAside(abs: string): string {
