@@ -5,7 +5,13 @@
  * of the workspace and of each directory on the way to a protected path gets write rights, and
  * those directories themselves get none. The price: no new name can be made directly in such a
  * directory (the workspace's top, `.git`, `.vscode` …), and an existing file there can be
- * rewritten in place but not removed or renamed. A private temp dir (TMPDIR) and the usual device
+ * rewritten in place but not removed or renamed. That is also what holds a protected path whole:
+ * renaming or removing an entry needs REMOVE_* (and REFER to move it elsewhere) on its parent, and
+ * renaming something over it MAKE_* there, so with no rule on any directory between the workspace
+ * and a protected path, neither it nor a parent of it can be moved aside and rebuilt. What Landlock
+ * cannot express is the converse, a writable `.git` minus its hooks (a rule for a directory covers
+ * everything beneath it): git in the workspace's own repository fails closed here, where bubblewrap
+ * lets it run. A private temp dir (TMPDIR) and the usual device
  * files are writable; everything else is read-only. Credential stores under $HOME are hidden the
  * same way in reverse: reads are allowed on every entry beside them.
  */
