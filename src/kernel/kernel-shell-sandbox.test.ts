@@ -193,6 +193,17 @@ describe.each(CASES)("shell under the workspace-write sandbox: $label", ({ provi
 		rmSync(join(ws, "work", "a"), { recursive: true, force: true });
 	});
 
+	it.skipIf(!available)("says on the effect when the walk for protected paths stopped at its bounds", async () => {
+		const deep = join(ws, "work", ...Array.from({ length: 14 }, (_, i) => `l${i}`));
+		mkdirSync(deep, { recursive: true });
+		await exec("true");
+		expect((sandboxOf(effects[0]) as { unscanned?: string } | undefined)?.unscanned).toMatch(/stopped at 12 levels/);
+		rmSync(join(ws, "work", "l0"), { recursive: true, force: true });
+		effects = [];
+		await exec("true");
+		expect(sandboxOf(effects[0])).not.toHaveProperty("unscanned");
+	});
+
 	it.skipIf(!available)("commits to the workspace's repository under bubblewrap only: Landlock cannot let git make .git/index.lock (a documented difference)", async () => {
 		const repo = join(base, `repo-${provider}`);
 		mkdirSync(join(repo, "work"), { recursive: true });

@@ -61,6 +61,8 @@ interface SandboxRecord {
 	unsandboxed?: string;
 	/** The editor whose terminal ran it, when one did. */
 	terminal?: string;
+	/** Set when the walk for protected paths stopped at its bounds: deeper ones were held only by name. */
+	unscanned?: string;
 }
 
 export interface ShellPrimitivesOptions {
@@ -163,6 +165,7 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 							opts.output?.end();
 							await wrap?.cleanup();
 							if (wrap) putAside = wrap.refused;
+							if (wrap?.unscanned && confined.record) confined.record.unscanned = wrap.unscanned;
 						}
 					},
 					// The spawn failed somewhere on the way: what of the command ran, if anything, cannot be told.

@@ -11,7 +11,7 @@ import { BWRAP_ENV, bwrapInvocation } from "./bwrap-invocation.js";
 import { landlockInvocation } from "./landlock-invocation.js";
 import { acquireStandIns } from "./stand-ins.js";
 import { protectedLayout } from "./protected-layout.js";
-import { scanProtected } from "./protected-scan.js";
+import { SCAN_MAX_DEPTH, SCAN_MAX_DIRS, scanProtected } from "./protected-scan.js";
 import { type ProtectedSnapshot, scannedRepositories, snapshotProtected, sweepProtected } from "./protected-sweep.js";
 import type { SandboxInvocation, SandboxProfile, SandboxProviderName } from "./sandbox-profile.js";
 
@@ -22,6 +22,8 @@ export interface PreparedSandbox extends SandboxInvocation {
 	cleanup: () => Promise<void>;
 	/** After cleanup: each protected path the command created that was put aside, with why (protected-sweep.ts). */
 	refused: string[];
+	/** Set when the walk for protected paths stopped at its bounds, saying which: paths beyond them were neither held nor checked. */
+	unscanned?: string;
 }
 
 export interface SandboxProgram {
@@ -37,6 +39,7 @@ export async function prepareSandbox(sandbox: SandboxProgram, profile: SandboxPr
 	const repositories = scan ? scannedRepositories(scan) : undefined;
 	const layout = writable ? protectedLayout(profile.workspace, profile.protectedRoots ?? [], profile.protect ?? [], repositories) : undefined;
 	const refused: string[] = [];
+	const unscanned = scan && !scan.complete ? `the walk for protected paths stopped at ${SCAN_MAX_DEPTH} levels or ${SCAN_MAX_DIRS} folders` : undefined;
 	const release = layout && sandbox.provider === "bwrap" ? acquireStandIns(layout.absent) : () => {};
 	let snapshot: ProtectedSnapshot | undefined;
 	const sweep = () => {
@@ -58,7 +61,7 @@ export async function prepareSandbox(sandbox: SandboxProgram, profile: SandboxPr
 					release();
 				}
 			};
-			return { program, args, env: BWRAP_ENV, cleanup, refused };
+			return { program, args, env: BWRAP_ENV, cleanup, refused, ...(unscanned ? { unscanned } : {}) };
 		}
 	} catch (err) {
 		release();
@@ -75,7 +78,7 @@ export async function prepareSandbox(sandbox: SandboxProgram, profile: SandboxPr
 			done = true;
 			await rm(tmp, { recursive: true, force: true });
 		};
-		return { program, args, env: commandEnv, cleanup, refused };
+		return { program, args, env: commandEnv, cleanup, refused, ...(unscanned ? { unscanned } : {}) };
 	} catch (err) {
 		if (own) await rm(tmp, { recursive: true, force: true });
 		throw err;
