@@ -13,7 +13,7 @@
  * - a worktree's pointers that lead back into the workspace, as `git worktree add` writes them;
  * - a `.git` file whose `gitdir:` names a worktree's or a submodule's git dir in the workspace.
  */
-import { readFileSync, realpathSync } from "node:fs";
+import { lstatSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { isInside } from "./protected-layout.js";
 
@@ -99,13 +99,16 @@ export function isGitDirConfig(rel: string): boolean {
 	return at >= 0 && parts[parts.length - 1] === "config" && (at === parts.length - 2 || parts[at + 1] === "modules");
 }
 
-function read(path: string): string | undefined {
+/** A regular file's text; nothing for anything else (a FIFO a command left would block the read forever). */
+export function readRegular(path: string): string | undefined {
 	try {
-		return readFileSync(path, "utf8");
+		return lstatSync(path).isFile() ? readFileSync(path, "utf8") : undefined;
 	} catch {
 		return undefined;
 	}
 }
+
+const read = readRegular;
 
 function realInside(path: string, workspace: string): string | undefined {
 	try {

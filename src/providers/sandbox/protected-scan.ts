@@ -46,11 +46,11 @@ const OBJECTS_BULK = /^(?:[0-9a-f]{2}|pack)$/;
 /** A child name no rule singles out: a directory that protects it protects every name beneath. */
 const PROBE_CHILD = "warden-probe-child";
 
-function kindOf(e: Dirent): ScannedKind | undefined {
+/** A FIFO or a socket counts as a file: under a protected name it is held and checked like one. */
+function kindOf(e: Dirent): ScannedKind {
 	if (e.isSymbolicLink()) return "link";
 	if (e.isDirectory()) return "dir";
-	if (e.isFile()) return "file";
-	return undefined;
+	return "file";
 }
 
 /** Where a directory lies, for what the walk may pass over beneath it. */
@@ -100,7 +100,6 @@ export function scanProtected(workspace: string, isProtected: ProtectedMatch): P
 			const entries = dir.entries ?? list(dir.rel);
 			for (const e of entries) {
 				const kind = kindOf(e);
-				if (kind === undefined) continue;
 				const child = dir.rel === "" ? e.name : `${dir.rel}/${e.name}`;
 				const whole = kind === "dir" && isProtected(`${child}/${PROBE_CHILD}`);
 				if (whole || isProtected(child)) found.push({ rel: child, kind, whole });

@@ -84,6 +84,18 @@ describe("sweepProtected", () => {
 		expect(sweepProtected(snap).map((r) => r.split(" ")[0]).sort()).toEqual([".git/commondir", "wt/.git"]);
 	});
 
+	it("puts aside a FIFO under a protected name without ever reading it (a read would block)", () => {
+		const ws = workspace("fifo");
+		const snap = snapshotProtected(ws, covers);
+		mkdirSync(join(ws, "r", ".git"), { recursive: true });
+		writeFileSync(join(ws, "r", ".git", "HEAD"), "ref: refs/heads/main\n");
+		expect(spawnSync("mkfifo", [join(ws, "r", ".git", "config")]).status).toBe(0);
+		expect(spawnSync("mkfifo", [join(ws, ".envrc")]).status).toBe(0);
+		const refused = sweepProtected(snap);
+		expect(refused.map((r) => r.split(" ")[0]).sort()).toEqual([".envrc", "r/.git/config"]);
+		expect(existsSync(join(ws, "r", ".git", "config"))).toBe(false);
+	});
+
 	it("puts aside a link under a protected name, and a .git stand-in that did not become a repository", () => {
 		const ws = workspace("links");
 		mkdirSync(join(ws, ".git"));

@@ -14,9 +14,9 @@
  * first), so nothing swaps a path between the look and the rename. What it cannot close is the
  * time the command ran: a person's own git running at that very moment in that new repository.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
-import { isGitDirConfig, notGitsOwn, safePartOfGitConfig } from "./git-own-files.js";
+import { isGitDirConfig, notGitsOwn, readRegular, safePartOfGitConfig } from "./git-own-files.js";
 import { type ProtectedMatch, type ProtectedScan, type ScannedKind, type ScannedPath, scanProtected } from "./protected-scan.js";
 
 export interface ProtectedSnapshot {
@@ -67,7 +67,8 @@ function putAside(abs: string): string {
 function kindAt(abs: string): ScannedKind | undefined {
 	try {
 		const st = lstatSync(abs);
-		return st.isSymbolicLink() ? "link" : st.isDirectory() ? "dir" : st.isFile() ? "file" : undefined;
+		// A FIFO or a socket under a protected name is refused like a file.
+		return st.isSymbolicLink() ? "link" : st.isDirectory() ? "dir" : "file";
 	} catch {
 		return undefined;
 	}
@@ -75,7 +76,8 @@ function kindAt(abs: string): ScannedKind | undefined {
 
 /** Writes back a refused git config's safe entries, so the repository keeps what `git init` gave it. */
 function keepSafeConfig(abs: string, aside: string): boolean {
-	const safe = safePartOfGitConfig(readFileSync(aside, "utf8"));
+	const text = readRegular(aside);
+	const safe = text === undefined ? undefined : safePartOfGitConfig(text);
 	if (safe === undefined) return false;
 	writeFileSync(abs, safe, { flag: "wx", mode: 0o644 });
 	return true;
