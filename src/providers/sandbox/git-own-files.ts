@@ -108,8 +108,6 @@ export function readRegular(path: string): string | undefined {
 	}
 }
 
-const read = readRegular;
-
 function realInside(path: string, workspace: string): string | undefined {
 	try {
 		const real = realpathSync(path);
@@ -121,7 +119,7 @@ function realInside(path: string, workspace: string): string | undefined {
 
 /** The path a `.git` file points at, when it is a `gitdir:` line to a worktree's or submodule's git dir inside the workspace. */
 function pointerTarget(abs: string, workspace: string): string | undefined {
-	const m = /^gitdir: (.+)\n?$/.exec(read(abs) ?? "");
+	const m = /^gitdir: (.+)\n?$/.exec(readRegular(abs) ?? "");
 	if (!m) return undefined;
 	const named = m[1]!;
 	const target = realInside(isAbsolute(named) ? named : resolve(dirname(abs), named), workspace);
@@ -151,11 +149,11 @@ export function notGitsOwn(workspace: string, rel: string, kind: "dir" | "file" 
 		return name!.endsWith(".sample") ? undefined : `a git hook (${name}) git would run`;
 	}
 	if (isGitDirConfig(rel)) {
-		const text = read(abs);
+		const text = readRegular(abs);
 		return text === undefined ? "an unreadable git config" : unsafeGitConfig(text);
 	}
 	if (inner[0] === "worktrees" && inner.length === 3) {
-		const text = (read(abs) ?? "").trim();
+		const text = (readRegular(abs) ?? "").trim();
 		if (name === "commondir") return text === "../.." ? undefined : "a worktree's commondir that leads elsewhere than its repository";
 		if (name === "gitdir") {
 			const target = isAbsolute(text) && text.endsWith(`${sep}.git`) ? realInside(text, workspace) : undefined;
