@@ -61,7 +61,7 @@ interface SandboxRecord {
 	unsandboxed?: string;
 	/** The editor whose terminal ran it, when one did. */
 	terminal?: string;
-	/** Set when the walk for protected paths stopped at its bounds: deeper ones were held only by name. */
+	/** Set when the walk for protected paths stopped at its bounds: what lies beyond was held only by the named roots, and not checked after. */
 	unscanned?: string;
 }
 
