@@ -23,7 +23,7 @@ import { type OperationLog, runProtected } from "./operations/protected-operatio
 import { PrimitiveCancelledError } from "./kernel-errors.js";
 import type { ExecOutcome, ShellPrimitives } from "./primitives.js";
 import type { ProtectedPaths } from "./protected/protected-paths.js";
-import { sandboxProtectedRoots } from "./protected/sandbox-roots.js";
+import { sandboxProtectedMatch, sandboxProtectedRoots } from "./protected/sandbox-roots.js";
 import { resolveRealPath } from "./real-path.js";
 import type { ShellOutputSink } from "./shell-output.js";
 import type { WorkspaceRoot } from "./workspace-paths.js";
@@ -61,6 +61,8 @@ interface SandboxRecord {
 	unsandboxed?: string;
 	/** The editor whose terminal ran it, when one did. */
 	terminal?: string;
+	/** Set when the walk for protected paths stopped at its bounds: what lies beyond was held only by the named roots, and not checked after. */
+	unscanned?: string;
 }
 
 export interface ShellPrimitivesOptions {
@@ -131,6 +133,8 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 			// The whole timeout is held before anything is spawned; the command may run that long.
 			const held = opts.budget?.reserve("shell_ms", Math.ceil(execOpts.timeoutMs));
 			let outcome: ExecOutcome;
+			// What the sandbox put aside after the command: protected paths it made that are not git's own.
+			let putAside: readonly string[] = [];
 			try {
 				outcome = await runProtected(opts.operations, opts.recordEffect, {
 					kind: "shell.exec",
@@ -163,13 +167,15 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 						} finally {
 							opts.output?.end();
 							await wrap?.cleanup();
+							if (wrap) putAside = wrap.refused;
+							if (wrap?.unscanned && confined.record) confined.record.unscanned = wrap.unscanned;
 						}
 					},
 					// The spawn failed somewhere on the way: what of the command ran, if anything, cannot be told.
 					errored: () => ({ state: "unknown" }),
 					settled: (ran) => {
 						if (confined.record && confined.prepare) {
-							const denied = denialsOf(confined.record, ran.stderr);
+							const denied = [...denialsOf(confined.record, ran.stderr), ...putAside.map((p) => `a protected path made by the command, put aside: ${p}`)];
 							if (denied.length > 0) confined.record.denied = denied;
 						}
 						return {
@@ -238,6 +244,7 @@ async function confinement(opts: ShellPrimitivesOptions, workspace: string, comm
 		home: sandbox.home,
 		protect: sandbox.protect,
 		protectedRoots: sandboxProtectedRoots(sandbox.protectedPaths),
+		protectedMatch: sandboxProtectedMatch(sandbox.protectedPaths),
 	};
 	const program: SandboxProgram = { provider: probe.provider, program: probe.program };
 	return { prepare: () => prepareSandbox(program, profile, command, env), record: { provider: probe.provider, profile: sandbox.profile, network } };

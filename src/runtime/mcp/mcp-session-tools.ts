@@ -16,7 +16,7 @@ import type { Authority } from "../../kernel/authority/authority.js";
 import type { EvidenceRecorder } from "../../kernel/evidence/evidence-recorder.js";
 import type { McpRouter } from "../../kernel/kernel-mcp.js";
 import { createHumanPrimitives } from "../../kernel/kernel-human.js";
-import { sandboxProtectedRoots } from "../../kernel/protected/sandbox-roots.js";
+import { sandboxProtectedMatch, sandboxProtectedRoots } from "../../kernel/protected/sandbox-roots.js";
 import type { McpConnectOptions } from "../../providers/mcp/mcp-connection.js";
 import { oauthFile } from "../../providers/mcp/mcp-oauth.js";
 import { McpServerSet } from "../../providers/mcp/mcp-server-set.js";
@@ -351,6 +351,7 @@ export async function connectOptions(
 			home: policy.home,
 			protect: policy.sandbox?.protect,
 			protectedRoots: sandboxProtectedRoots(policy.protectedPaths),
+			protectedMatch: sandboxProtectedMatch(policy.protectedPaths),
 		},
 	};
 	return options;
