@@ -39,6 +39,7 @@ import {
 	type MemoryWriteRequest,
 } from "./memory/memory-request.js";
 import { rankMemory, scopeKeys } from "./memory/memory-search.js";
+import { findSecretSpans, recordText, SECRET_SPANS_KEY, spanValues } from "./memory/secret-spans.js";
 
 /** An embeddings model as the kernel sees it: its `llm:` resource, and the exchange itself. */
 export interface MemoryEmbedder {
@@ -149,6 +150,10 @@ export function createMemoryPrimitives(opts: MemoryPrimitivesOptions): MemoryPri
 			const at = (memory.now ?? (() => new Date()))();
 			const { vector, note } = await embed(memory, `${req.title}\n${req.content}`, recordLabel);
 			const [scopeKey] = scopeKeys([req.scope], memory);
+			// Which of the text's values this session knows to be secret: a later session is told where they are, never what they are.
+			const text = recordText(req);
+			const spans = recordLabel.sensitivity === "secret" ? findSecretSpans(text, opts.flow.secretsIn(text)) : [];
+			const { [SECRET_SPANS_KEY]: _claimed, ...metadata } = req.metadata;
 			const record: MemoryRow = {
 				id: randomUUID(),
 				...scopeKey!,
@@ -158,7 +163,7 @@ export function createMemoryPrimitives(opts: MemoryPrimitivesOptions): MemoryPri
 				tags: req.tags,
 				content: req.content,
 				path_hints: req.path_hints,
-				metadata: req.metadata,
+				metadata: spans.length > 0 ? { ...metadata, [SECRET_SPANS_KEY]: spans } : metadata,
 				created_at: at.toISOString(),
 				updated_at: at.toISOString(),
 				...(req.ttl_days !== undefined ? { expires_at: new Date(at.getTime() + req.ttl_days * 86_400_000).toISOString() } : {}),
@@ -232,7 +237,11 @@ export function createMemoryPrimitives(opts: MemoryPrimitivesOptions): MemoryPri
 				...(vector ? { vector } : {}),
 			});
 			// What was written from untrusted or secret data comes back as exactly that.
-			for (const hit of hits) opts.flow?.observe(hit.record.label as Label, `${hit.record.title}\n${hit.record.content}`);
+			// A secret record's values join the redactor by where its writer said they were, and by its lines.
+			for (const { record } of hits) {
+				const text = recordText(record);
+				opts.flow?.observe(record.label as Label, text, spanValues(text, record.metadata[SECRET_SPANS_KEY]));
+			}
 			await memory.recordRecall(opts.callId, {
 				scopes: req.scopes,
 				namespace,

@@ -271,12 +271,18 @@ class SessionCallFlow implements CallFlow {
 		return this.denied;
 	}
 
-	observe(l: Label, content?: string): void {
+	observe(l: Label, content?: string, values: readonly string[] = []): void {
 		this.result = join(this.result, l);
-		if (l.sensitivity !== "secret" || content === undefined) return;
-		const file = l.sources.find((s) => s.kind === "file");
+		if (l.sensitivity !== "secret") return;
 		const { redactor } = this.session.options;
+		for (const value of values) redactor.addSecret(value);
+		if (content === undefined) return;
+		const file = l.sources.find((s) => s.kind === "file");
 		for (const value of secretValues(file?.ref ?? "", content)) redactor.addSecret(value);
+	}
+
+	secretsIn(text: string): string[] {
+		return this.session.options.redactor.knownIn(text);
 	}
 
 	fileLabel(rel: string, sha256: string): Promise<Label> {
