@@ -190,8 +190,8 @@ export class Runtime {
 		const history: Message[] = [{ role: "system", content: systemPrompt }];
 		const labels = [SYSTEM_PROMPT_LABEL];
 		await recorder.message(history[0], SYSTEM_PROMPT_LABEL);
-		// AGENTS.md, read fresh: the model's instructions, never policy (an untrusted project's are labelled so).
-		const instructions = await sessionInstructions(options.instructions, workspace, this.env);
+		// AGENTS.md, read fresh: the model's instructions, never policy (an untrusted project's, or a file written from untrusted content, are labelled so).
+		const instructions = await sessionInstructions(options.instructions, workspace, this.env, this.store);
 		if (instructions?.text) {
 			history.push({ role: "system", content: instructions.text });
 			labels.push(instructions.label);
