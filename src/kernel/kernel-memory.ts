@@ -237,10 +237,12 @@ export function createMemoryPrimitives(opts: MemoryPrimitivesOptions): MemoryPri
 				...(vector ? { vector } : {}),
 			});
 			// What was written from untrusted or secret data comes back as exactly that.
-			// A secret record's values join the redactor by where its writer said they were, and by its lines.
+			// A secret record's values join the redactor by where its writer said they were, by its lines,
+			// and by the secret files its label names: this process may never have read them.
 			for (const { record } of hits) {
 				const text = recordText(record);
 				opts.flow?.observe(record.label as Label, text, spanValues(text, record.metadata[SECRET_SPANS_KEY]));
+				await opts.flow?.learnSources(record.label as Label);
 			}
 			await memory.recordRecall(opts.callId, {
 				scopes: req.scopes,

@@ -97,6 +97,8 @@ describe("memory labels across processes", () => {
 		expect(second.label.sensitivity).toBe("secret");
 		expect(second.result.toolCalls).toMatchObject({ completed: 1, failed: 1 });
 		expect(sink.received).toEqual([]);
+		// The record holds no value to learn from: the redactor learned it from the secret file the label names.
+		expect(await storedEvidence(second.session.id)).not.toContain(CODE);
 	});
 });
 

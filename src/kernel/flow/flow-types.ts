@@ -125,6 +125,11 @@ export interface CallFlow {
 	observe(label: Label, content?: string, values?: readonly string[]): void;
 	/** The exact secret values the session's redactor knows that occur in `text` (never a shape it matches). */
 	secretsIn(text: string): string[];
+	/**
+	 * For a secret label from the store (a recalled record's): the values of the workspace files it
+	 * names as sources, where they are secret now, join the redactor (source-values.ts).
+	 */
+	learnSources(label: Label): Promise<void>;
 	/** A workspace file's label: secret-file patterns, and labels recorded on its content hash. */
 	fileLabel(rel: string, sha256: string): Promise<Label>;
 	/**
