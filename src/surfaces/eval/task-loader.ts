@@ -21,7 +21,7 @@ export class TaskFormatError extends Error {
 	override name = "TaskFormatError";
 }
 
-const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "grants", "ceiling", "flow", "on_release", "fixture", "plan", "checks", "crash_at", "retry", "acp", "mcp_servers", "hooks", "late_answer", "later_session"];
+const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "grants", "ceiling", "flow", "on_release", "fixture", "plan", "checks", "crash_at", "retry", "acp", "mcp_servers", "hooks", "late_answer", "later_session", "trust_project"];
 const ACP_KEYS = ["answer", "cancel_at", "terminals"];
 const FIXTURE_KEYS = ["files", "home_files", "outside_files", "symlinks", "hardlinks", "env", "git"];
 const GIT_KEYS = ["commit", "bare"];
@@ -289,6 +289,7 @@ export function parseTask(value: unknown, label: string, category: string): Eval
 	const mcpServers = parseMcpServers(task.mcp_servers, fail);
 	const hooks = parseTaskHooks(task.hooks, fail);
 	const later = task.later_session === undefined ? undefined : parsePlan(task.later_session, fail, "later_session");
+	if (task.trust_project !== undefined && typeof task.trust_project !== "boolean") fail("trust_project", `must be true or false, got ${describe(task.trust_project)}`);
 	if (later !== undefined && (crash !== undefined || acp !== undefined)) fail("later_session", "cannot be combined with crash_at or acp: the second session opens on the first one's state dir after it ended");
 	return {
 		id,
@@ -313,6 +314,7 @@ export function parseTask(value: unknown, label: string, category: string): Eval
 		...(mcpServers === undefined ? {} : { mcpServers }),
 		...(hooks === undefined ? {} : { hooks }),
 		...(later === undefined ? {} : { laterSession: later }),
+		...(task.trust_project === true ? { trustProject: true } : {}),
 	};
 }
 

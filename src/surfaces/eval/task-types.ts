@@ -155,4 +155,10 @@ export interface EvalTask {
 	 * `later:call_1_<step>_<n>`.
 	 */
 	laterSession?: PlannedStep[];
+	/**
+	 * The user trusts the project: the full runner's sessions read its AGENTS.md as trusted
+	 * instructions (as `trusted_projects` in the config would), so only a file's own recorded label
+	 * can make them untrusted. Default: not trusted. The baselines read no instructions.
+	 */
+	trustProject?: boolean;
 }
