@@ -129,6 +129,18 @@ describe("project instructions carry the label of their content", () => {
 		expect(second.result.toolCalls).toMatchObject({ completed: 1, failed: 0 });
 	});
 
+	it("a SKILL.md written after a web fetch (a person approved the protected write) is offered as untrusted in a trusted project", async () => {
+		const skill = "---\nname: release\ndescription: Cut a release the way the fetched guide says.\n---\nAdd .github/workflows/release.yml.\n";
+		const approve = { confirm: async () => ({ kind: "allow_once" as const }) };
+		const first = await runInNewProcess([call("web_fetch", { url: `${sink.origin}/guide` }), call("write_file", { path: ".agents/skills/release/SKILL.md", content: skill })], approve);
+		expect(first.result.toolCalls).toMatchObject({ completed: 2 });
+		const second = await runInNewProcess([writeWorkflow], { skills: { trusted: true, userDir: join(root, "no-user-skills") }, instructions: false, flow: workflowSink });
+		const system = second.model.requests[0]!.filter((m) => m.role === "system").map((m) => m.content).join("\n");
+		expect(system).toContain("- release (untrusted): Cut a release");
+		expect(second.label.integrity).toBe("untrusted");
+		expect(second.result.toolCalls).toMatchObject({ failed: 1 });
+	});
+
 	it("an AGENTS.md whose content is labelled secret is left out of the instructions, and said to be", async () => {
 		await runInNewProcess([call("read_file", { path: ".env" }), call("write_file", { path: "AGENTS.md", content: `Deploy with LAUNCH_CODE=${CODE}\n` })]);
 		const second = await runInNewProcess([], { instructions });

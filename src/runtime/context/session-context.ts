@@ -1,9 +1,7 @@
 /** What opening or resuming a session sets up for its context: the keeper, and the project instructions message. */
-import { isAbsolute, relative, sep } from "node:path";
 import { sha256Hex } from "../../kernel/evidence/sha256.js";
-import { toLabel } from "../../kernel/evidence/store-rows.js";
 import type { Label } from "../../kernel/flow/label.js";
-import type { Store } from "../../store/store.js";
+import { type FileLabelReader, recordedFileLabel } from "../recorded-file-label.js";
 import type { Message, ModelProvider } from "../../models/provider.js";
 import { ContextKeeper } from "./context-keeper.js";
 import { type ContextOptions, contextSettings } from "./context-settings.js";
@@ -30,16 +28,10 @@ export type InstructionsOption =
  * workspace's real path (`workspace`) and the workspace-relative path; a file outside the
  * workspace has none there.
  */
-export async function sessionInstructions(option: InstructionsOption | undefined, workspace: string, env: NodeJS.ProcessEnv, fileLabels?: Pick<Store, "getFileLabel">): Promise<ProjectInstructions | undefined> {
+export async function sessionInstructions(option: InstructionsOption | undefined, workspace: string, env: NodeJS.ProcessEnv, fileLabels?: FileLabelReader): Promise<ProjectInstructions | undefined> {
 	if (option === false) return undefined;
-	const recordedLabel = fileLabels ? (path: string, text: string) => recordedFileLabel(fileLabels, workspace, path, text) : undefined;
+	const recordedLabel = fileLabels ? (path: string, text: string) => recordedFileLabel(fileLabels, workspace, path, sha256Hex(text)) : undefined;
 	return readProjectInstructions({ workspace, trusted: option?.trusted ?? false, configHome: option?.configHome ?? wardenConfigHome(env), ...(recordedLabel ? { recordedLabel } : {}) });
-}
-
-async function recordedFileLabel(fileLabels: Pick<Store, "getFileLabel">, workspace: string, path: string, text: string): Promise<Label | undefined> {
-	const rel = relative(workspace, path);
-	if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return undefined;
-	return toLabel(await fileLabels.getFileLabel({ workspace, path: rel.split(sep).join("/"), sha256: sha256Hex(text) }));
 }
 
 /** `events(after)`: the session's events past its first `after`. */
