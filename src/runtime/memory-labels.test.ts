@@ -147,6 +147,9 @@ describe("project instructions carry the label of their content", () => {
 		const system = second.model.requests[0]!.filter((m) => m.role === "system").map((m) => m.content).join("\n");
 		expect(system).toMatch(/AGENTS\.md is labelled secret .*left out of the instructions/);
 		expect(system).not.toContain(CODE);
-		expect(await storedEvidence(second.session.id)).not.toContain(CODE);
+		const evidence = await storedEvidence(second.session.id);
+		expect(evidence).not.toContain(CODE);
+		// The model call's context manifest says what was left out, and why.
+		expect(evidence).toContain("its content is labelled secret");
 	});
 });
