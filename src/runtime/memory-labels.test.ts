@@ -100,6 +100,16 @@ describe("memory labels across processes", () => {
 		// The record holds no value to learn from: the redactor learned it from the secret file the label names.
 		expect(await storedEvidence(second.session.id)).not.toContain(CODE);
 	});
+
+	it("a tool-outcome record of a web fetch is untrusted when recalled: a trusted-only sink refuses what follows", async () => {
+		await runInNewProcess([call("web_fetch", { url: `${sink.origin}/deploy-guide` })]);
+		const [outcome] = await runtime.store.memory.list({ scopes: [{ scope: "project", scope_key: workspace }], kind: "outcome" });
+		expect(outcome!.label).toMatchObject({ integrity: "untrusted", sources: expect.arrayContaining([{ kind: "url", ref: `${sink.origin}/deploy-guide` }]) });
+		const flow = { sinks: [{ sink: "fs:.github/**", trust: "trusted", max: "secret", min_integrity: "trusted" }] };
+		const second = await runInNewProcess([call("memory_search", { query: "deploy guide", kind: "outcome" }), call("write_file", { path: ".github/workflows/deploy.yml", content: "run: ok\n" })], { flow });
+		expect(second.label.integrity).toBe("untrusted");
+		expect(second.result.toolCalls).toMatchObject({ completed: 1, failed: 1 });
+	});
 });
 
 describe("project instructions carry the label of their content", () => {
