@@ -71,6 +71,8 @@ describe("memory labels across processes", () => {
 
 		const second = await runInNewProcess([call("memory_search", { query: "launch code" }), post(`code=${CODE}`)]);
 		expect(second.label.sensitivity).toBe("secret");
+		// The in-process model's sink clears secret data: it is sent the note as kept; only the evidence is masked.
+		expect(second.model.requests[1]!.at(-1)!.content).toContain(`the launch code is ${CODE}`);
 		expect(second.result.toolCalls).toMatchObject({ completed: 1, failed: 1 });
 		expect(sink.received).toEqual([]);
 		await expectSoundEvidence(runtime, second.session.id, validate);
