@@ -89,5 +89,10 @@ describe("outcomeRow", () => {
 			// Any part of it before the cut makes the record secret; wholly past the cut, it is not in the record at all.
 			expect(row.label.sensitivity).toBe(lead < 299 ? "secret" : "internal");
 		}
+		// A large output whose summary starts after a long run of whitespace: the masked start reaches that far.
+		const big = `${" \n".repeat(12_000)}${"x".repeat(290)} ${secret} ${"y".repeat(100_000)}`;
+		const row = outcomeRow(binding, flow, outcome(big, internal), at);
+		expect(row.content).toBe(`${"x".repeat(290)} [REDACTED…`);
+		expect(row.label.sensitivity).toBe("secret");
 	});
 });

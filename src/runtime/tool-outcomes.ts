@@ -50,10 +50,11 @@ export interface ToolOutcome {
 const CLIP_LOOKAHEAD = 64;
 
 /**
- * How much of a long text is masked before it is cut: far more than a summary keeps, so a secret
- * value is masked whole before the cut, never cut first and then missed by the redactor.
+ * How far past the end of what a summary keeps the text is masked before it is cut, so a secret
+ * value (a long key, a PEM block) that starts inside the summary is masked whole, never cut first
+ * and then missed by the redactor. Masking only this much keeps a large output's record cheap.
  */
-const MASKED_HEAD = 64 * 1024;
+const MASK_MARGIN = 4096;
 
 /**
  * The text on one line, whitespace runs made single spaces, cut at `max` characters. Only as much
@@ -74,13 +75,23 @@ function flatten(text: string): string {
 	return text.replace(/\s+/g, " ").trim();
 }
 
-/** `text` masked by `mask`, then clipped: the head masked is cut at a space, so no value is split by that cut either. */
-function summarize(text: string, max: number, mask: (text: string) => string): string {
-	let head = text;
-	if (text.length > MASKED_HEAD) {
-		const space = text.slice(0, MASKED_HEAD).search(/\s\S*$/);
-		head = text.slice(0, space > 0 ? space : MASKED_HEAD);
+/**
+ * The start of `text` that holds everything a summary of `max` characters keeps and MASK_MARGIN
+ * characters more, cut at a space where one is near the end (whitespace runs flatten, so the raw
+ * start a summary needs can be far longer than `max`).
+ */
+function maskedHead(text: string, max: number): string {
+	for (let take = 2 * MASK_MARGIN; take < text.length; take *= 2) {
+		if (flatten(text.slice(0, take - MASK_MARGIN)).length <= max) continue;
+		const space = text.slice(take - MASK_MARGIN, take).search(/\s\S*$/);
+		return text.slice(0, space >= 0 ? take - MASK_MARGIN + space : take);
 	}
+	return text;
+}
+
+/** `text` masked by `mask`, then clipped to `max` characters. */
+function summarize(text: string, max: number, mask: (text: string) => string): string {
+	const head = maskedHead(text, max);
 	const summary = clip(mask(head), max);
 	return head.length < text.length && !summary.endsWith("…") ? `${summary}…` : summary;
 }
