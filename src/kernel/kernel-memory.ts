@@ -152,6 +152,8 @@ export function createMemoryPrimitives(opts: MemoryPrimitivesOptions): MemoryPri
 			const [scopeKey] = scopeKeys([req.scope], memory);
 			// Which of the text's values this session knows to be secret: a later session is told where they are, never what they are.
 			const text = recordText(req);
+			// The secret files the label names teach the redactor first, should this process not have read them itself.
+			if (recordLabel.sensitivity === "secret") await opts.flow.learnSources(recordLabel);
 			const spans = recordLabel.sensitivity === "secret" ? findSecretSpans(text, opts.flow.secretsIn(text)) : [];
 			const { [SECRET_SPANS_KEY]: _claimed, ...metadata } = req.metadata;
 			const record: MemoryRow = {

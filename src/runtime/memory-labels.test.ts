@@ -80,6 +80,22 @@ describe("memory labels across processes", () => {
 		expect(await storedEvidence(first.session.id)).not.toContain(CODE);
 	});
 
+	it("a note written after a command that only named .env keeps its value's span, and once the key is rotated a later process still masks it", async () => {
+		// wc names .env (the context is secret) but prints no value; the note holds it; then the key is rotated.
+		const first = await runInNewProcess([
+			call("shell", { command: "wc -c .env" }),
+			call("memory_write", { title: "launch", content: `launch with ${CODE} today` }),
+			call("write_file", { path: ".env", content: "LAUNCH_CODE=8R-DELTA-210\n" }),
+		]);
+		expect(first.result.toolCalls).toMatchObject({ completed: 3 });
+		const [note] = await runtime.store.memory.list({ scopes: [{ scope: "project", scope_key: workspace }], namespaces: ["notes"] });
+		expect(note!.label.sensitivity).toBe("secret");
+		expect(note!.metadata[SECRET_SPANS_KEY]).toEqual([[7 + "launch with ".length, 7 + "launch with ".length + CODE.length]]);
+		const second = await runInNewProcess([call("memory_search", { query: "launch" }), post(`code=${CODE}`)]);
+		expect(second.result.toolCalls).toMatchObject({ completed: 1, failed: 1 });
+		expect(await storedEvidence(second.session.id)).not.toContain(CODE);
+	});
+
 	it("a note with a value the writer never learned as secret still comes back secret, masked by its lines", async () => {
 		// No spans to go by (the value reached the context only as a detected shape): the line-by-line fallback holds.
 		await runInNewProcess([call("memory_write", { title: "stripe", content: "stripe: sk_live_proseNote9x7k2m4q8w1z" })]);

@@ -18,8 +18,8 @@ import type { SessionFlow } from "../kernel/flow/session-flow.js";
 import type { MemoryBinding } from "../kernel/kernel-memory.js";
 import type { MemoryRow } from "../store/memory-rows.js";
 
-/** What the record needs of the session's flow plane: secret detection and the redactor. */
-export type OutcomeFlow = Pick<SessionFlow, "detect" | "options">;
+/** What the record needs of the session's flow plane: secret detection, the redactor, and what a secret label's files hold. */
+export type OutcomeFlow = Pick<SessionFlow, "detect" | "options" | "learnSources">;
 
 export const OUTCOME_NAMESPACE = "tool-outcomes";
 
@@ -170,6 +170,7 @@ export async function recordToolOutcome(
 	deferTo?: (written: Promise<unknown>) => void,
 ): Promise<void> {
 	if (!memory || UNRECORDED_TOOLS.has(call.tool)) return;
+	if (call.read?.sensitivity === "secret") await flow.learnSources(call.read);
 	const row = outcomeRow(memory, flow, call, (memory.now ?? (() => new Date()))());
 	if (deferTo) deferTo(memory.rows.put(row, undefined, { deferred: true }));
 	else await memory.rows.put(row);
