@@ -8,7 +8,8 @@
  * every scope it looks in, and each record it hands back joins the call's result label with the
  * label it was written with: recalled in any later session, an untrusted record is still untrusted
  * data, never an instruction or authority, and a secret one is as secret as the file it came from
- * (its values join the redactor), so every sink's clearance applies to it.
+ * (its values join the redactor: those at the offsets its writer stored, secret-spans.ts, and those
+ * of the secret files its label names), so every sink's clearance applies to it.
  *
  * A change to memory and its evidence commit together: the record (with its label), what it marks
  * stale, its `effect` audit record and effect.recorded event are one transaction of the store, so
@@ -150,9 +151,10 @@ export function createMemoryPrimitives(opts: MemoryPrimitivesOptions): MemoryPri
 			const at = (memory.now ?? (() => new Date()))();
 			const { vector, note } = await embed(memory, `${req.title}\n${req.content}`, recordLabel);
 			const [scopeKey] = scopeKeys([req.scope], memory);
-			// Which of the text's values this session knows to be secret: a later session is told where they are, never what they are.
+			// Which of the text's values this session knows to be secret (the secret files the label names
+			// teach the redactor first, should this process not have read them): a later session is told
+			// where they are, never what they are.
 			const text = recordText(req);
-			// The secret files the label names teach the redactor first, should this process not have read them itself.
 			if (recordLabel.sensitivity === "secret") await opts.flow.learnSources(recordLabel);
 			const spans = recordLabel.sensitivity === "secret" ? findSecretSpans(text, opts.flow.secretsIn(text)) : [];
 			const { [SECRET_SPANS_KEY]: _claimed, ...metadata } = req.metadata;
