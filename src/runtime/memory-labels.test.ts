@@ -147,6 +147,18 @@ describe("project instructions carry the label of their content", () => {
 		await expect(readFile(join(workspace, ".github/workflows/release.yml"), "utf8")).rejects.toThrow(/ENOENT/);
 	});
 
+	it("an edit of that AGENTS.md in a clean session keeps its untrusted label: the edit is made of what it read", async () => {
+		await runInNewProcess([call("web_fetch", { url: `${sink.origin}/guide` }), call("write_file", { path: "AGENTS.md", content: agentsText })]);
+		// No instructions loaded: this session's context is clean when it proposes the edit.
+		const editing = await runInNewProcess([call("edit_file", { path: "AGENTS.md", old: "Before any release", new: "Before every release" })], { instructions: false });
+		expect(editing.result.toolCalls).toMatchObject({ completed: 1 });
+		const third = await runInNewProcess([writeWorkflow], { instructions, flow: workflowSink });
+		const system = third.model.requests[0]!.filter((m) => m.role === "system").map((m) => m.content).join("\n");
+		expect(system).toContain("Before every release");
+		expect(system).toContain("AGENTS.md (UNTRUSTED: written from untrusted content");
+		expect(third.result.toolCalls).toMatchObject({ failed: 1 });
+	});
+
 	it("the same AGENTS.md written from the workspace's own README stays trusted instructions, and the write is allowed", async () => {
 		await runInNewProcess([call("read_file", { path: "README.md" }), call("write_file", { path: "AGENTS.md", content: agentsText })]);
 		const second = await runInNewProcess([writeWorkflow], { instructions, flow: workflowSink });
