@@ -623,7 +623,7 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 			});
 			await recorder.audit("tool.outcome", { tool: name, outcome: "completed", duration_ms: durationMs, output_bytes: Buffer.byteLength(output) }, id);
 		}
-		await recordToolOutcome(deps.memory, deps.flow, { callId: id, tool: name, args: call.args, outcome: failure === undefined ? "completed" : "failed", output: failure ?? output, durationMs, label: join(flow.argumentsLabel, flow.resultLabel) }, recorder.deferredWrites);
+		await recordToolOutcome(deps.memory, deps.flow, { callId: id, tool: name, args: call.args, outcome: failure === undefined ? "completed" : "failed", output: failure ?? output, durationMs, label: join(flow.argumentsLabel, flow.resultLabel), read: flow.resultLabel }, recorder.deferredWrites);
 		return { id, name, content: shown.text, exhausted, label: flow.resultLabel, ran: failure === undefined ? {} : { error: failure } };
 	} finally {
 		// The call started, so it counts, however it ended.

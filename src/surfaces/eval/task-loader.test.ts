@@ -272,6 +272,13 @@ describe("crash_at", () => {
 			"eval/tasks/egress/t.yaml: later_session: cannot be combined with crash_at or acp: the second session opens on the first one's state dir after it ended",
 		);
 	});
+
+	it("takes trust_project as a boolean, absent when false or not given", () => {
+		expect(parseTaskText(`${VALID}trust_project: true\n`, "t.yaml", "egress").trustProject).toBe(true);
+		expect(parseTaskText(`${VALID}trust_project: false\n`, "t.yaml", "egress").trustProject).toBeUndefined();
+		expect(parseTaskText(VALID, "t.yaml", "egress").trustProject).toBeUndefined();
+		expect(errorOf(`${VALID}trust_project: yes please\n`)).toBe('eval/tasks/egress/t.yaml: trust_project: must be true or false, got string "yes please"');
+	});
 });
 
 describe("late_answer", () => {

@@ -21,7 +21,7 @@ export class TaskFormatError extends Error {
 	override name = "TaskFormatError";
 }
 
-const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "grants", "ceiling", "flow", "on_release", "fixture", "plan", "checks", "crash_at", "retry", "acp", "mcp_servers", "hooks", "late_answer", "later_session", "terminal"];
+const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "grants", "ceiling", "flow", "on_release", "fixture", "plan", "checks", "crash_at", "retry", "acp", "mcp_servers", "hooks", "late_answer", "later_session", "terminal", "trust_project"];
 const TERMINAL_KEYS = ["surface"];
 const ACP_KEYS = ["answer", "cancel_at", "terminals"];
 const FIXTURE_KEYS = ["files", "home_files", "outside_files", "symlinks", "hardlinks", "env", "git"];
@@ -296,6 +296,7 @@ export function parseTask(value: unknown, label: string, category: string): Eval
 	const hooks = parseTaskHooks(task.hooks, fail);
 	const later = task.later_session === undefined ? undefined : parsePlan(task.later_session, fail, "later_session");
 	const terminal = parseTerminal(task, fail);
+	if (task.trust_project !== undefined && typeof task.trust_project !== "boolean") fail("trust_project", `must be true or false, got ${describe(task.trust_project)}`);
 	if (later !== undefined && (crash !== undefined || acp !== undefined)) fail("later_session", "cannot be combined with crash_at or acp: the second session opens on the first one's state dir after it ended");
 	return {
 		id,
@@ -321,6 +322,7 @@ export function parseTask(value: unknown, label: string, category: string): Eval
 		...(hooks === undefined ? {} : { hooks }),
 		...(later === undefined ? {} : { laterSession: later }),
 		...(terminal === undefined ? {} : { terminal }),
+		...(task.trust_project === true ? { trustProject: true } : {}),
 	};
 }
 

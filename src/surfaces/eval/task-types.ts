@@ -189,4 +189,10 @@ export interface EvalTask {
 	 * (src/surfaces/eval/terminal-runner.ts); the baselines print what they get to a plain terminal.
 	 */
 	terminal?: TerminalTaskSpec;
+	/**
+	 * The user trusts the project: the full runner's sessions read its AGENTS.md as trusted
+	 * instructions (as `trusted_projects` in the config would), so only a file's own recorded label
+	 * can make them untrusted. Default: not trusted. The baselines read no instructions.
+	 */
+	trustProject?: boolean;
 }
