@@ -109,6 +109,11 @@ export async function admitShellFlow(ctx: ShellFlowContext, command: string): Pr
 					flow.observe(label("secret", "trusted", { kind: "file", ref: seen.path }), seen.content);
 				}
 			}
+			// A revision read prints the files it reads: its output carries their label, their values join the redactor.
+			if (scope?.printed) {
+				for (const shown of scope.printed.contents) flow.observe(label("secret", "trusted", { kind: "file", ref: shown.path }), shown.content);
+				flow.observe(scope.printed.label);
+			}
 			flow.observe(outputLabel, output);
 			if (atMost(writeLabel.sensitivity, "internal") && writeLabel.integrity === "trusted") return;
 			for (const rel of written) {

@@ -11,6 +11,7 @@ import picomatch from "picomatch";
 import { readGit } from "../../providers/git-provider.js";
 import { readFile, walkFiles } from "../../providers/fs-provider.js";
 import { BOTTOM, type Label, join, label } from "./label.js";
+import { listRevisionObjects } from "./git-revision-objects.js";
 import type { ReadScope } from "./shell-reads.js";
 
 export interface ScopeLabelSources {
@@ -27,6 +28,11 @@ export interface ScopeLabel {
 	label: Label;
 	/** Workspace-relative files in scope that carry a secret label (for matching the output afterwards). */
 	secretFiles: string[];
+	/**
+	 * What the output carries whatever it shows: a git command printing files from a revision prints
+	 * them (encoded or not), so its output has their label; `contents` are the secret ones, for the redactor.
+	 */
+	printed?: { label: Label; contents: { path: string; content: string }[] };
 }
 
 /** Most files one walk lists; past it the scope is taken to hold a secret (it could not be seen whole). */
@@ -68,12 +74,19 @@ export class ScopeLabeller {
 	async labelOf(scopes: readonly ReadScope[], options: { dotglob?: boolean; globstar?: boolean } = {}): Promise<ScopeLabel> {
 		const labels: Label[] = [];
 		const secret = new Set<string>();
+		const printed: Label[] = [];
+		const contents: { path: string; content: string }[] = [];
 		for (const scope of scopes) {
 			const got = await this.scope(scope, options);
 			labels.push(got.label);
 			for (const f of got.secretFiles) secret.add(f);
+			if (got.printed) {
+				printed.push(got.printed.label);
+				contents.push(...got.printed.contents);
+			}
 		}
-		return { label: join(BOTTOM, ...labels), secretFiles: [...secret].sort() };
+		const out: ScopeLabel = { label: join(BOTTOM, ...labels), secretFiles: [...secret].sort() };
+		return printed.length === 0 ? out : { ...out, printed: { label: join(BOTTOM, ...printed), contents } };
 	}
 
 	private async scope(scope: ReadScope, options: { dotglob?: boolean; globstar?: boolean }): Promise<ScopeLabel> {
@@ -88,6 +101,8 @@ export class ScopeLabeller {
 				return this.glob(scope.pattern, scope.recursive, options);
 			case "git":
 				return this.git(scope);
+			case "revision":
+				return this.revision(scope);
 		}
 	}
 
@@ -196,31 +211,86 @@ export class ScopeLabeller {
 			const prefix = top.ok ? top.stdout.toString("utf8").trim() : "";
 			const base = prefix === "" ? cwdRel : cwdRel.slice(0, Math.max(0, cwdRel.length - prefix.length)).replace(/\/$/, "") || ".";
 			const toWorkspace = (p: string) => (base === "." ? p : `${base}/${p}`);
-			const labels: Label[] = [];
-			const secretFiles: string[] = [];
-			for (const o of objects) {
-				const rel = toWorkspace(o.path);
-				if (this.src.isSecretFile(rel) || this.src.isSecretFile(o.path)) {
-					labels.push(label("secret", "trusted", { kind: "file", ref: `${rel} (in ${scope.via})` }));
-					secretFiles.push(rel);
-				}
-			}
-			const byPath = new Map<string, { sha256: string; label: Label }[]>();
-			for (const row of await this.rows) byPath.set(row.path, [...(byPath.get(row.path) ?? []), row]);
-			const session = this.src.sessionPaths();
-			for (const o of objects) {
-				const rel = toWorkspace(o.path);
-				const known = session.get(rel);
-				if (known !== undefined) labels.push(known);
-				const rows = byPath.get(rel);
-				if (!rows) continue;
-				const blob = await readGit(cwd, ["cat-file", "blob", o.sha], { timeoutMs: GIT_TIMEOUT_MS, maxBytes: HASH_MAX_BYTES });
-				const digest = blob.ok ? sha256(blob.stdout) : undefined;
-				for (const row of rows) if (digest === undefined || row.sha256 === digest) labels.push(row.label);
-			}
-			parts.push({ label: join(BOTTOM, ...labels), secretFiles });
+			parts.push(await this.objectsLabel(objects, toWorkspace, cwd, scope.via));
 		}
 		return { label: join(BOTTOM, ...parts.map((p) => p.label)), secretFiles: [...new Set(parts.flatMap((p) => p.secretFiles))] };
+	}
+
+	/**
+	 * The label of git objects by the workspace path each is held at: a secret-pattern name, this
+	 * session's label on the path, and a label recorded on that path for the blob's content.
+	 */
+	private async objectsLabel(objects: readonly { sha: string; path: string }[], toWorkspace: (p: string) => string, cwd: string, via: string, globals: readonly string[] = []): Promise<ScopeLabel & { secretBlobs: { path: string; sha: string }[] }> {
+		const labels: Label[] = [];
+		const secretFiles: string[] = [];
+		const secretBlobs: { path: string; sha: string }[] = [];
+		const byPath = new Map<string, { sha256: string; label: Label }[]>();
+		for (const row of await this.rows) byPath.set(row.path, [...(byPath.get(row.path) ?? []), row]);
+		const session = this.src.sessionPaths();
+		for (const o of objects) {
+			if (o.path === "") continue;
+			const rel = toWorkspace(o.path);
+			const parts: Label[] = [];
+			if (this.src.isSecretFile(rel) || this.src.isSecretFile(o.path)) {
+				parts.push(label("secret", "trusted", { kind: "file", ref: `${rel} (in ${via})` }));
+				secretFiles.push(rel);
+			}
+			const known = session.get(rel);
+			if (known !== undefined) parts.push(known);
+			const rows = byPath.get(rel);
+			if (rows) {
+				const blob = await readGit(cwd, [...globals, "cat-file", "blob", o.sha], { timeoutMs: GIT_TIMEOUT_MS, maxBytes: HASH_MAX_BYTES });
+				const digest = blob.ok ? sha256(blob.stdout) : undefined;
+				for (const row of rows) if (digest === undefined || row.sha256 === digest) parts.push(row.label);
+			}
+			const l = join(BOTTOM, ...parts);
+			labels.push(l);
+			if (l.sensitivity === "secret") secretBlobs.push({ path: rel, sha: o.sha });
+		}
+		return { label: join(BOTTOM, ...labels), secretFiles, secretBlobs };
+	}
+
+	/**
+	 * What a git command prints from revisions, the index or tracked files, labelled as the files
+	 * would be: each blob by its path and content (objectsLabel), tracked working-tree files as
+	 * files. What git cannot list (a blob held at no path, objects no ref reaches) is secret; a
+	 * revision that does not resolve yet, or a repository git cannot read, counts as the directory's
+	 * whole tree.
+	 */
+	private async revision(scope: Extract<ReadScope, { kind: "revision" }>): Promise<ScopeLabel> {
+		const cwdRel = this.relative(scope.cwd ?? ".");
+		const gitDirRel = scope.gitDir === undefined ? "." : this.relative(path.resolve(this.src.root, cwdRel ?? ".", scope.gitDir));
+		if (cwdRel === undefined || gitDirRel === undefined) {
+			const l = label("secret", "trusted", { kind: "file", ref: `${scope.gitDir ?? scope.cwd} (a repository outside the workspace; ${scope.via})` });
+			return { label: l, secretFiles: [], printed: { label: l, contents: [] } };
+		}
+		const cwd = path.join(this.src.root, cwdRel);
+		const globals = scope.gitDir === undefined ? [] : ["--git-dir", scope.gitDir];
+		const parts: ScopeLabel[] = [];
+		if (scope.worktree) parts.push(await this.tree(cwdRel, `${scope.via} after a commit on the same line`));
+		const listed = await listRevisionObjects(cwd, scope.revision, globals);
+		let secretBlobs: { path: string; sha: string }[] = [];
+		if (listed === undefined) parts.push(await this.tree(cwdRel, `${scope.via}: not a repository git can read`));
+		else {
+			const base = path.posix.normalize(path.posix.join(cwdRel, listed.cdup || ".")).replace(/\/$/, "");
+			const toWorkspace = (p: string) => (base === "." ? p : `${base}/${p}`);
+			const objects = await this.objectsLabel(listed.objects, toWorkspace, cwd, scope.via, globals);
+			secretBlobs = objects.secretBlobs;
+			parts.push(objects);
+			if (listed.worktree.length > 0) {
+				const tracked = new Set(listed.worktree.map(toWorkspace));
+				parts.push(await this.filesLabel((rel) => tracked.has(rel), [...tracked]));
+			}
+			for (const why of listed.unlisted) parts.push({ label: label("secret", "trusted", { kind: "file", ref: `${why} (${scope.via})` }), secretFiles: [] });
+			if (listed.unresolved.length > 0) parts.push(await this.tree(cwdRel, `${scope.via}: ${listed.unresolved.join(", ")} names nothing yet`));
+		}
+		const contents: { path: string; content: string }[] = [];
+		for (const blob of secretBlobs.slice(0, OUTPUT_MATCH_FILES)) {
+			const got = await readGit(cwd, [...globals, "cat-file", "blob", blob.sha], { timeoutMs: GIT_TIMEOUT_MS, maxBytes: OUTPUT_MATCH_BYTES });
+			if (got.ok) contents.push({ path: blob.path, content: got.stdout.toString("utf8") });
+		}
+		const l = join(BOTTOM, ...parts.map((p) => p.label));
+		return { label: l, secretFiles: [...new Set(parts.flatMap((p) => p.secretFiles))], printed: { label: l, contents } };
 	}
 
 	/**
