@@ -66,12 +66,14 @@ export async function admitShellFlow(ctx: ShellFlowContext, command: string): Pr
 	const parsed = ctx.parseShell(command);
 	const egress = shellEgress(parsed);
 	const named = await Promise.all([...egress.files, ...egress.globs].map((f) => flow.pathLabel(f)));
-	const namedLabel = join(label("internal", "trusted", { kind: "call", ref: ctx.callId }), ...named);
 	// Plain operands that are globs name the files the shell expands them to (not what lies below).
 	const scopes: ReadScope[] = [...shellReads(parsed.commands), ...egress.globs.map((g): ReadScope => ({ kind: "glob", pattern: g, recursive: false, via: "a glob" }))];
-	// Only a command that reads beyond its names pays for a walk (and a look at the recorded labels).
-	const labeller = scopes.length === 0 ? undefined : flow.scopeLabeller();
-	const scope = labeller ? await labeller.labelOf(scopes, shellOptions(parsed)) : undefined;
+	const inside = [...new Set(egress.files.flatMap((f) => workspaceTarget(ctx.root, { value: f, static: true }) ?? []))];
+	// Only a command that names a workspace file or reads beyond its names looks at the recorded labels (and only the latter pays for a walk).
+	const labeller = scopes.length === 0 && inside.length === 0 ? undefined : flow.scopeLabeller();
+	const recorded = labeller && inside.length > 0 ? await labeller.recordedOn(inside) : undefined;
+	const namedLabel = join(label("internal", "trusted", { kind: "call", ref: ctx.callId }), ...named, ...(recorded ? [recorded.label] : []));
+	const scope = labeller && scopes.length > 0 ? await labeller.labelOf(scopes, shellOptions(parsed)) : undefined;
 	const readLabel = scope ? join(namedLabel, scope.label) : namedLabel;
 
 	const targets = parsed.commands.flatMap((c) => writeTargets(c)).flatMap((t) => {

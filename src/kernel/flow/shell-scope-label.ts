@@ -151,6 +151,15 @@ export class ScopeLabeller {
 		return { label: join(BOTTOM, ...labels), secretFiles: [...new Set(secretFiles)] };
 	}
 
+	/**
+	 * Labels recorded on the current content of files a command names: a copy written in an earlier
+	 * session keeps the label of what it copied (a named file's own name is labelled by the caller).
+	 */
+	recordedOn(rels: readonly string[]): Promise<ScopeLabel> {
+		const named = new Set(rels);
+		return this.filesLabel((rel) => named.has(rel), []);
+	}
+
 	private async tree(dir: string, via: string): Promise<ScopeLabel> {
 		const walk = await this.files();
 		const got = await this.filesLabel((rel) => under(rel, dir), walk.paths.filter((p) => under(p, dir)));

@@ -1,0 +1,35 @@
+/**
+ * Programs that copy what they read into a file they write. The flow plane gives the written file
+ * the label of what the command read (shell-flow.ts), so a copy needs two things read right from
+ * its command line: the files it reads, named here, and the files it writes, named by the write
+ * target table (admission/shell/write-target-table.ts). A wrapper in front of a copier (`env`,
+ * `nice`, `timeout`, `sudo -u`, `xargs` …) is looked through by the parser (wrappers.ts), so
+ * `env cp .env pub.txt` reaches both as `cp .env pub.txt` does.
+ */
+
+/**
+ * How one copier names what it reads. `operands`: its operands (the destination among them is
+ * written, and labelled either way); `stdin`: its standard input, a redirect or the pipeline's
+ * earlier commands; `assigned`: `key=path` operands (`dd if=.env`), by key.
+ */
+export type CopySources = { kind: "operands" } | { kind: "stdin" } | { kind: "assigned"; keys: readonly string[] };
+
+/** One row per copier; each row is tested with every wrapper in copy-programs.test.ts. */
+export const COPIERS: Readonly<Record<string, CopySources>> = {
+	cp: { kind: "operands" },
+	mv: { kind: "operands" },
+	install: { kind: "operands" },
+	ln: { kind: "operands" },
+	rsync: { kind: "operands" },
+	cat: { kind: "operands" },
+	tee: { kind: "stdin" },
+	dd: { kind: "assigned", keys: ["if", "of"] },
+};
+
+/** The path a `key=path` operand of a copier names, or undefined when the word is no such operand. */
+export function assignedPath(program: string, word: string): string | undefined {
+	const spec = Object.hasOwn(COPIERS, program) ? COPIERS[program]! : undefined;
+	if (spec?.kind !== "assigned") return undefined;
+	const eq = word.indexOf("=");
+	return eq > 0 && spec.keys.includes(word.slice(0, eq)) ? word.slice(eq + 1) : undefined;
+}
