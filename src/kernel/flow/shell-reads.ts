@@ -5,6 +5,7 @@
  * data: the caller labels each scope by what lies in it (shell-scope-label.ts).
  */
 import type { ShellWord, SimpleCommand } from "../admission/shell/shell-types.js";
+import { GIT_COMMANDS } from "./git-alias.js";
 import { type RevisionScope, revisionReads } from "./git-revision-reads.js";
 import { scanArgs } from "./shell-egress-args.js";
 import { inlineCode } from "./shell-egress-inline.js";
@@ -30,6 +31,8 @@ export type ReadScope =
 	 * inside the revisions it names. `gitDir` as `--git-dir` or `GIT_DIR` gave it; `worktree` as for a send.
 	 */
 	| { kind: "revision"; revision: RevisionScope; worktree: boolean; cwd?: string; gitDir?: string; via: string }
+	/** A sub-command that may be an alias of the repository's config (git-alias.ts): what it expands to is read there. */
+	| { kind: "git-alias"; sub: string; rest: ShellWord[]; worktree: boolean; cwd?: string; gitDir?: string; via: string }
 	/** Reads only known when it runs: everything in the workspace. */
 	| { kind: "workspace"; via: string };
 
@@ -342,6 +345,10 @@ function gitReads(c: SimpleCommand, committedBefore: boolean): ReadScope[] {
 		const where = { ...(found.cwd !== undefined ? { cwd: found.cwd } : {}), ...(found.gitDir !== undefined ? { gitDir: found.gitDir } : {}) };
 		out.push({ kind: "revision", revision: revision.scope, worktree: committedBefore, ...where, via: `git ${found.sub}` });
 	} else if (found.sub === "grep") out.push({ kind: "tree", path: found.cwd ?? ".", via: "git grep" });
+	else if (!GIT_COMMANDS.has(found.sub)) {
+		const where = { ...(found.cwd !== undefined ? { cwd: found.cwd } : {}), ...(found.gitDir !== undefined ? { gitDir: found.gitDir } : {}) };
+		out.push({ kind: "git-alias", sub: found.sub, rest: found.rest, worktree: committedBefore, ...where, via: `git ${found.sub}` });
+	}
 	return out;
 }
 

@@ -11,7 +11,9 @@ import picomatch from "picomatch";
 import { readGit } from "../../providers/git-provider.js";
 import { readFile, walkFiles } from "../../providers/fs-provider.js";
 import { BOTTOM, type Label, join, label } from "./label.js";
+import { expandAlias, GIT_COMMANDS } from "./git-alias.js";
 import { listRevisionObjects } from "./git-revision-objects.js";
+import { revisionReads } from "./git-revision-reads.js";
 import type { ReadScope } from "./shell-reads.js";
 
 export interface ScopeLabelSources {
@@ -103,6 +105,8 @@ export class ScopeLabeller {
 				return this.git(scope);
 			case "revision":
 				return this.revision(scope);
+			case "git-alias":
+				return this.alias(scope);
 		}
 	}
 
@@ -300,6 +304,27 @@ export class ScopeLabeller {
 		}
 		const l = join(BOTTOM, ...parts.map((p) => p.label));
 		return { label: l, secretFiles: [...new Set(parts.flatMap((p) => p.secretFiles))], printed: { label: l, contents } };
+	}
+
+	/**
+	 * A sub-command that is an alias in the repository's config reads what its expansion reads; one
+	 * that runs a shell, or expands to another alias or to a send, may read the repository's whole
+	 * directory. A name that is no alias there runs an external `git-<name>` or fails: as before.
+	 */
+	private async alias(scope: Extract<ReadScope, { kind: "git-alias" }>): Promise<ScopeLabel> {
+		const cwdRel = this.relative(scope.cwd ?? ".");
+		if (cwdRel === undefined) return { label: label("secret", "trusted", { kind: "file", ref: `${scope.cwd} (a repository outside the workspace; ${scope.via})` }), secretFiles: [] };
+		const globals = scope.gitDir === undefined ? [] : ["--git-dir", scope.gitDir];
+		const got = await readGit(path.join(this.src.root, cwdRel), [...globals, "config", "--get", `alias.${scope.sub}`], { timeoutMs: GIT_TIMEOUT_MS, maxBytes: 64 * 1024 });
+		if (!got.ok) return { label: BOTTOM, secretFiles: [] };
+		const expansion = expandAlias(got.stdout.toString("utf8"));
+		const [sub, ...words] = expansion.kind === "git" ? expansion.words : [];
+		const via = `${scope.via} (an alias for git ${expansion.kind === "git" ? (sub?.value ?? "") : "through a shell"})`;
+		const reads = sub && GIT_COMMANDS.has(sub.value) && !["push", "bundle", "send-email", "request-pull", "grep"].includes(sub.value) ? revisionReads(sub.value, [...words, ...scope.rest]) : { unknown: via };
+		if (reads === undefined) return { label: BOTTOM, secretFiles: [] };
+		if ("unknown" in reads) return this.tree(cwdRel, via);
+		const where = { ...(scope.cwd !== undefined ? { cwd: scope.cwd } : {}), ...(scope.gitDir !== undefined ? { gitDir: scope.gitDir } : {}) };
+		return this.revision({ kind: "revision", revision: reads.scope, worktree: scope.worktree, ...where, via });
 	}
 
 	/**
