@@ -136,13 +136,21 @@ export async function listRevisionObjects(cwd: string, scope: RevisionScope, glo
 	return out;
 }
 
-/** Sorts one read by how it is listed: a named object (and a patch's parents) without a walk, a history with one, a blob named by id by where it is held. */
+/**
+ * Sorts one read by how it is listed: a named object (and a patch's parents) without a walk, a
+ * history with one, a blob named by id by where it is held. True when git takes the word as a path.
+ */
 async function place(read: Extract<RevisionRead, { rev: string }>, noWalk: string[], walk: string[], idByBlob: string[], limits: string[], out: RevisionObjects, git: Git, prefix: string): Promise<boolean> {
 	if (REF_SETS.has(read.rev)) {
 		walk.push(read.rev);
 		return false;
 	}
-	const type = await git(["cat-file", "-t", read.rev]);
+	// A word git would take for an option (`a..--textconv` splits to one) names no revision: secret.
+	if (read.rev.startsWith("-")) {
+		out.unlisted.push(`${read.rev}: not a revision`);
+		return false;
+	}
+	const type = await git(["cat-file", "-t", "--end-of-options", read.rev]);
 	if (!type.ok) {
 		if (read.orPath) {
 			// git takes a word that names no revision as a path; one outside the repository limits nothing.
