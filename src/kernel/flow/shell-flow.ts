@@ -51,6 +51,17 @@ function workspaceTarget(root: string, word: { value: string; static: boolean })
 	return rel.split(path.sep).join("/");
 }
 
+/**
+ * The absolute path a word names outside the workspace, or undefined when it is inside, only known
+ * at run time, or no regular place to keep data (`/dev`, `/proc`). A copy kept there carries its
+ * label by that path: `cp .env /tmp/x` and then `curl -d @/tmp/x` is one flow.
+ */
+function outsideTarget(root: string, word: { value: string; static: boolean }): string | undefined {
+	if (!word.static || word.value === "" || workspaceTarget(root, word) !== undefined) return undefined;
+	const abs = path.resolve(root, word.value);
+	return abs === root || /^\/(dev|proc|sys)(\/|$)/.test(abs) ? undefined : abs;
+}
+
 /** `shopt -s dotglob` / `globstar` on the same line change what the shell's globs match. */
 function shellOptions(parsed: ParsedShell): { dotglob: boolean; globstar: boolean } {
 	const set = new Set<string>();
@@ -68,7 +79,7 @@ export async function admitShellFlow(ctx: ShellFlowContext, command: string): Pr
 	const named = await Promise.all([...egress.files, ...egress.globs].map((f) => flow.pathLabel(f)));
 	// Plain operands that are globs name the files the shell expands them to (not what lies below).
 	const scopes: ReadScope[] = [...shellReads(parsed.commands), ...egress.globs.map((g): ReadScope => ({ kind: "glob", pattern: g, recursive: false, via: "a glob" }))];
-	const inside = [...new Set(egress.files.flatMap((f) => workspaceTarget(ctx.root, { value: f, static: true }) ?? []))];
+	const inside = [...new Set(egress.files.flatMap((f) => workspaceTarget(ctx.root, { value: f, static: true }) ?? outsideTarget(ctx.root, { value: f, static: true }) ?? []))];
 	// Only a command that names a workspace file or reads beyond its names looks at the recorded labels (and only the latter pays for a walk).
 	const labeller = scopes.length === 0 && inside.length === 0 ? undefined : flow.scopeLabeller();
 	const recorded = labeller && inside.length > 0 ? await labeller.recordedOn(inside) : undefined;
@@ -81,6 +92,13 @@ export async function admitShellFlow(ctx: ShellFlowContext, command: string): Pr
 		return rel === undefined || t.kind === "delete" || t.kind === "create-dir" ? [] : [rel];
 	});
 	const written = [...new Set(targets)];
+	const writtenOutside = [
+		...new Set(
+			parsed.commands
+				.flatMap((c) => writeTargets(c))
+				.flatMap((t) => (t.kind === "delete" || t.kind === "create-dir" ? [] : (outsideTarget(ctx.root, t.path) ?? []))),
+		),
+	];
 	const records: FlowDecisionRecord[] = [];
 	// Each written workspace file is a sink: a host rule may keep secret or untrusted data out of it.
 	if (written.length > 0) records.push(...(await flow.admitEgress({ operation: "fs.write", sinks: written.map(fsResource), payload: command, label: readLabel })));
@@ -118,10 +136,11 @@ export async function admitShellFlow(ctx: ShellFlowContext, command: string): Pr
 			}
 			flow.observe(outputLabel, output);
 			if (atMost(writeLabel.sensitivity, "internal") && writeLabel.integrity === "trusted") return;
-			for (const rel of written) {
+			// Outside the workspace no sink rule applies, but the copy keeps its label, by its absolute path.
+			for (const rel of [...written, ...writtenOutside]) {
 				let bytes: Buffer;
 				try {
-					bytes = await readFile(path.join(ctx.root, rel), { maxBytes: WRITTEN_HASH_MAX_BYTES });
+					bytes = await readFile(path.resolve(ctx.root, rel), { maxBytes: WRITTEN_HASH_MAX_BYTES });
 				} catch {
 					// Not written (the command failed first) or not a regular file: nothing to label.
 					continue;

@@ -58,9 +58,9 @@ function sha256(buf: Buffer): string {
 	return createHash("sha256").update(buf).digest("hex");
 }
 
-/** `rel` is `dir` or below it (`.` holds everything). */
+/** `rel` is `dir` or below it (`.` holds everything in the workspace; a label kept on an absolute path outside it is not there). */
 function under(rel: string, dir: string): boolean {
-	return dir === "." || rel === dir || rel.startsWith(`${dir}/`);
+	return (dir === "." && !rel.startsWith("/")) || rel === dir || rel.startsWith(`${dir}/`);
 }
 
 export class ScopeLabeller {
@@ -127,7 +127,7 @@ export class ScopeLabeller {
 	private hash(rel: string): Promise<string | undefined> {
 		let h = this.hashes.get(rel);
 		if (h === undefined) {
-			h = readFile(path.join(this.src.root, rel), { maxBytes: HASH_MAX_BYTES }).then(sha256, () => undefined);
+			h = readFile(path.resolve(this.src.root, rel), { maxBytes: HASH_MAX_BYTES }).then(sha256, () => undefined);
 			this.hashes.set(rel, h);
 		}
 		return h;
