@@ -353,7 +353,15 @@ function gitReads(c: SimpleCommand, committedBefore: boolean): ReadScope[] {
 }
 
 /** The scopes one sub-command may read; `committedBefore` when an earlier git command on the line makes commits. */
+/** Every revision the repository's refs, reflogs and index hold: what git may print when its revisions arrive at run time. */
+const EVERY_REVISION: RevisionScope = { reads: [{ kind: "history", rev: "--all" }, { kind: "history", rev: "--reflog" }, { kind: "index" }], paths: [] };
+
 export function commandReads(c: SimpleCommand, committedBefore = false): ReadScope[] {
+	// `… | xargs git show`, `find -exec git cat-file -p {}`: the revisions come from the input.
+	if (c.argsFromInput && c.program === "git") {
+		const revision: ReadScope = { kind: "revision", revision: EVERY_REVISION, worktree: committedBefore, via: "git with revisions from its input" };
+		return c.wrappers.includes("xargs") ? [{ kind: "workspace", via: "xargs: the files it is given arrive on its input" }, revision] : [revision];
+	}
 	// A command run per input line or per found file (xargs, find -exec): find's scope is find's own.
 	if (c.argsFromInput && c.wrappers.includes("xargs")) {
 		return TEXT_ONLY.has(c.program) ? [] : [{ kind: "workspace", via: "xargs: the files it is given arrive on its input" }];
