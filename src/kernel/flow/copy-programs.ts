@@ -6,6 +6,8 @@
  * `nice`, `timeout`, `sudo -u`, `xargs` …) is looked through by the parser (wrappers.ts), so
  * `env cp .env pub.txt` reaches both as `cp .env pub.txt` does.
  */
+import type { ShellWord, SimpleCommand } from "../admission/shell/shell-types.js";
+import { scanWords, WRITE_TARGET_TABLE } from "../admission/shell/write-target-table.js";
 
 /**
  * How one copier names what it reads. `operands`: its operands (the destination among them is
@@ -25,6 +27,27 @@ export const COPIERS: Readonly<Record<string, CopySources>> = {
 	tee: { kind: "stdin" },
 	dd: { kind: "assigned", keys: ["if", "of"] },
 };
+
+/**
+ * The paths a copier makes inside `dir` when its destination is a directory (`cp a b dir/`, `cp -t
+ * dir a`, `rsync -a src/ dir`): each source's name under it, or `dir` itself for a source whose
+ * contents are copied (a trailing `/`, as rsync reads it). Sources only known at run time give `dir`.
+ */
+export function copiesInto(c: SimpleCommand, dir: ShellWord): string[] {
+	const spec = Object.hasOwn(COPIERS, c.program) ? COPIERS[c.program]! : undefined;
+	if (spec?.kind !== "operands" || c.program === "cat" || !dir.static || !Object.hasOwn(WRITE_TARGET_TABLE, c.program)) return [];
+	// Read as the write target table reads it, so an option's value (`install -m 600`) is no source.
+	const sources = scanWords(c.args, WRITE_TARGET_TABLE[c.program]!).operands.filter((w) => !(w.static && w.value === dir.value));
+	return [
+		...new Set(
+			sources.map((w) => {
+				if (!w.static || (c.program === "rsync" && w.value.endsWith("/"))) return dir.value;
+				const name = w.value.replace(/\/+$/, "").replace(/^.*\//, "");
+				return name === "" || name === "." || name === ".." ? dir.value : `${dir.value.replace(/\/+$/, "")}/${name}`;
+			}),
+		),
+	];
+}
 
 /** The path a `key=path` operand of a copier names, or undefined when the word is no such operand. */
 export function assignedPath(program: string, word: string): string | undefined {

@@ -14,7 +14,8 @@ import type { CallAuthority } from "../authority/authority.js";
 import { fsResource } from "../authority/resource.js";
 import { writeTargets } from "../admission/shell/write-targets.js";
 import type { ParsedShell } from "../admission/shell/shell-types.js";
-import { readFile } from "../../providers/fs-provider.js";
+import { lstatIfExists, readFile, walkFiles } from "../../providers/fs-provider.js";
+import { copiesInto } from "./copy-programs.js";
 import type { CallFlow, FlowDecisionRecord } from "./flow-types.js";
 import { atMost, join, type Label, label } from "./label.js";
 import { shellEgress } from "./shell-egress.js";
@@ -99,6 +100,17 @@ export async function admitShellFlow(ctx: ShellFlowContext, command: string): Pr
 				.flatMap((t) => (t.kind === "delete" || t.kind === "create-dir" ? [] : (outsideTarget(ctx.root, t.path) ?? []))),
 		),
 	];
+	// A copier whose destination is a directory writes its copies inside it (`cp a b dir/`).
+	const copies = [
+		...new Set(
+			parsed.commands.flatMap((c) =>
+				writeTargets(c)
+					.filter((t) => t.kind === "write")
+					.flatMap((t) => copiesInto(c, t.path))
+					.flatMap((p) => workspaceTarget(ctx.root, { value: p, static: true }) ?? outsideTarget(ctx.root, { value: p, static: true }) ?? []),
+			),
+		),
+	];
 	const records: FlowDecisionRecord[] = [];
 	// Each written workspace file is a sink: a host rule may keep secret or untrusted data out of it.
 	if (written.length > 0) records.push(...(await flow.admitEgress({ operation: "fs.write", sinks: written.map(fsResource), payload: command, label: readLabel })));
@@ -137,7 +149,15 @@ export async function admitShellFlow(ctx: ShellFlowContext, command: string): Pr
 			flow.observe(outputLabel, output);
 			if (atMost(writeLabel.sensitivity, "internal") && writeLabel.integrity === "trusted") return;
 			// Outside the workspace no sink rule applies, but the copy keeps its label, by its absolute path.
-			for (const rel of [...written, ...writtenOutside]) {
+			const files = [...written, ...writtenOutside];
+			for (const copy of copies) {
+				const found = await lstatIfExists(path.resolve(ctx.root, copy)).catch(() => null);
+				if (found?.type === "file") files.push(copy);
+				if (found?.type !== "dir") continue;
+				const walk = await walkFiles(path.resolve(ctx.root, copy), { limit: COPY_WALK_LIMIT });
+				files.push(...walk.paths.map((p) => `${copy}/${p}`));
+			}
+			for (const rel of new Set(files)) {
 				let bytes: Buffer;
 				try {
 					bytes = await readFile(path.resolve(ctx.root, rel), { maxBytes: WRITTEN_HASH_MAX_BYTES });
@@ -151,5 +171,7 @@ export async function admitShellFlow(ctx: ShellFlowContext, command: string): Pr
 	};
 }
 
+/** Most files labelled in one directory a command copied: a larger copied tree is labelled this far. */
+const COPY_WALK_LIMIT = 5_000;
 /** A written file larger than this is not hashed, so not labelled: its content is beyond what Warden reads back. */
 const WRITTEN_HASH_MAX_BYTES = 256 * 1024 * 1024;
