@@ -166,7 +166,8 @@ describe("git sends", () => {
 		expect(reads("git -C a -C b --git-dir=../g.git show HEAD")).toMatchObject([{ kind: "revision", cwd: "a/b", gitDir: "../g.git" }]);
 		expect(reads("GIT_DIR=elsewhere git cat-file -p HEAD:.env")).toMatchObject([{ kind: "revision", gitDir: "elsewhere" }]);
 		expect(view("git add .env && git commit -qm x && git show HEAD:.env")).toEqual(["revision:patch HEAD:.env +worktree"]);
-		expect(view("git -c alias.s=show s HEAD:.env")).toEqual(["workspace"]);
-		expect(view('git show "$REV":.env')).toEqual(["workspace"]);
+		expect(view("git -c alias.s=show s HEAD:.env")).toEqual(["workspace", "revision:history --all, history --reflog, index"]);
+		expect(view('git show "$REV":.env')).toEqual(["workspace", "revision:history --all, history --reflog, index"]);
+		expect(reads('git -C "$D" show HEAD:.env')).toMatchObject([{ kind: "workspace" }, { kind: "revision", elsewhere: true }]);
 	});
 });

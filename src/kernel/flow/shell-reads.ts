@@ -28,9 +28,10 @@ export type ReadScope =
 	| { kind: "git"; send: GitSendKind; revs: string[]; exclude: string[]; worktree: boolean; cwd?: string; via: string }
 	/**
 	 * Files a git command prints from the repository (git-revision-reads.ts): labelled by the paths
-	 * inside the revisions it names. `gitDir` as `--git-dir` or `GIT_DIR` gave it; `worktree` as for a send.
+	 * inside the revisions it names. `gitDir` as `--git-dir` or `GIT_DIR` gave it; `worktree` as for a send;
+	 * `elsewhere` when the repository is only known at run time (secret: it may lie outside the workspace).
 	 */
-	| { kind: "revision"; revision: RevisionScope; worktree: boolean; cwd?: string; gitDir?: string; via: string }
+	| { kind: "revision"; revision: RevisionScope; worktree: boolean; cwd?: string; gitDir?: string; elsewhere?: boolean; via: string }
 	/** A sub-command that may be an alias of the repository's config (git-alias.ts): what it expands to is read there. */
 	| { kind: "git-alias"; sub: string; rest: ShellWord[]; worktree: boolean; cwd?: string; gitDir?: string; via: string }
 	/** Reads only known when it runs: everything in the workspace. */
@@ -251,12 +252,15 @@ interface GitInvocation {
 	gitDir?: string;
 	/** Set when where it runs or what it runs is only known at run time (`-C $D`, `-c alias.x=…`). */
 	unknown?: string;
+	/** Where it runs is only known at run time: its repository may lie outside the workspace. */
+	elsewhere?: boolean;
 }
 
 function gitSub(c: SimpleCommand): GitInvocation | undefined {
 	let cwd: string | undefined;
 	let gitDir = c.env.find((e) => e.name === "GIT_DIR")?.value;
 	let unknown: string | undefined;
+	let elsewhere = false;
 	let index = 0;
 	for (; index < c.args.length; index++) {
 		const w = c.args[index]!;
@@ -267,11 +271,17 @@ function gitSub(c: SimpleCommand): GitInvocation | undefined {
 			// Each -C is taken relative to the one before.
 			if (w.value === "-C") {
 				if (value?.static) cwd = cwd === undefined ? value.value : path.posix.join(cwd, value.value);
-				else unknown = "git -C with a directory only known at run time";
+				else {
+					unknown = "git -C with a directory only known at run time";
+					elsewhere = true;
+				}
 			}
 			if (w.value === "--git-dir") {
 				if (value?.static) gitDir = value.value;
-				else unknown = "git --git-dir only known at run time";
+				else {
+					unknown = "git --git-dir only known at run time";
+					elsewhere = true;
+				}
 			}
 			// An alias set on the command line may run any sub-command, or a shell.
 			if (w.value === "-c" && (!value?.static || /^alias\./i.test(value.value))) unknown = "git -c alias: a sub-command only known at run time";
@@ -280,7 +290,7 @@ function gitSub(c: SimpleCommand): GitInvocation | undefined {
 	}
 	const sub = c.args[index];
 	if (!sub?.static) return undefined;
-	return { sub: sub.value, rest: c.args.slice(index + 1), ...(cwd !== undefined ? { cwd } : {}), ...(gitDir !== undefined ? { gitDir } : {}), ...(unknown !== undefined ? { unknown } : {}) };
+	return { sub: sub.value, rest: c.args.slice(index + 1), ...(cwd !== undefined ? { cwd } : {}), ...(gitDir !== undefined ? { gitDir } : {}), ...(unknown !== undefined ? { unknown } : {}), ...(elsewhere ? { elsewhere } : {}) };
 }
 
 /** What one git send carries: the revisions it names, and what the destination already has. */
@@ -335,18 +345,22 @@ function gitSend(send: GitSendKind, rest: ShellWord[], cwd: string | undefined, 
 function gitReads(c: SimpleCommand, committedBefore: boolean): ReadScope[] {
 	const found = gitSub(c);
 	if (!found) return c.args.length === 0 ? [] : [{ kind: "workspace", via: "git with a sub-command only known at run time" }];
-	if (found.unknown) return [{ kind: "workspace", via: found.unknown }];
+	const where = { ...(found.cwd !== undefined ? { cwd: found.cwd } : {}), ...(found.gitDir !== undefined ? { gitDir: found.gitDir } : {}) };
+	// What is only known at run time may be any file of the tree, or of any revision the repository holds.
+	const anything = (via: string): ReadScope[] => [
+		{ kind: "workspace", via },
+		{ kind: "revision", revision: EVERY_REVISION, worktree: committedBefore, ...where, ...(found.elsewhere ? { elsewhere: true } : {}), via },
+	];
+	if (found.unknown) return anything(found.unknown);
 	const out: ReadScope[] = [];
 	const send = Object.hasOwn(GIT_SEND, found.sub) ? GIT_SEND[found.sub] : undefined;
 	if (send) out.push(gitSend(send, found.rest, found.cwd, committedBefore));
 	const revision = revisionReads(found.sub, found.rest);
-	if (revision && "unknown" in revision) out.push({ kind: "workspace", via: revision.unknown });
+	if (revision && "unknown" in revision) out.push(...anything(revision.unknown));
 	else if (revision) {
-		const where = { ...(found.cwd !== undefined ? { cwd: found.cwd } : {}), ...(found.gitDir !== undefined ? { gitDir: found.gitDir } : {}) };
 		out.push({ kind: "revision", revision: revision.scope, worktree: committedBefore, ...where, via: `git ${found.sub}` });
 	} else if (found.sub === "grep") out.push({ kind: "tree", path: found.cwd ?? ".", via: "git grep" });
 	else if (!GIT_COMMANDS.has(found.sub)) {
-		const where = { ...(found.cwd !== undefined ? { cwd: found.cwd } : {}), ...(found.gitDir !== undefined ? { gitDir: found.gitDir } : {}) };
 		out.push({ kind: "git-alias", sub: found.sub, rest: found.rest, worktree: committedBefore, ...where, via: `git ${found.sub}` });
 	}
 	return out;

@@ -273,7 +273,7 @@ export class ScopeLabeller {
 	private async revision(scope: Extract<ReadScope, { kind: "revision" }>): Promise<ScopeLabel> {
 		const cwdRel = this.relative(scope.cwd ?? ".");
 		const gitDirRel = scope.gitDir === undefined ? "." : this.relative(path.resolve(this.src.root, cwdRel ?? ".", scope.gitDir));
-		if (cwdRel === undefined || gitDirRel === undefined) {
+		if (cwdRel === undefined || gitDirRel === undefined || scope.elsewhere) {
 			const l = label("secret", "trusted", { kind: "file", ref: `${scope.gitDir ?? scope.cwd} (a repository outside the workspace; ${scope.via})` });
 			return { label: l, secretFiles: [], printed: { label: l, contents: [] } };
 		}
