@@ -5,6 +5,7 @@
  * plumbing through providers/git-provider.ts; the caller labels what is listed.
  */
 import * as path from "node:path";
+import { lstatIfExists } from "../../providers/fs-provider.js";
 import { readGit } from "../../providers/git-provider.js";
 import type { RevisionRead, RevisionScope } from "./git-revision-reads.js";
 
@@ -93,11 +94,11 @@ export async function listRevisionObjects(cwd: string, scope: RevisionScope, glo
 		} else {
 			first ??= read;
 			named++;
-			if (await place(read, noWalk, walk, idByBlob, limits, out, git, prefix.trim())) paths++;
+			if (await place(read, noWalk, walk, idByBlob, limits, out, git, prefix.trim(), cwd)) paths++;
 		}
 	}
 	// Every word it was given was a path (`git log -p .env`): it reads its default revision, HEAD.
-	if (first !== undefined && named === paths) await place({ kind: first.kind, rev: "HEAD" }, noWalk, walk, idByBlob, limits, out, git, prefix.trim());
+	if (first !== undefined && named === paths) await place({ kind: first.kind, rev: "HEAD" }, noWalk, walk, idByBlob, limits, out, git, prefix.trim(), cwd);
 	const listed: { sha: string; path: string }[] = [];
 	for (const [revs, extra] of [
 		[noWalk, ["--no-walk"]],
@@ -140,7 +141,7 @@ export async function listRevisionObjects(cwd: string, scope: RevisionScope, glo
  * Sorts one read by how it is listed: a named object (and a patch's parents) without a walk, a
  * history with one, a blob named by id by where it is held. True when git takes the word as a path.
  */
-async function place(read: Extract<RevisionRead, { rev: string }>, noWalk: string[], walk: string[], idByBlob: string[], limits: string[], out: RevisionObjects, git: Git, prefix: string): Promise<boolean> {
+async function place(read: Extract<RevisionRead, { rev: string }>, noWalk: string[], walk: string[], idByBlob: string[], limits: string[], out: RevisionObjects, git: Git, prefix: string, cwd: string): Promise<boolean> {
 	if (REF_SETS.has(read.rev)) {
 		walk.push(read.rev);
 		return false;
@@ -152,8 +153,9 @@ async function place(read: Extract<RevisionRead, { rev: string }>, noWalk: strin
 	}
 	const type = await git(["cat-file", "-t", "--end-of-options", read.rev]);
 	if (!type.ok) {
-		if (read.orPath) {
-			// git takes a word that names no revision as a path; one outside the repository limits nothing.
+		// git takes a word that names no revision as a path when that file exists (else it fails on it);
+		// a path outside the repository limits nothing.
+		if (read.orPath && (await lstatIfExists(path.resolve(cwd, read.rev)).catch(() => null)) !== null) {
 			limits.push(fromTop(prefix, read.rev) ?? "");
 			return true;
 		}

@@ -368,7 +368,7 @@ function gitReads(c: SimpleCommand, committedBefore: boolean): ReadScope[] {
 
 /** The scopes one sub-command may read; `committedBefore` when an earlier git command on the line makes commits. */
 /** Every revision the repository's refs, reflogs and index hold: what git may print when its revisions arrive at run time. */
-const EVERY_REVISION: RevisionScope = { reads: [{ kind: "history", rev: "--all" }, { kind: "history", rev: "--reflog" }, { kind: "index" }], paths: [] };
+export const EVERY_REVISION: RevisionScope = { reads: [{ kind: "history", rev: "--all" }, { kind: "history", rev: "--reflog" }, { kind: "index" }], paths: [] };
 
 export function commandReads(c: SimpleCommand, committedBefore = false): ReadScope[] {
 	// `… | xargs git show`, `find -exec git cat-file -p {}`: the revisions come from the input.

@@ -14,7 +14,7 @@ import { BOTTOM, type Label, join, label } from "./label.js";
 import { expandAlias, GIT_COMMANDS } from "./git-alias.js";
 import { listRevisionObjects } from "./git-revision-objects.js";
 import { revisionReads } from "./git-revision-reads.js";
-import type { ReadScope } from "./shell-reads.js";
+import { EVERY_REVISION, type ReadScope } from "./shell-reads.js";
 
 export interface ScopeLabelSources {
 	/** The workspace's real path; the shell runs there. */
@@ -267,8 +267,8 @@ export class ScopeLabeller {
 	 * What a git command prints from revisions, the index or tracked files, labelled as the files
 	 * would be: each blob by its path and content (objectsLabel), tracked working-tree files as
 	 * files. What git cannot list (a blob held at no path, objects no ref reaches) is secret; a
-	 * revision that does not resolve yet, or a repository git cannot read, counts as the directory's
-	 * whole tree.
+	 * revision that does not resolve yet counts as every revision the repository holds, and a
+	 * repository git cannot read as the directory's whole tree.
 	 */
 	private async revision(scope: Extract<ReadScope, { kind: "revision" }>): Promise<ScopeLabel> {
 		const cwdRel = this.relative(scope.cwd ?? ".");
@@ -295,7 +295,17 @@ export class ScopeLabeller {
 				parts.push(await this.filesLabel((rel) => tracked.has(rel), [...tracked]));
 			}
 			for (const why of listed.unlisted) parts.push({ label: label("secret", "trusted", { kind: "file", ref: `${why} (${scope.via})` }), secretFiles: [] });
-			if (listed.unresolved.length > 0) parts.push(await this.tree(cwdRel, `${scope.via}: ${listed.unresolved.join(", ")} names nothing yet`));
+			// A revision that names nothing yet is made on the same line (a commit, whose working tree is read
+			// above, or a new ref such as `git branch x HEAD~3`, which names a commit the repository holds).
+			if (listed.unresolved.length > 0) {
+				const every = await listRevisionObjects(cwd, EVERY_REVISION, globals);
+				if (every === undefined) parts.push(await this.tree(cwdRel, `${scope.via}: ${listed.unresolved.join(", ")} names nothing yet`));
+				else {
+					const held = await this.objectsLabel(every.objects, toWorkspace, cwd, scope.via, globals);
+					secretBlobs.push(...held.secretBlobs);
+					parts.push(held);
+				}
+			}
 		}
 		const contents: { path: string; content: string }[] = [];
 		for (const blob of secretBlobs.slice(0, OUTPUT_MATCH_FILES)) {
