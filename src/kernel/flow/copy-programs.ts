@@ -8,6 +8,7 @@
  */
 import type { ShellWord, SimpleCommand } from "../admission/shell/shell-types.js";
 import { scanWords, WRITE_TARGET_TABLE } from "../admission/shell/write-target-table.js";
+import type { WriteTarget } from "../admission/shell/write-targets.js";
 
 /**
  * How one copier names what it reads. `operands`: its operands (the destination among them is
@@ -48,6 +49,21 @@ export function copiesInto(c: SimpleCommand, dir: ShellWord): string[] {
 		),
 	];
 }
+
+/**
+ * Directories in which a command writes files it names only when it runs, and the names they
+ * take: `git format-patch` writes `NNNN-<subject>.patch` into its `-o` directory, or here.
+ */
+export function namedAtRunTime(targets: readonly WriteTarget[]): { dir: string; name: RegExp }[] {
+	const out: { dir: string; name: RegExp }[] = [];
+	for (const t of targets) {
+		if (t.via === "git format-patch -o" && t.path.static) out.push({ dir: t.path.value, name: PATCH_NAME });
+		if (t.via === "git format-patch" && !t.path.static) out.push({ dir: ".", name: PATCH_NAME });
+	}
+	return out;
+}
+
+const PATCH_NAME = /^\d{4}-.*\.patch$/;
 
 /** The path a `key=path` operand of a copier names, or undefined when the word is no such operand. */
 export function assignedPath(program: string, word: string): string | undefined {

@@ -254,9 +254,12 @@ describe("git reads of revisions carry the label of the files inside them", () =
 			["git show HEAD:.env > out.txt", "out.txt"],
 			["env git -C . cat-file -p main:.env | tee out.txt", "out.txt"],
 			["git archive -o out.tar HEAD", "out.tar"],
+			["git format-patch -1 -q -o patches HEAD", "patches/0001-one.patch"],
+			["nice git format-patch -1 HEAD", "0001-one.patch"],
 		] as const) {
 			const labels = new Labels();
 			const admitted = await admit(command, session(labels));
+			mkdirSync(path.dirname(path.join(root, out)), { recursive: true });
 			writeFileSync(path.join(root, out), "anything\n");
 			await admitted.settle("");
 			expect(labels.rows.map((r) => [r.path, r.label.sensitivity]), command).toEqual([[out, "secret"]]);

@@ -14,8 +14,8 @@ import type { CallAuthority } from "../authority/authority.js";
 import { fsResource } from "../authority/resource.js";
 import { writeTargets } from "../admission/shell/write-targets.js";
 import type { ParsedShell } from "../admission/shell/shell-types.js";
-import { lstatIfExists, readFile, walkFiles } from "../../providers/fs-provider.js";
-import { copiesInto } from "./copy-programs.js";
+import { lstatIfExists, readdirWithTypes, readFile, walkFiles } from "../../providers/fs-provider.js";
+import { copiesInto, namedAtRunTime } from "./copy-programs.js";
 import type { CallFlow, FlowDecisionRecord } from "./flow-types.js";
 import { atMost, join, type Label, label } from "./label.js";
 import { shellEgress } from "./shell-egress.js";
@@ -100,6 +100,8 @@ export async function admitShellFlow(ctx: ShellFlowContext, command: string): Pr
 				.flatMap((t) => (t.kind === "delete" || t.kind === "create-dir" ? [] : (outsideTarget(ctx.root, t.path) ?? []))),
 		),
 	];
+	// Files named only when the command runs (`git format-patch -o out`): their directory and name.
+	const laterNamed = parsed.commands.flatMap((c) => namedAtRunTime(writeTargets(c)));
 	// A copier whose destination is a directory writes its copies inside it (`cp a b dir/`).
 	const copies = [
 		...new Set(
@@ -156,6 +158,12 @@ export async function admitShellFlow(ctx: ShellFlowContext, command: string): Pr
 				if (found?.type !== "dir") continue;
 				const walk = await walkFiles(path.resolve(ctx.root, copy), { limit: COPY_WALK_LIMIT });
 				files.push(...walk.paths.map((p) => `${copy}/${p}`));
+			}
+			for (const { dir, name } of laterNamed) {
+				const at = workspaceTarget(ctx.root, { value: dir, static: true }) ?? (path.resolve(ctx.root, dir) === ctx.root ? "." : outsideTarget(ctx.root, { value: dir, static: true }));
+				if (at === undefined) continue;
+				const entries = await readdirWithTypes(path.resolve(ctx.root, at)).catch(() => []);
+				files.push(...entries.filter((e) => e.type === "file" && name.test(e.name)).map((e) => (at === "." ? e.name : `${at}/${e.name}`)));
 			}
 			for (const rel of new Set(files)) {
 				let bytes: Buffer;
