@@ -144,10 +144,10 @@ function rows(r: BenchReport): Row[] {
 		const t = r.modelTransport;
 		out.push(["`anthropic:` streamed answer on 127.0.0.1", median(t.anthropic.warden), `the SDK's own stream, ${median(t.anthropic.sdk)}`, ratio(t.anthropic.ratio)]);
 		out.push([
-			`model download of ${(t.downloadBytes / 1_048_576).toFixed(0)} MiB (redirect, .partial, sha256 while writing, rename)`,
+			`model download of ${t.downloadBytes >= 1_048_576 ? `${(t.downloadBytes / 1_048_576).toFixed(0)} MiB` : kib(t.downloadBytes)} (redirect, .partial, sha256 while writing, rename)`,
 			median(t.download.downloader),
 			`\`fetch\` piped to a file, ${median(t.download.fetch)}`,
-			`${ratio(t.download.ratio)} (${t.download.mibPerSecond.toFixed(0)} MiB/s)`,
+			`${ratio(t.download.ratio)} (${t.download.mibPerSecond.toFixed(t.download.mibPerSecond >= 10 ? 0 : 2)} MiB/s)`,
 		]);
 	}
 	if (r.compaction) {
