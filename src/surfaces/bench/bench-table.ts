@@ -88,7 +88,7 @@ function decisionsSection(dec: DecisionReport): string[] {
 		]),
 		`  naive / engine: ${ratio(dec.ratio)}, the price of parsing. The yardstick is the unsafe approach other agents use:`,
 		`  on this mix it decided ${dec.naiveMorePermissive} of ${dec.inputsPerRound} inputs more permissively than the engine, ${dec.naiveStricter} more strictly.`,
-		`  measured after ${w.passes} warm-up passes over ${(w.ms / 1000).toFixed(1)} s (${w.settled ? "until the fastest pass stopped improving" : "the limit: the fastest pass was STILL improving"}); the engine had a core ${(100 * dec.engine.cpuShare).toFixed(0)}% of the measured time.`,
+		`  measured after ${w.passes} warm-up passes over ${(w.ms / 1000).toFixed(1)} s (${w.settled ? "until the fastest pass stopped improving" : "the limit: the fastest pass was STILL improving"}); process CPU / wall time while the engine was measured ${dec.engine.cpuShare.toFixed(2)} (below 1: it waited for a core; above 1: V8 was still compiling).`,
 		"  A decision reads no file, PATH or config here: the figure depends on the CPU, on V8 having optimized the path, and on other work on the machine.",
 	];
 }

@@ -183,7 +183,11 @@ export interface DeciderTiming {
 	bestUsPerDecision: number;
 	/** The median round's process CPU time / inputs per round; unlike wall time, it does not grow while the process waits for a core. */
 	cpuUsPerDecision: number;
-	/** Process CPU time / wall time over the measured rounds: below 1 where the decider waited for a core (other work on the machine). */
+	/**
+	 * Process CPU time / wall time over the measured rounds: below 1 where the decider waited for a
+	 * core (other work on the machine); above 1 where the process's other threads worked meanwhile
+	 * (V8 still compiling, or collecting garbage).
+	 */
 	cpuShare: number;
 	/** The first, cold pass over the inputs (V8 still interpreting), per decision. */
 	firstPassUsPerDecision: number;

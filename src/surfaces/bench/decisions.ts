@@ -33,11 +33,13 @@ export interface DecisionBenchOptions {
  * for seconds after the first pass, in background threads that fall behind on a busy machine: a
  * fixed warm-up measured compilation there and decisions elsewhere (issue 32). Both deciders run at
  * least this long, then until the engine's fastest pass has not improved by IMPROVEMENT for
- * SETTLED_MS, at most WARM_UP_LIMIT_MS.
+ * SETTLED_MS and SETTLED_PASSES passes (a busy machine makes each pass slow, and a second of them
+ * too few to tell), at most WARM_UP_LIMIT_MS.
  */
 export const WARM_UP_MS = 1000;
 export const WARM_UP_LIMIT_MS = 10_000;
 const SETTLED_MS = 1000;
+const SETTLED_PASSES = 20;
 const IMPROVEMENT = 0.02;
 
 const SEVERITY: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
@@ -90,15 +92,19 @@ function warmUp(deciders: Record<"engine" | "naive", Decide>, inputs: readonly D
 	let passes = 0;
 	let best = Number.POSITIVE_INFINITY;
 	let bestAt = started;
+	let bestPass = 0;
 	for (;;) {
 		const now = performance.now();
 		const elapsed = now - started;
-		if (elapsed >= minMs && now - bestAt >= SETTLED_MS) return { ms: elapsed, passes, settled: true };
+		if (elapsed >= minMs && now - bestAt >= SETTLED_MS && passes - bestPass >= SETTLED_PASSES) return { ms: elapsed, passes, settled: true };
 		if (elapsed >= limitMs) return { ms: elapsed, passes, settled: false };
 		const pass = timedPass(deciders.engine, inputs);
 		timedPass(deciders.naive, inputs);
 		passes++;
-		if (pass.ms < best * (1 - IMPROVEMENT)) bestAt = performance.now();
+		if (pass.ms < best * (1 - IMPROVEMENT)) {
+			bestAt = performance.now();
+			bestPass = passes;
+		}
 		best = Math.min(best, pass.ms);
 	}
 }
