@@ -48,12 +48,15 @@ describe("registerBenchCommand", () => {
 		expect(Object.keys(report)).toEqual(["schema", "startedAt", "durationMs", "environment", "only", "decisions", "authority", "leases"]);
 		expect(report.only).toEqual(["decisions", "leases"]);
 		expect(report.decisions?.engine.perSecond).toBeGreaterThan(0);
-		expect(Object.keys(report.environment)).toEqual(["node", "platform", "arch", "cpus", "cpuModel", "source", "loadBefore", "loadAfter"]);
+		// coresBusy comes from /proc/stat, which the tests' Linux has.
+		expect(Object.keys(report.environment)).toEqual(["node", "platform", "arch", "cpus", "cpuModel", "source", "loadBefore", "loadAfter", "coresBusy"]);
+		expect(report.environment.coresBusy).toBeGreaterThanOrEqual(0);
+		expect(report.environment.coresBusy).toBeLessThanOrEqual(1);
 
 		const text: string[] = [];
 		await evalCommand(text).parseAsync(["bench", "--only", "decisions", "--dir", dir], { from: "user" });
 		expect(text[0]).toMatch(/^Warden benchmarks: commit [0-9a-f]{40}/);
-		expect(text[0]).toMatch(/\nload average \(1, 5, 15 min\) before [\d.]+ [\d.]+ [\d.]+, after [\d.]+ [\d.]+ [\d.]+; only decisions\n/);
+		expect(text[0]).toMatch(/\nload average \(1, 5, 15 min\) before [\d.]+ [\d.]+ [\d.]+, after [\d.]+ [\d.]+ [\d.]+; cores \d+% busy over the run; only decisions\n/);
 		expect(text[0]).toContain("Permission decisions");
 		expect(text[0]).not.toContain("Governed read_file");
 		expect(readdirSync(dir)).toEqual([]);

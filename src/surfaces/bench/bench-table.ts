@@ -318,7 +318,7 @@ export function provenanceLines(report: BenchReport): string[] {
 	const load = (l: LoadAverage) => `${l.one.toFixed(2)} ${l.five.toFixed(2)} ${l.fifteen.toFixed(2)}`;
 	return [
 		`Warden benchmarks: ${source}; node ${env.node}, ${env.platform} ${env.arch}, ${env.cpus} × ${env.cpuModel}; ${(report.durationMs / 1000).toFixed(1)} s from ${report.startedAt}`,
-		`load average (1, 5, 15 min) before ${load(env.loadBefore)}, after ${load(env.loadAfter)}${report.only ? `; only ${report.only.join(", ")}` : ""}`,
+		`load average (1, 5, 15 min) before ${load(env.loadBefore)}, after ${load(env.loadAfter)}${env.coresBusy === undefined ? "" : `; cores ${Math.round(100 * env.coresBusy)}% busy over the run`}${report.only ? `; only ${report.only.join(", ")}` : ""}`,
 	];
 }
 

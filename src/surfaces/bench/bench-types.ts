@@ -603,6 +603,11 @@ export interface BenchEnvironment {
 	source: CommitProvenance;
 	loadBefore: LoadAverage;
 	loadAfter: LoadAverage;
+	/**
+	 * How busy all cores were over the run (0–1, this process's work and anyone else's), from
+	 * /proc/stat; absent off Linux. Unlike the load average it does not lag the run by minutes.
+	 */
+	coresBusy?: number;
 }
 
 /** Every benchmark's section of the report, by the name `--only` takes. */

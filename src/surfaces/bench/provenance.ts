@@ -9,6 +9,7 @@ import { arch, cpus, loadavg, platform } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BenchEnvironment, CommitProvenance, LoadAverage } from "./bench-types.js";
+import { type CpuSnapshot, cpuSince, cpuSnapshot } from "./child-cpu.js";
 
 const GIT_TIMEOUT_MS = 5000;
 
@@ -40,16 +41,24 @@ export function loadAverage(): LoadAverage {
 	return { one: one ?? 0, five: five ?? 0, fifteen: fifteen ?? 0 };
 }
 
-/** The environment as it is when the run starts; `loadAfter` is filled in when it ends. */
-export function environmentBefore(root: string = checkoutRoot()): Omit<BenchEnvironment, "loadAfter"> {
+/** The environment as it is when the run starts; `after` completes it when the run ends. */
+export function environmentBefore(root: string = checkoutRoot()): { before: Omit<BenchEnvironment, "loadAfter" | "coresBusy">; cpu: CpuSnapshot | undefined } {
 	const cores = cpus();
 	return {
-		node: process.version,
-		platform: platform(),
-		arch: arch(),
-		cpus: cores.length,
-		cpuModel: cores[0]?.model.trim() ?? "unknown",
-		source: commitOf(root),
-		loadBefore: loadAverage(),
+		before: {
+			node: process.version,
+			platform: platform(),
+			arch: arch(),
+			cpus: cores.length,
+			cpuModel: cores[0]?.model.trim() ?? "unknown",
+			source: commitOf(root),
+			loadBefore: loadAverage(),
+		},
+		cpu: cpuSnapshot(),
 	};
+}
+
+export function environmentAfter(started: ReturnType<typeof environmentBefore>): BenchEnvironment {
+	const busy = cpuSince(started.cpu, cpuSnapshot());
+	return { ...started.before, loadAfter: loadAverage(), ...(busy === undefined ? {} : { coresBusy: busy.machineBusyFraction }) };
 }

@@ -35,11 +35,11 @@ describe("readmeBenchTable", () => {
 
 	it("writes only the sections a report has, and says which --only asked for", () => {
 		const { decisions, schema, startedAt, durationMs, environment } = fixture();
-		const block = readmeBenchTable({ schema, startedAt, durationMs, environment, only: ["decisions"], ...(decisions ? { decisions } : {}) });
+		const block = readmeBenchTable({ schema, startedAt, durationMs, environment: { ...environment, coresBusy: 0.456 }, only: ["decisions"], ...(decisions ? { decisions } : {}) });
 		const rows = block.split("\n").filter((line) => line.startsWith("| "));
 		expect(rows).toHaveLength(3);
 		expect(rows[2]).toMatch(/^\| permission decisions /);
-		expect(block).toContain("; only decisions.");
+		expect(block).toContain(" after, cores 46% busy over the run; only decisions.");
 	});
 
 	it("refuses a report without provenance (an older schema)", () => {

@@ -221,7 +221,7 @@ function provenance(r: BenchReport): string {
 	const env = r.environment;
 	const source = "why" in env.source ? `an unknown commit (${env.source.why})` : `commit \`${env.source.commit.slice(0, 12)}\`${env.source.dirty ? " with uncommitted changes" : ""}`;
 	const when = r.startedAt.replace("T", " ").replace(/:\d\d\.\d+Z$/, " UTC");
-	return `Figures from one run (${when}, ${(r.durationMs / 1000).toFixed(0)} s) of ${source}: Node ${env.node.replace(/^v/, "")}, ${env.cpus} × ${env.cpuModel}; load average (1, 5, 15 min) ${load(env.loadBefore)} before and ${load(env.loadAfter)} after${r.only ? `; only ${r.only.join(", ")}` : ""}.`;
+	return `Figures from one run (${when}, ${(r.durationMs / 1000).toFixed(0)} s) of ${source}: Node ${env.node.replace(/^v/, "")}, ${env.cpus} × ${env.cpuModel}; load average (1, 5, 15 min) ${load(env.loadBefore)} before and ${load(env.loadAfter)} after${env.coresBusy === undefined ? "" : `, cores ${Math.round(100 * env.coresBusy)}% busy over the run`}${r.only ? `; only ${r.only.join(", ")}` : ""}.`;
 }
 
 /** The generated block, markers included. */

@@ -19,7 +19,7 @@ import { benchGovernedRead } from "./governed-read.js";
 import { benchLlama } from "./llama-bench.js";
 import { benchRecovery } from "./recovery-bench.js";
 import { benchModelTransport, transportDir } from "./model-transport-bench.js";
-import { environmentBefore, loadAverage } from "./provenance.js";
+import { environmentAfter, environmentBefore } from "./provenance.js";
 import { benchJitColdStart, benchSandboxSpawn } from "./sandbox-bench.js";
 import { benchMcpRoundTrip } from "./mcp-bench.js";
 import { benchMemorySearch } from "./memory-search-bench.js";
@@ -228,7 +228,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 		schema: "warden.bench/3",
 		startedAt: startedAt.toISOString(),
 		durationMs: performance.now() - started,
-		environment: { ...environment, loadAfter: loadAverage() },
+		environment: environmentAfter(environment),
 		...(selected === undefined ? {} : { only: selected }),
 		...orderedSections(sections),
 	};
