@@ -7,6 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { EvidenceRecorder } from "../../kernel/evidence/evidence-recorder.js";
+import { ELICITATION_CALL_PREFIX } from "../../kernel/evidence/review-calls.js";
 import type { McpElicitation, McpElicitationAnswer } from "../../providers/mcp/mcp-types.js";
 import type { ElicitCallback } from "../mcp/mcp-session-tools.js";
 import type { AskBoard } from "./ask-board.js";
@@ -18,7 +19,7 @@ export function elicitThroughAsks(board: AskBoard, recorder: EvidenceRecorder, e
 		const settled = await board.ask<ElicitAction>(
 			recorder,
 			// The request comes from the server, not from a call of the model's: its row is named for itself.
-			elicitationAsk(request, `elicitation_${randomUUID()}`),
+			elicitationAsk(request, `${ELICITATION_CALL_PREFIX}${randomUUID()}`),
 			async (surfaceSignal) => {
 				const answer = await elicit(request, surfaceSignal);
 				return answer.action === "accept" ? { answer: "accept", by: "host", content: answer.content } : { answer: answer.action, by: "host" };
