@@ -20,7 +20,7 @@ class MemoryAsks implements AskQueue {
 	readonly answered: { id: string; answer: AskAnswer; by: string }[] = [];
 	constructor(private readonly asks: PendingAsk[]) {}
 	pending(): PendingAsk[] {
-		return this.asks.filter((a) => !this.answered.some((x) => x.id === a.id));
+		return this.asks.filter((a) => !this.answered.some((x) => x.id === a.id) && !this.replied.some((x) => x.id === a.id));
 	}
 	answer(id: string, answer: AskAnswer, answeredBy: string): AnswerResult {
 		if (!this.pending().some((a) => a.id === id)) return { ok: false, error: `ask ${id} is not pending` };
@@ -175,6 +175,17 @@ describe("the console's API", () => {
 		expect(((await bad.json()) as { error: string }).error).toBe("answer must be one of allow_once, allow_always, deny, deny_always (or, for a request for input, accept, decline, cancel)");
 		const text = await post("/api/asks/ask-1", "x", { "content-type": "text/plain" });
 		expect(text.status).toBe(400);
+		expect(asks.answered).toEqual([]);
+	});
+
+	it("hands an elicitation's answer (accept with its content, decline) to the queue's reply, as the console; a refusal is its one line", async () => {
+		const accepted = await post("/api/asks/ask-1", { answer: "accept", content: { name: "Ada" } });
+		expect(accepted.status).toBe(200);
+		expect(asks.replied).toEqual([{ id: "ask-1", reply: { action: "accept", content: { name: "Ada" } }, by: "console" }]);
+		const again = await post("/api/asks/ask-1", { answer: "decline" });
+		expect(again.status).toBe(409);
+		expect(((await again.json()) as { error: string }).error).toBe("ask ask-1 is not pending");
+		expect(asks.replied).toHaveLength(1);
 		expect(asks.answered).toEqual([]);
 	});
 
