@@ -6,9 +6,9 @@
  * declined, cancelled, or accepted with `--content '<json>'` (checked against the server's schema).
  */
 import type { Command } from "commander";
-import { visibleText } from "../../kernel/display/visible-text.js";
 import type { AskAnswer, ElicitAction, ElicitReply, PendingAsk } from "../../runtime/asks/ask-types.js";
 import { EXIT, UsageError } from "./cli-error.js";
+import { elicitationLines } from "./elicitation-lines.js";
 
 interface AsksFlags {
 	json?: boolean;
@@ -100,15 +100,4 @@ export function renderAsks(asks: readonly PendingAsk[]): string {
 	lines.push(`${asks.length} ask(s) waiting; answer one with: warden asks answer <id> ${ANSWERS.join("|")}`);
 	if (asks.some((a) => a.elicitation)) lines.push(`a request for input: warden asks answer <id> ${ELICIT_ANSWERS.join("|")} (accept with --content '<json>')`);
 	return `${lines.join("\n")}\n`;
-}
-
-/** A request for input as lines: every string the server wrote shown by the display rule. */
-function elicitationLines(a: PendingAsk, request: NonNullable<PendingAsk["elicitation"]>): string[] {
-	const lines = [`${a.id}  elicitation from MCP server ${visibleText(request.server)}  (session ${a.session}${a.expires_at ? `, expires ${a.expires_at}` : ""})`];
-	lines.push(`  asks: ${visibleText(request.message)}`);
-	for (const f of request.fields) {
-		const type = f.choices ? `${f.type === "string[]" ? "some of" : "one of"} ${f.choices.join(" | ")}` : f.type;
-		lines.push(`  field ${visibleText(f.name)}: ${visibleText(type)}${f.required ? ", required" : ""}${f.default !== undefined ? `, default ${visibleText(JSON.stringify(f.default))}` : ""}${f.about ? ` — ${visibleText(f.about)}` : ""}`);
-	}
-	return lines;
 }
