@@ -13,6 +13,9 @@ import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../../src/kernel/evidence/store-rows.js";
 import { EVERYTHING_SERVER } from "../../src/providers/mcp/test-support/mcp-servers.js";
+import { askQueueOver } from "../../src/runtime/asks/ask-queue.js";
+import { startConsole } from "../../src/surfaces/console/console-server.js";
+import { MemoryAsks } from "../../src/store/ask-rows.js";
 import { BIN, CACHE_HOME, CONFIG_HOME, type Fixture, makeFixture, runCli, STATE_HOME, writePlan } from "./cli-harness.js";
 
 const TOOL = "trigger-elicitation-request";
@@ -163,4 +166,38 @@ describe("an MCP elicitation at the console", () => {
 		const audit = await auditOf(done.session);
 		expect(audit.find((r) => r.kind === "ask.answered")?.data).toMatchObject({ kind: "elicitation", answer: "decline", answered_by: "cli" });
 	}, 180_000);
+
+	it("draws every string the server wrote by the display rule: escapes are shown, never acted on; the typed values go as their types", async () => {
+		const rows = new MemoryAsks();
+		const message = "Your name?\u001b]0;owned\u0007\u001b[8m and your token\u202e";
+		const schema = {
+			type: "object",
+			properties: { name: { type: "string", title: "Name\u001b[2J" }, age: { type: "integer", minimum: 0 }, pet: { type: "string", enum: ["cat\u200b", "dog"] } },
+			required: ["name"],
+		};
+		rows.open({ id: "ask_hostile", session: "s-hostile", call_id: "elicitation:1", kind: "elicitation", body: { tool: "elicitation", resource: "mcp:notes", arguments: {}, reason: message, elicitation: { server: "no\u001b[31mtes", message, requestedSchema: schema } }, created_at: new Date().toISOString() });
+		const inProcess = await startConsole({ stateDir: fx.stateDir, asks: askQueueOver(rows) });
+		try {
+			const page = await (await browser.newContext()).newPage();
+			await page.goto(inProcess.url);
+			await page.goto(`${inProcess.origin}/#/approvals`);
+			const title = await page.title();
+			const card = page.locator("article.elicitation");
+			await expect.poll(() => card.count(), { timeout: 20_000 }).toBe(1);
+			expect(await card.getByTestId("elicitation-message").textContent()).toBe("Your name?\\x1b]0;owned\\x07\\x1b[8m and your token\\u{202e}");
+			expect(await card.locator("header code").first().textContent()).toBe("no\\x1b[31mtes");
+			expect(await card.locator('[data-field="name"] .about').textContent()).toBe(" — Name\\x1b[2J");
+			expect(await card.locator('[data-field="pet"] select option').allTextContents()).toEqual(["(none)", "cat\\u{200b}", "dog"]);
+			expect(await page.title()).toBe(title);
+			await card.locator("#elicit-name").fill("Ada");
+			await card.locator("#elicit-age").fill("36");
+			await card.locator("#elicit-pet").selectOption("dog");
+			await card.getByRole("button", { name: "Send" }).click();
+			await expect.poll(() => rows.get("ask_hostile")?.state, { timeout: 20_000 }).toBe("answered");
+			expect(rows.get("ask_hostile")).toMatchObject({ answer: "accept", answered_by: "console", answer_content: { name: "Ada", age: 36, pet: "dog" } });
+			await page.close();
+		} finally {
+			await inProcess.close();
+		}
+	}, 120_000);
 });
