@@ -167,6 +167,34 @@ describe("an MCP elicitation at the console", () => {
 		expect(audit.find((r) => r.kind === "ask.answered")?.data).toMatchObject({ kind: "elicitation", answer: "decline", answered_by: "cli" });
 	}, 180_000);
 
+	it("warden asks answer accept --content sends fields from the command line, after refusing content that does not fit", async () => {
+		const run = elicitingRun();
+		let id: string | undefined;
+		await expect
+			.poll(
+				async () => {
+					id = /^(ask_\S+) {2}elicitation/m.exec((await runCli(["asks", "list", "--state-dir", fx.stateDir])).stdout)?.[1];
+					return id;
+				},
+				{ timeout: 60_000, interval: 500 },
+			)
+			.toBeDefined();
+		const noContent = await runCli(["asks", "answer", id!, "accept", "--state-dir", fx.stateDir]);
+		expect(noContent.code).toBe(2);
+		expect(noContent.stderr.trim()).toBe("warden: accept needs --content '<json object of the fields>' (or answer it in the console or at the terminal)");
+		const unfit = await runCli(["asks", "answer", id!, "accept", "--content", '{"name": 7}', "--state-dir", fx.stateDir]);
+		expect(unfit.code).not.toBe(0);
+		expect(unfit.stderr.trim()).toBe(`warden: ask ${id}: the content does not fit what the server asked for: name must be string; nothing was sent, the ask is still open`);
+		const sent = await runCli(["asks", "answer", id!, "accept", "--content", '{"name": "Grace Hopper", "integer": 9}', "--state-dir", fx.stateDir]);
+		expect(sent.code, sent.stderr).toBe(0);
+		expect(sent.stdout).toBe(`answered ${id}: accept (by cli)\n`);
+		const done = await run;
+		expect(done.code, done.stderr).toBe(0);
+		const result = await toolResult(done.session);
+		expect(result).toContain("Name: Grace Hopper");
+		expect(result).toContain("Favorite Integer: 9");
+	}, 180_000);
+
 	it("draws every string the server wrote by the display rule: escapes are shown, never acted on; the typed values go as their types", async () => {
 		const rows = new MemoryAsks();
 		const message = "Your name?\u001b]0;owned\u0007\u001b[8m and your token\u202e";
