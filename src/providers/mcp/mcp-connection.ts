@@ -55,7 +55,8 @@ export interface McpConnectOptions {
 	/** A `tools/list_changed` notification arrived. */
 	onToolsChanged?: () => void;
 	/** Asked for a server's elicitation request; without it the capability is not offered. */
-	onElicit?: (request: McpElicitation) => Promise<McpElicitationAnswer>;
+	/** `signal` is aborted when the server cancels its request or the connection closes. */
+	onElicit?: (request: McpElicitation, signal: AbortSignal) => Promise<McpElicitationAnswer>;
 	/** Where an OAuth server's registration and tokens are kept (src/providers/mcp/mcp-oauth.ts). */
 	oauthFile?: string;
 }
@@ -229,13 +230,16 @@ export class McpConnection {
 		client.setRequestHandler(ListRootsRequestSchema, () => ({ roots }));
 		const ask = opts.onElicit;
 		if (ask) {
-			client.setRequestHandler(ElicitRequestSchema, async (request) => {
+			client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
 				const params = request.params as { message?: unknown; requestedSchema?: unknown };
-				const answer = await ask({
-					server: opts.name,
-					message: typeof params.message === "string" ? params.message : "",
-					requestedSchema: typeof params.requestedSchema === "object" && params.requestedSchema !== null ? (params.requestedSchema as Record<string, unknown>) : {},
-				});
+				const answer = await ask(
+					{
+						server: opts.name,
+						message: typeof params.message === "string" ? params.message : "",
+						requestedSchema: typeof params.requestedSchema === "object" && params.requestedSchema !== null ? (params.requestedSchema as Record<string, unknown>) : {},
+					},
+					extra.signal,
+				);
 				return answer.action === "accept" ? { action: "accept", content: answer.content as Record<string, string> } : { action: answer.action };
 			});
 		}

@@ -122,7 +122,7 @@ export class McpSessionTools {
 		const refused: McpServerSummary[] = [];
 		const options: McpConnectOptions[] = [];
 		for (const config of deps.configs) {
-			const connect = await connectOptions(config, deps.policy, { changed: (server) => onChange.handler(server), elicit: (request) => elicit(deps, request), stateDir: deps.stateDir });
+			const connect = await connectOptions(config, deps.policy, { changed: (server) => onChange.handler(server), elicit: (request, signal) => elicit(deps, request, signal), stateDir: deps.stateDir });
 			if (typeof connect === "string") refused.push({ server: config.name, source: config.source, sandboxed: config.sandbox, error: connect, tools: [] });
 			else options.push(connect);
 		}
@@ -326,7 +326,7 @@ export type McpStartPolicy = Pick<PolicyContext, "workspace" | "home" | "sandbox
 export async function connectOptions(
 	config: McpServerConfig,
 	policy: McpStartPolicy,
-	hooks: { changed?: (server: string) => void; elicit?: (request: McpElicitation) => Promise<McpElicitationAnswer>; stateDir?: string | undefined } = {},
+	hooks: { changed?: (server: string) => void; elicit?: (request: McpElicitation, signal: AbortSignal) => Promise<McpElicitationAnswer>; stateDir?: string | undefined } = {},
 ): Promise<McpConnectOptions | string> {
 	// A host that builds configs itself (embedding, eval) meets the same rule as the config files.
 	const badName = mcpServerNameProblem(config.name);
@@ -357,7 +357,7 @@ export async function connectOptions(
 	return options;
 }
 
-async function elicit(deps: McpSessionDeps, request: McpElicitation): Promise<McpElicitationAnswer> {
+async function elicit(deps: McpSessionDeps, request: McpElicitation, signal: AbortSignal): Promise<McpElicitationAnswer> {
 	const answerWith = async (answer: McpElicitationAnswer, asked: boolean) => {
 		await deps.recorder.audit("mcp.elicitation", {
 			server: request.server,
@@ -371,7 +371,8 @@ async function elicit(deps: McpSessionDeps, request: McpElicitation): Promise<Mc
 	if (!deps.elicit) return answerWith({ action: "decline" }, false);
 	const human = createHumanPrimitives({ channel: "host", answer: deps.elicit, authority: deps.authority.forCall({ approved: false }) });
 	try {
-		return await answerWith(await human.ask(request, new AbortController().signal), true);
+		// The server's cancel (or a closed connection) withdraws the question wherever it is asked.
+		return await answerWith(await human.ask(request, signal), true);
 	} catch {
 		return answerWith({ action: "decline" }, true);
 	}
