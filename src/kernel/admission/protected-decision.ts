@@ -11,7 +11,8 @@
  * clearance (the `clears` paths below, handed on only when the call was approved or exactly allowed).
  */
 import { posix } from "node:path";
-import { defaultProtectedPaths, type ProtectedPaths } from "../protected/protected-paths.js";
+import { withRepositoryConfig } from "../protected/derived-registry.js";
+import type { ProtectedPaths } from "../protected/protected-paths.js";
 import type { GitExecConfigHit } from "./git-exec-config.js";
 import { ruleMatches, type RuleTarget } from "./rules.js";
 import type { Decision, DecisionLayer, PermissionRule, PolicyContext, ProtectedTarget, ToolFacts } from "./types.js";
@@ -26,12 +27,9 @@ export interface DecidedStep {
 
 export const PROTECTED_GIT_CONFIG_SOURCE = "default (git's executable config keys)";
 
-let defaults: ProtectedPaths | undefined;
-
+/** The host's registry and what the repositories' configs derive as they are on disk now. */
 function registryOf(ctx: PolicyContext): ProtectedPaths {
-	if (ctx.protectedPaths) return ctx.protectedPaths;
-	defaults ??= defaultProtectedPaths();
-	return defaults;
+	return withRepositoryConfig(ctx.protectedPaths, ctx.workspace, ctx.home);
 }
 
 /** Any glob or brace character: a rule with one names a set of paths, not one path. */
