@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -91,6 +91,13 @@ describe("repositoryConfigRules", () => {
 		put(".git/worktrees/wt/commondir", "../..\n");
 		put(".git/config", "[core]\n\tpager = ./pager\n");
 		expect(patterns(["", "lib", "wt"])).toEqual(["pager", "lib/hooks-here", "lib/hooks-here/**", "wt/pager"]);
+	});
+
+	it("holds a symlinked hooks path both as written and as its real target", () => {
+		mkdirSync(join(ws, "real-hooks"));
+		symlinkSync("real-hooks", join(ws, ".githooks"));
+		put(".git/config", "[core]\n\thooksPath = .githooks\n");
+		expect(patterns()).toEqual([".githooks", ".githooks/**", "real-hooks", "real-hooks/**"]);
 	});
 
 	it("holds the whole repository when its config is malformed, naming the line", () => {

@@ -15,8 +15,8 @@
  * every path of that repository is held instead, with why. Git itself stops on such a config, so
  * the repository was unusable to the person already; nothing ordinary is lost that worked before.
  */
-import { lstatSync, readFileSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { gitExecKey } from "../admission/git-exec-config.js";
 import { entryKey, GitConfigSyntaxError, parseGitConfig } from "./git-config-parse.js";
 import type { ProtectedPathRule } from "./protected-paths.js";
@@ -84,6 +84,19 @@ function programWord(value: string): string | undefined {
 	return word.includes("/") || word.startsWith("~") ? word : undefined;
 }
 
+/** What `abs` really names, though it may not exist yet: its nearest existing ancestor resolved, the rest appended. */
+function realTarget(abs: string): string {
+	const rest: string[] = [];
+	for (let dir = abs; ; dir = dirname(dir)) {
+		try {
+			return join(realpathSync(dir), ...rest.reverse());
+		} catch {
+			if (dirname(dir) === dir) return abs;
+			rest.push(basename(dir));
+		}
+	}
+}
+
 /** The git dir of the worktree at `top`, or undefined when there is no repository there. */
 function gitDirOf(top: string): string | undefined {
 	const dotGit = join(top, ".git");
@@ -118,12 +131,15 @@ function derive(scope: RepositoryConfigScope): Derivation {
 	const seen = new Map<string, string>();
 	const added = new Set<string>();
 	const protect = (abs: string, reason: string, source: string, directory: boolean) => {
-		const rel = inside(workspace, abs);
-		if (rel === undefined) return;
-		for (const pattern of directory ? [literal(rel), `${literal(rel)}/**`] : [literal(rel)]) {
-			if (added.has(pattern)) continue;
-			added.add(pattern);
-			rules.push({ pattern, reason, source });
+		// Git follows a symlink there; the fs primitives check the real target: both are held.
+		for (const path of new Set([abs, realTarget(abs)])) {
+			const rel = inside(workspace, path);
+			if (rel === undefined) continue;
+			for (const pattern of directory ? [literal(rel), `${literal(rel)}/**`] : [literal(rel)]) {
+				if (added.has(pattern)) continue;
+				added.add(pattern);
+				rules.push({ pattern, reason, source });
+			}
 		}
 	};
 	for (const repo of scope.repositories) {
