@@ -83,6 +83,13 @@ describe("repositoryConfigRules", () => {
 		expect(patterns()).toEqual(["scripts/x.sh", "tools/clean", "d t/diff"]);
 	});
 
+	it("reads config an alias hands git with -c", () => {
+		put(".git/config", "[alias]\n\tci = -c core.hooksPath=.h commit\n\tst = -c core.fsmonitor=./mon status\n");
+		const found = rules();
+		expect(found.map((r) => r.pattern)).toEqual([".h", ".h/**", "mon"]);
+		expect(found[0]?.reason).toMatch(/^named by core\.hooksPath in alias\.ci in \.git\/config/);
+	});
+
 	it("reads a nested repository through its gitdir pointer and commondir, relative to its own top", () => {
 		put("lib/.git", "gitdir: ../.git/modules/lib\n");
 		put(".git/modules/lib/HEAD", "ref: refs/heads/main\n");

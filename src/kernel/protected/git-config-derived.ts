@@ -154,6 +154,19 @@ function derive(scope: RepositoryConfigScope): Derivation {
 			if (rel === undefined) rules.push({ pattern: "**", reason, source });
 			else protect(top, reason, source, true);
 		};
+		/** What an executable key's value names in the workspace, if anything. */
+		const named = (key: string, value: string, why: string, source: string) => {
+			const lower = key.toLowerCase();
+			const row = gitExecKey(key);
+			if (row === undefined || NOT_A_PROGRAM.has(lower) || INCLUDE.test(lower)) return;
+			const reason = `${why}: ${row.reason}`;
+			if (DIRECTORY_KEYS.has(lower) || lower === "core.attributesfile") {
+				protect(expand(value, top, home), reason, source, DIRECTORY_KEYS.has(lower));
+				return;
+			}
+			const word = programWord(value);
+			if (word !== undefined) protect(expand(word, top, home), reason, source, false);
+		};
 		const read = (file: string, depth: number, chain: readonly string[]): boolean => {
 			seen.set(file, identity(file));
 			let text: string;
@@ -193,15 +206,11 @@ function derive(scope: RepositoryConfigScope): Derivation {
 					if (!read(target, depth + 1, [...chain, target])) return false;
 					continue;
 				}
-				const row = gitExecKey(key);
-				if (row === undefined || NOT_A_PROGRAM.has(lower)) continue;
-				const reason = `named by ${key} in ${where}: ${row.reason}`;
-				if (DIRECTORY_KEYS.has(lower) || lower === "core.attributesfile") {
-					protect(expand(e.value, top, home), reason, source, DIRECTORY_KEYS.has(lower));
-					continue;
+				named(key, e.value, `named by ${key} in ${where}`, source);
+				// An alias can hand git config for its run: `alias.x = -c core.hooksPath=h commit`.
+				if (e.section === "alias" && !e.value.startsWith("!")) {
+					for (const m of e.value.matchAll(/(?:^|\s)-c\s*([^\s=]+)=(\S+)/g)) named(m[1]!, m[2]!, `named by ${m[1]} in ${key} in ${where}`, source);
 				}
-				const word = programWord(e.value);
-				if (word !== undefined) protect(expand(word, top, home), reason, source, false);
 			}
 			return true;
 		};
