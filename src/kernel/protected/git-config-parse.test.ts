@@ -47,7 +47,6 @@ describe("parseGitConfig", () => {
 
 	it.each([
 		["[core\nx = 1\n", 1],
-		["x = 1\n", 1],
 		['[a]\nb = "open\n', 2],
 		["[a]\nb = \\q\n", 2],
 		["[a]\n1b = 2\n", 2],

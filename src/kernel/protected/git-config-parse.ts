@@ -29,6 +29,7 @@ export class GitConfigSyntaxError extends Error {
 
 /** `section.subsection.name` with section and name lower-cased, as `git config --list` prints it. */
 export function entryKey(e: GitConfigEntry): string {
+	if (e.section === "") return e.name;
 	return e.subsection === undefined ? `${e.section}.${e.name}` : `${e.section}.${e.subsection}.${e.name}`;
 }
 
@@ -151,7 +152,6 @@ export function parseGitConfig(text: string): GitConfigEntry[] {
 			continue;
 		}
 		if (!NAME_START.test(c)) throw new GitConfigSyntaxError(line, `an unexpected ${JSON.stringify(c)}`);
-		if (section === undefined) throw new GitConfigSyntaxError(line, "a variable before any section");
 		const start = line;
 		let name = "";
 		while (i < src.length && NAME_CHAR.test(src[i]!)) name += src[i++];
@@ -161,9 +161,10 @@ export function parseGitConfig(text: string): GitConfigEntry[] {
 			i++;
 			skipBlank();
 			value = readValue();
-		} else if (src[i] === "#" || src[i] === ";") skipComment();
-		else if (src[i] !== undefined && src[i] !== "\n") throw new GitConfigSyntaxError(line, `an unexpected ${JSON.stringify(src[i])} after ${name}`);
-		entries.push({ section: section.name, ...(section.subsection !== undefined ? { subsection: section.subsection } : {}), name: name.toLowerCase(), ...(value !== undefined ? { value } : {}), line: start });
+		} else if (src[i] !== undefined && src[i] !== "\n") throw new GitConfigSyntaxError(line, `an unexpected ${JSON.stringify(src[i])} after ${name}`);
+		// Git reads a variable before any header as one of no section: no key git acts on is spelled so.
+		const sec = section ?? { name: "" };
+		entries.push({ section: sec.name, ...(sec.subsection !== undefined ? { subsection: sec.subsection } : {}), name: name.toLowerCase(), ...(value !== undefined ? { value } : {}), line: start });
 	}
 	return entries;
 }
