@@ -75,7 +75,12 @@ describe("repositoryConfigRules", () => {
 		expect(patterns()).toEqual(["a.inc", "b.inc"]);
 	});
 
-	it("protects the first word of exec keys, after a ! too, quoted or not, and not a bare program name", () => {
+	it("protects every path an exec key's command names: a script run by an interpreter too", () => {
+		put(".git/config", "[core]\n\tfsmonitor = sh scripts/fsmon.sh --root=./tools/root\n[alias]\n\tz = !node ./bin/z.js && echo ok\n");
+		expect(patterns()).toEqual(["scripts/fsmon.sh", "tools/root", "bin/z.js"]);
+	});
+
+	it("protects the paths of exec keys, after a ! too, quoted or not, and not a bare program name", () => {
 		put(
 			".git/config",
 			'[alias]\n\tx = "!./scripts/x.sh --all"\n\ty = !git status\n[filter "f"]\n\tclean = tools/clean %f\n[diff]\n\texternal = \'./d t/diff\' a\n[credential]\n\thelper = !~/bin/cred\n[protocol]\n\tallow = ./never\n',

@@ -74,14 +74,16 @@ function expand(value: string, base: string, home: string): string {
 	return resolve(base, value);
 }
 
-/** The program a command value names: after a leading `!`, its first word (quotes removed). */
-function programWord(value: string): string | undefined {
-	const v = value.replace(/^!/, "").trimStart();
-	const quote = v[0] === "'" || v[0] === '"' ? v[0] : undefined;
-	const word = quote ? v.slice(1, v.indexOf(quote, 1) < 0 ? undefined : v.indexOf(quote, 1)) : v.split(/[\s;&|<>()]/)[0];
-	if (word === undefined || word === "") return undefined;
-	// A bare name is looked up on PATH, not in the workspace.
-	return word.includes("/") || word.startsWith("~") ? word : undefined;
+/**
+ * The paths a command value names: every word (after a leading `!`, quotes removed, the part after
+ * a `key=` or `--option=` taken) that is a path. Not only the first: `sh scripts/x.sh` runs the script. A
+ * bare name is looked up on PATH, not in the workspace.
+ */
+function pathWords(value: string): string[] {
+	const words = value.replace(/^!/, "").match(/'[^']*'|"[^"]*"|[^\s;&|<>()'"]+/g) ?? [];
+	return words
+		.map((w) => (w.startsWith("'") || w.startsWith('"') ? w.slice(1, -1) : w.replace(/^[^=/]*=/, "")))
+		.filter((w) => w !== "" && (w.includes("/") || w === "~" || w.startsWith("~/")));
 }
 
 /** What `abs` really names, though it may not exist yet: its nearest existing ancestor resolved, the rest appended. */
@@ -164,8 +166,7 @@ function derive(scope: RepositoryConfigScope): Derivation {
 				protect(expand(value, top, home), reason, source, DIRECTORY_KEYS.has(lower));
 				return;
 			}
-			const word = programWord(value);
-			if (word !== undefined) protect(expand(word, top, home), reason, source, false);
+			for (const word of pathWords(value)) protect(expand(word, top, home), reason, source, false);
 		};
 		const read = (file: string, depth: number, chain: readonly string[]): boolean => {
 			seen.set(file, identity(file));
