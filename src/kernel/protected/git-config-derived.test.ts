@@ -48,6 +48,13 @@ describe("repositoryConfigRules", () => {
 		expect(patterns()).toEqual(["tools/hooks", "tools/hooks/**"]);
 	});
 
+	it("reads the user's own config too: a relative hooksPath there names a folder in the worktree", () => {
+		put(".gitconfig", "[core]\n\thooksPath = .hooks\n", home);
+		const found = rules();
+		expect(found.map((r) => r.pattern)).toEqual([".hooks", ".hooks/**"]);
+		expect(found[0]?.reason).toContain(`in ${join(home, ".gitconfig")}`);
+	});
+
 	it("follows include.path relative to the including file, and protects the included file and what it names", () => {
 		put(".git/config", "[include]\n\tpath = ../config/git.inc\n");
 		put("config/git.inc", "[include]\n\tpath = second.inc\n");

@@ -215,7 +215,9 @@ function derive(scope: RepositoryConfigScope): Derivation {
 			}
 			return true;
 		};
-		for (const file of configFilesOf(gitDir, seen)) if (!read(file, 0, [file])) break;
+		// The system's and the user's config too: a relative `core.hooksPath` there names a folder in every worktree.
+		const files = ["/etc/gitconfig", join(home, ".config/git/config"), join(home, ".gitconfig"), ...configFilesOf(gitDir, seen)];
+		for (const file of files) if (!read(file, 0, [file])) break;
 	}
 	return { rules, seen };
 }
