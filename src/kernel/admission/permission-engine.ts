@@ -3,7 +3,7 @@
  * read-only mode, run deny rules, host rules (first match), mode rules, tool default. A shell call
  * is decided per sub-command and takes the most severe outcome.
  */
-import { withRepositoryConfig } from "../protected/derived-registry.js";
+import { defaultProtectedPaths } from "../protected/protected-paths.js";
 import { notReadOnlyBecause } from "./command-classes.js";
 import { commandReach, type ReachScope } from "./command-reach.js";
 import { gitExecConfigChange } from "./git-exec-config.js";
@@ -33,6 +33,7 @@ import { canonicalPath } from "./workspace-path.js";
 
 /** Parsed commands kept for repeated calls (the same command is often decided, then re-checked). */
 const SEVERITY: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
+const DEFAULT_PROTECTED = defaultProtectedPaths();
 
 interface Step {
 	decision: Decision;
@@ -145,7 +146,7 @@ export class PermissionEngine {
 		const scope = pathScope(ctx);
 		// Where the sandbox confines writes, a target only known at run time is left to it (and /tmp is its own).
 		const confined = ctx.sandbox?.available === true && needsSandbox(ctx.mode, ctx.sandbox.required);
-		const reachScope: ReachScope = { workspace: scope.workspace, home: scope.home, protectedPaths: withRepositoryConfig(ctx.protectedPaths, ctx.workspace, ctx.home), privateTmp: confined };
+		const reachScope: ReachScope = { workspace: scope.workspace, home: scope.home, protectedPaths: ctx.protectedPaths ?? DEFAULT_PROTECTED, privateTmp: confined };
 		if (scope.resolvePath) reachScope.resolvePath = scope.resolvePath;
 		const identity = identityScope(ctx);
 		const subcommands = parsed.commands.map((c): SubcommandDecision => {

@@ -11,8 +11,7 @@
  * clearance (the `clears` paths below, handed on only when the call was approved or exactly allowed).
  */
 import { posix } from "node:path";
-import { withRepositoryConfig } from "../protected/derived-registry.js";
-import type { ProtectedPaths } from "../protected/protected-paths.js";
+import { defaultProtectedPaths, type ProtectedPaths } from "../protected/protected-paths.js";
 import type { GitExecConfigHit } from "./git-exec-config.js";
 import { ruleMatches, type RuleTarget } from "./rules.js";
 import type { Decision, DecisionLayer, PermissionRule, PolicyContext, ProtectedTarget, ToolFacts } from "./types.js";
@@ -27,9 +26,12 @@ export interface DecidedStep {
 
 export const PROTECTED_GIT_CONFIG_SOURCE = "default (git's executable config keys)";
 
-/** The host's registry and what the repositories' configs derive as they are on disk now. */
+let defaults: ProtectedPaths | undefined;
+
 function registryOf(ctx: PolicyContext): ProtectedPaths {
-	return withRepositoryConfig(ctx.protectedPaths, ctx.workspace, ctx.home);
+	if (ctx.protectedPaths) return ctx.protectedPaths;
+	defaults ??= defaultProtectedPaths();
+	return defaults;
 }
 
 /** Any glob or brace character: a rule with one names a set of paths, not one path. */

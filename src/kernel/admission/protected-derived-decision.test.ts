@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withRepositoryConfig } from "../protected/derived-registry.js";
 import { PermissionEngine } from "./permission-engine.js";
 import { fileTool, policy, shellTool } from "./test-support/policy-fixtures.js";
 import type { PolicyContext } from "./types.js";
@@ -18,7 +19,8 @@ beforeAll(async () => {
 	writeFileSync(join(ws, ".git/HEAD"), "ref: refs/heads/main\n");
 	writeFileSync(join(ws, ".git/config"), "[core]\n\thooksPath = .githooks\n[include]\n\tpath = ../config/git.inc\n");
 	writeFileSync(join(ws, "config/git.inc"), "[filter \"lfs\"]\n\tclean = ./tools/clean %f\n");
-	ctx = policy({ workspace: ws, sandbox: { available: true } });
+	// The runtime hands the engine the registry with what the repository's config names (runtime/decide-call.ts).
+	ctx = policy({ workspace: ws, sandbox: { available: true }, protectedPaths: withRepositoryConfig(undefined, ws, join(ws, "no-home"), { rescan: true }) });
 });
 afterAll(() => rmSync(ws, { recursive: true, force: true }));
 
