@@ -4,6 +4,7 @@
  * and as its real target.
  */
 import type { DecisionResult, PolicyContext, RuleSubject, ToolFacts } from "../kernel/admission/types.js";
+import { withRepositoryConfig } from "../kernel/protected/derived-registry.js";
 import { resolveWorkspacePath } from "../kernel/workspace-paths.js";
 import type { ToolDefinition } from "../tools/tool.js";
 
@@ -33,11 +34,14 @@ export function decideToolCall(decider: Decider, policy: PolicyContext, tool: To
  * the target again when it acts.
  */
 function withCallResolution(policy: PolicyContext): PolicyContext {
+	// What the repositories' configs name (core.hooksPath, include.path, …), as on disk now: read here, so the engine reads no file.
+	const protectedPaths = withRepositoryConfig(policy.protectedPaths, policy.workspace, policy.home);
 	const resolve = policy.resolvePath;
-	if (!resolve) return policy;
+	if (!resolve) return { ...policy, protectedPaths };
 	const seen = new Map<string, string | undefined>();
 	return {
 		...policy,
+		protectedPaths,
 		resolvePath: (absolute) => {
 			if (seen.has(absolute)) return seen.get(absolute);
 			const real = resolve(absolute);

@@ -28,6 +28,7 @@ import { recordToolOutcome } from "./tool-outcomes.js";
 import { createLlmPrimitives, modelProfile } from "../kernel/kernel-llm.js";
 import { WorkspaceEscapeError } from "../kernel/primitives.js";
 import { ProtectedGuard, ProtectedPathDeniedError } from "../kernel/protected/protected-guard.js";
+import { withRepositoryConfig } from "../kernel/protected/derived-registry.js";
 import type { Message, ModelProvider, ModelResponse } from "../models/provider.js";
 import { ModelError } from "../models/provider.js";
 import { validateArguments } from "../tools/argument-validator.js";
@@ -522,7 +523,9 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 		const authority = deps.authority.forCall({ approved: call.approved });
 		const flow = deps.flow.forCall(id, controller.signal);
 		// Only what this call's approval or exact host rule named: a JIT tool's syscalls get nothing more.
-		const protect = new ProtectedGuard({ ...(deps.policy.protectedPaths ? { registry: deps.policy.protectedPaths } : {}), clearance: call.clears });
+		// The registry with what the repositories' configs name as it is on disk now (core.hooksPath, include.path, …).
+		const protectedPaths = withRepositoryConfig(deps.policy.protectedPaths, deps.policy.workspace, deps.policy.home, { rescan: true });
+		const protect = new ProtectedGuard({ registry: protectedPaths, clearance: call.clears });
 		const kernel = createKernel({
 			workspace: deps.policy.workspace,
 			// Resolved once when the session opened (session-policy.ts): not again per call.
@@ -540,7 +543,7 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 			...(deps.files ? { files: deps.files } : {}),
 			...(deps.terminals ? { terminals: deps.terminals } : {}),
 			// The mode's sandbox profile; without a working sandbox only an approved call runs.
-			sandbox: { profile: sandboxProfileFor(deps.policy.mode, deps.policy.sandbox?.required), available: deps.policy.sandbox?.available ?? false, reason: deps.policy.sandbox?.reason, home: deps.policy.home, protect: deps.policy.sandbox?.protect, provider: deps.policy.sandbox?.provider, protectedPaths: deps.policy.protectedPaths },
+			sandbox: { profile: sandboxProfileFor(deps.policy.mode, deps.policy.sandbox?.required), available: deps.policy.sandbox?.available ?? false, reason: deps.policy.sandbox?.reason, home: deps.policy.home, protect: deps.policy.sandbox?.protect, provider: deps.policy.sandbox?.provider, protectedPaths },
 			approved: call.approved,
 			hostAllowed: call.hostAllowed,
 			protect,

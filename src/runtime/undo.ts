@@ -7,6 +7,7 @@
  * memory.forget under a grant of exactly its resource (undo-memory-plan.ts decides which).
  */
 import { randomUUID } from "node:crypto";
+import { homedir } from "node:os";
 import { Authority } from "../kernel/authority/authority.js";
 import { issueGrant } from "../kernel/authority/capability.js";
 import { type TaskCeiling, taskCeiling } from "../kernel/authority/task-ceiling.js";
@@ -19,6 +20,7 @@ import { WRITE_REPLACE_MAX_BYTES } from "../kernel/kernel-fs.js";
 import { createKernel } from "../kernel/kernel.js";
 import type { MemoryBinding } from "../kernel/kernel-memory.js";
 import { memoryResource } from "../kernel/authority/resource.js";
+import { withRepositoryConfig } from "../kernel/protected/derived-registry.js";
 import { ProtectedGuard } from "../kernel/protected/protected-guard.js";
 import { defaultProtectedPaths, type ProtectedPaths } from "../kernel/protected/protected-paths.js";
 import type { Store } from "../store/store.js";
@@ -38,7 +40,10 @@ const UNDO_MODE = "workspace-write";
 const UNDO_MODEL = "undo";
 
 export async function undoChanges(deps: UndoDeps, target: UndoTarget, options: UndoOptions = {}): Promise<UndoResult> {
-	const plan = withoutProtected(await planUndo(deps.store, target, kernelProbe), options.protectedPaths ?? defaultProtectedPaths());
+	const found = await planUndo(deps.store, target, kernelProbe);
+	// What the repositories' configs name (core.hooksPath, include.path, …) is as protected as the registry.
+	const registry = withRepositoryConfig(options.protectedPaths ?? defaultProtectedPaths(), found.workspace, homedir(), { rescan: true });
+	const plan = withoutProtected(found, registry);
 	const memory = await planMemoryUndo(deps.store, plan.target);
 	if (options.dryRun) {
 		return {
@@ -50,7 +55,7 @@ export async function undoChanges(deps: UndoDeps, target: UndoTarget, options: U
 			unchanged: [...plan.unchanged, ...memory.unchanged],
 		};
 	}
-	return runRestores(deps, plan, memory, options.protectedPaths);
+	return runRestores(deps, plan, memory, registry);
 }
 
 /**

@@ -3,6 +3,7 @@ import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createKernel } from "../kernel.js";
 import { createTempWorkspace, type TempWorkspace } from "../test-support/temp-workspace.js";
+import { withRepositoryConfig } from "./derived-registry.js";
 import { ProtectedGuard, ProtectedPathDeniedError } from "./protected-guard.js";
 import { ProtectedPaths } from "./protected-paths.js";
 
@@ -24,6 +25,18 @@ describe("the fs primitives and protected paths", () => {
 		await expect(ws.kernel.fs.write(".git/hooks/pre-commit", "#!/bin/sh\nid\n")).rejects.toThrow(/writes a git hook: runs outside the sandbox on the next commit/);
 		expect(existsSync(path.join(ws.dir, ".git/hooks/pre-commit"))).toBe(false);
 		expect(ws.effects).toEqual([]);
+	});
+
+	it("refuse what the repository's config names (a hook under core.hooksPath, an included config), saying which key", async () => {
+		ws.put({ ".git/HEAD": "ref: refs/heads/main\n", ".git/config": "[core]\n\thooksPath = .githooks\n[include]\n\tpath = ../shared.gitconfig\n" });
+		const guard = new ProtectedGuard({ registry: withRepositoryConfig(undefined, ws.dir, path.join(ws.dir, "no-home"), { rescan: true }) });
+		const kernel = kernelWith(guard);
+		await expect(kernel.fs.write(".githooks/pre-commit", "#!/bin/sh\nid\n")).rejects.toThrow(/named by core\.hookspath in \.git\/config/);
+		await expect(kernel.fs.write("shared.gitconfig", "[core]\n\tfsmonitor = ./x\n")).rejects.toThrow(/named by include\.path in \.git\/config/);
+		expect(existsSync(path.join(ws.dir, ".githooks"))).toBe(false);
+		expect(existsSync(path.join(ws.dir, "shared.gitconfig"))).toBe(false);
+		await kernel.fs.write("githooks-notes.md", "ordinary\n");
+		expect(guard.refusals.map((r) => r.toRecord().source)).toEqual(["repository config .git/config", "repository config .git/config"]);
 	});
 
 	it("tells the model not to route around it", async () => {

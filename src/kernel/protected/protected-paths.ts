@@ -151,15 +151,22 @@ const mayMatch = (c: CompiledRule, lower: string): boolean => c.pieces.every((pi
 
 export class ProtectedPaths {
 	private readonly compiled: CompiledRule[];
+	private readonly extra: readonly ProtectedPathRule[];
 
 	/** The defaults, then each extra rule (host or user config). There is no way to remove a default. */
 	constructor(extra: readonly ProtectedPathRule[] = []) {
+		this.extra = extra;
 		const rules: ProtectedPathRule[] = [...DEFAULT_PROTECTED_PATHS.map((d) => ({ ...d, source: "default" })), ...extra];
 		this.compiled = rules.map((rule) => {
 			const problem = checkProtectedPattern(rule.pattern);
 			if (problem !== undefined) throw new ProtectedPathError(`${rule.source}: ${problem}`);
 			return { rule, test: picomatch(rule.pattern, { dot: true, nocase: true }), pieces: literalPieces(rule.pattern) };
 		});
+	}
+
+	/** This registry and more rules (a repository's config derives some): nothing of this one is lost. */
+	with(more: readonly ProtectedPathRule[]): ProtectedPaths {
+		return more.length === 0 ? this : new ProtectedPaths([...this.extra, ...more]);
 	}
 
 	/** Every rule in force, defaults first. */

@@ -16,6 +16,7 @@ import type { Authority } from "../../kernel/authority/authority.js";
 import type { EvidenceRecorder } from "../../kernel/evidence/evidence-recorder.js";
 import type { McpRouter } from "../../kernel/kernel-mcp.js";
 import { createHumanPrimitives } from "../../kernel/kernel-human.js";
+import { withRepositoryConfig } from "../../kernel/protected/derived-registry.js";
 import { sandboxProtectedMatch, sandboxProtectedRoots } from "../../kernel/protected/sandbox-roots.js";
 import type { McpConnectOptions } from "../../providers/mcp/mcp-connection.js";
 import { oauthFile } from "../../providers/mcp/mcp-oauth.js";
@@ -342,6 +343,8 @@ export async function connectOptions(
 		const why = probe && !probe.available ? probe.reason : (policy.sandbox?.reason ?? "no sandbox (bubblewrap or Landlock) is available");
 		return `not started: its config asks for the sandbox and there is none (${why})`;
 	}
+	// A sandboxed MCP server meets what the repositories' configs name too (core.hooksPath, include.path, …).
+	const registry = withRepositoryConfig(policy.protectedPaths, policy.workspace, policy.home, { rescan: true });
 	options.sandbox = {
 		program: { provider: probe.provider, program: probe.program },
 		profile: {
@@ -350,8 +353,8 @@ export async function connectOptions(
 			network: config.network === true,
 			home: policy.home,
 			protect: policy.sandbox?.protect,
-			protectedRoots: sandboxProtectedRoots(policy.protectedPaths),
-			protectedMatch: sandboxProtectedMatch(policy.protectedPaths),
+			protectedRoots: sandboxProtectedRoots(registry),
+			protectedMatch: sandboxProtectedMatch(registry),
 		},
 	};
 	return options;
