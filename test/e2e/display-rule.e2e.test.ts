@@ -1,0 +1,112 @@
+/**
+ * The display rule on the CLI's own output (real CLI): a command, an answer and a task that carry
+ * terminal escapes, overwrites, bidi and invisible characters are printed by `warden run`,
+ * `warden asks list`, `warden sessions show|list`, `warden audit list` and `warden explain` with
+ * every such character spelled, never raw; the ask's command, decoded, is exactly what the decision
+ * read. `--json` stays the exact data.
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { decodeVisibleText } from "../../src/kernel/display/visible-text.js";
+import type { AnyWardenEvent } from "../../src/kernel/evidence/event-types.js";
+import { BIN, CACHE_HOME, CONFIG_HOME, type Fixture, STATE_HOME, makeFixture, parseEvents, runCli, writePlan } from "./cli-harness.js";
+import { HIDDEN_TOUCH, PAYLOAD, RAW_HIDDEN, SPELLED } from "./display-payload.js";
+
+const ASK = ["--ask", "shell(echo *)", "--ask", "shell(touch *)"];
+
+function steps() {
+	return [{ text: `about to run\u001b]52;c;eA==\u0007 it`, tool_calls: [{ name: "shell", arguments: { command: PAYLOAD } }] }, { text: `done: ${PAYLOAD}` }];
+}
+
+function expectShown(text: string, what: string): void {
+	const raw = RAW_HIDDEN.exec(text);
+	expect(raw, `${what} printed a raw ${raw ? JSON.stringify(raw[0]) : ""}`).toBeNull();
+	for (const piece of SPELLED) expect(text, what).toContain(piece);
+}
+
+/** `warden run --on-ask console --json`, until its ask is open; the ask is then answered from another process. */
+function startWaitingRun(fx: Fixture): Promise<{ ask: string; done: Promise<AnyWardenEvent[]> }> {
+	const plan = writePlan(fx, steps());
+	const child = spawn(process.execPath, [BIN, "run", `task ${PAYLOAD}`, "--model", `scripted:${plan}`, "--workspace", fx.workspace, "--state-dir", fx.stateDir, "--json", "--no-project-config", ...ASK, "--on-ask", "console"], {
+		env: { ...process.env, WARDEN_HOME: "", WARDEN_MODEL: "", WARDEN_CONFIG: "", XDG_CONFIG_HOME: CONFIG_HOME, XDG_STATE_HOME: STATE_HOME, WARDEN_CACHE_DIR: CACHE_HOME },
+		stdio: ["ignore", "pipe", "pipe"],
+	});
+	let stdout = "";
+	let stderr = "";
+	const killer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+	const done = new Promise<AnyWardenEvent[]>((resolve) => {
+		child.on("close", () => {
+			clearTimeout(killer);
+			resolve(parseEvents(stdout));
+		});
+	});
+	return new Promise((resolve, reject) => {
+		child.stdout.on("data", (d: Buffer) => {
+			stdout += d.toString();
+			const line = stdout.split("\n").find((l) => l.includes('"kind":"ask.opened"'));
+			if (line) resolve({ ask: (JSON.parse(line) as { payload: { ask: string } }).payload.ask, done });
+		});
+		child.stderr.on("data", (d: Buffer) => {
+			stderr += d.toString();
+		});
+		void done.then(() => reject(new Error(`the run ended before it asked: ${stderr}`)));
+	});
+}
+
+describe("the display rule on the CLI's printed output (end to end, real CLI)", () => {
+	it("asks list, sessions, audit list and explain spell every hidden character; the ask's command decodes to what the decision read", async () => {
+		const fx = makeFixture();
+		const run = await startWaitingRun(fx);
+
+		const listed = await runCli(["asks", "list", "--state-dir", fx.stateDir]);
+		expect(listed.code, listed.stderr).toBe(0);
+		expectShown(listed.stdout, "asks list");
+		const shownCommand = listed.stdout.split("\n").find((l) => l.startsWith("  command: "));
+		expect(shownCommand, listed.stdout).toBeDefined();
+		expect(decodeVisibleText((shownCommand as string).slice("  command: ".length))).toBe(PAYLOAD);
+		// --json is the data itself: exact, parseable, the command as the decision read it.
+		const json = await runCli(["asks", "list", "--json", "--state-dir", fx.stateDir]);
+		expect((JSON.parse(json.stdout) as { arguments: { command: string } }[])[0]?.arguments.command).toBe(PAYLOAD);
+
+		const answered = await runCli(["asks", "answer", run.ask, "deny", "--state-dir", fx.stateDir]);
+		expect(answered.code, answered.stderr).toBe(0);
+		const events = await run.done;
+		const decided = events.find((e) => e.kind === "permission.confirmed");
+		expect(decided?.payload).toMatchObject({ approved: false });
+		expect(existsSync(join(fx.workspace, "hidden-by-escape"))).toBe(false);
+		const session = events[0]?.session as string;
+
+		const show = await runCli(["sessions", "show", session, "--state-dir", fx.stateDir]);
+		expect(show.code, show.stderr).toBe(0);
+		expectShown(show.stdout, "sessions show");
+		expect(show.stdout).toContain("task echo greeting\\x1b]0;owned-title\\x07");
+		const list = await runCli(["sessions", "list", "--state-dir", fx.stateDir]);
+		expect(RAW_HIDDEN.exec(list.stdout)).toBeNull();
+
+		const audit = await runCli(["audit", "list", "--state-dir", fx.stateDir]);
+		expect(audit.code, audit.stderr).toBe(0);
+		expect(RAW_HIDDEN.exec(audit.stdout), "audit list").toBeNull();
+		expect(audit.stdout).toContain("\\u{202e}txt.exe\\u{200b}");
+
+		const call = (events.find((e) => e.kind === "tool.proposed")?.payload as { call_id: string }).call_id;
+		const explain = await runCli(["explain", call, "--session", session, "--state-dir", fx.stateDir]);
+		expect(explain.code, explain.stderr).toBe(0);
+		expect(RAW_HIDDEN.exec(explain.stdout), "explain").toBeNull();
+		expect(explain.stdout).toContain("\\u{202e}txt.exe\\u{200b}");
+		expect(explain.stdout).toContain("said: about to run\\x1b]52;c;eA==\\x07 it");
+	}, 90_000);
+
+	it("warden run's own lines spell the task, the proposed command and the answer; nothing hidden runs", async () => {
+		const fx = makeFixture();
+		const plan = writePlan(fx, steps());
+		const run = await runCli(["run", `task ${PAYLOAD}`, "--model", `scripted:${plan}`, "--workspace", fx.workspace, "--state-dir", fx.stateDir, "--no-project-config", ...ASK, "--on-ask", "deny"]);
+		expect(run.code, run.stderr).toBe(0);
+		expectShown(run.stdout, "warden run");
+		expect(run.stdout).toContain(`done: echo greeting\\x1b]0;owned-title\\x07`);
+		expect(RAW_HIDDEN.exec(run.stderr), "warden run's stderr").toBeNull();
+		expect(run.stdout).toContain(HIDDEN_TOUCH);
+		expect(existsSync(join(fx.workspace, "hidden-by-escape"))).toBe(false);
+	}, 60_000);
+});
