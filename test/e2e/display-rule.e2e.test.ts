@@ -90,7 +90,9 @@ describe("the display rule on the CLI's printed output (end to end, real CLI)", 
 		expect(RAW_HIDDEN.exec(audit.stdout), "audit list").toBeNull();
 		expect(audit.stdout).toContain("\\u{202e}txt.exe\\u{200b}");
 
-		const call = (events.find((e) => e.kind === "tool.proposed")?.payload as { call_id: string }).call_id;
+		const proposed = events.find((e) => e.kind === "tool.proposed");
+		if (proposed?.kind !== "tool.proposed") throw new Error("the run proposed no call");
+		const call = proposed.payload.call_id;
 		const explain = await runCli(["explain", call, "--session", session, "--state-dir", fx.stateDir]);
 		expect(explain.code, explain.stderr).toBe(0);
 		expect(RAW_HIDDEN.exec(explain.stdout), "explain").toBeNull();
