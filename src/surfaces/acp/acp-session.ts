@@ -20,6 +20,7 @@ import { isPermissionMode, MODE_VIEWS, modeState } from "./acp-modes.js";
 import { type EventLike, UpdateMapper } from "./event-updates.js";
 import { releaseAnswer, toolAnswer } from "./permission-options.js";
 import { releasePermissionRequest, toolPermissionRequest } from "./permission-requests.js";
+import { shownPermission, shownUpdate } from "./shown-updates.js";
 import { sessionCallbacks as callbacks } from "./session-callbacks.js";
 import { promptText, UnsupportedPromptError } from "./prompt-text.js";
 import { SLASH_COMMANDS, slashCommand } from "./slash-commands.js";
@@ -191,7 +192,7 @@ export class AcpSession {
 	async askPermission(request: ConfirmationRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
 		const view = this.live.view(request.callId) ?? viewToolCall(request.tool, request.arguments, this.workspace);
 		await this.flush();
-		const response = await this.connection.client.request("session/request_permission", toolPermissionRequest(this.id, request, view), { cancellationSignal: signal });
+		const response = await this.connection.client.request("session/request_permission", shownPermission(toolPermissionRequest(this.id, request, view)), { cancellationSignal: signal });
 		const answer = toolAnswer(response.outcome);
 		// A review of an MCP definition is no call that will run: its entry ends with the answer.
 		if (isReviewCall(request.callId)) this.push({ sessionUpdate: "tool_call_update", toolCallId: request.callId, status: ["allow_once", "always_allow"].includes(readAnswer(answer)?.kind ?? "deny") ? "completed" : "failed" });
@@ -200,7 +201,7 @@ export class AcpSession {
 
 	async askRelease(request: ReleaseRequest, signal: AbortSignal): Promise<boolean> {
 		await this.flush();
-		const response = await this.connection.client.request("session/request_permission", releasePermissionRequest(this.id, request), { cancellationSignal: signal });
+		const response = await this.connection.client.request("session/request_permission", shownPermission(releasePermissionRequest(this.id, request)), { cancellationSignal: signal });
 		return releaseAnswer(response.outcome);
 	}
 
@@ -232,14 +233,19 @@ export class AcpSession {
 	}
 
 	private push(update: SessionUpdate): void {
-		this.queue = this.queue.then(() => this.connection.client.notify("session/update", { sessionId: this.id, update })).catch(() => undefined);
+		this.queue = this.queue.then(() => this.notify(update)).catch(() => undefined);
+	}
+
+	/** Every update goes out here, through the display rule. */
+	private notify(update: SessionUpdate): Promise<void> {
+		return this.connection.client.notify("session/update", { sessionId: this.id, update: shownUpdate(update) });
 	}
 
 	private showOutputs(): void {
 		this.queue = this.queue
 			.then(async () => {
 				const messages = await this.connection.runtime.store.listMessages(this.id);
-				for (const update of this.live.forMessages(messages)) await this.connection.client.notify("session/update", { sessionId: this.id, update });
+				for (const update of this.live.forMessages(messages)) await this.notify(update);
 			})
 			.catch(() => undefined);
 	}
