@@ -5,14 +5,13 @@
  * every such character spelled, never raw; the ask's command, decoded, is exactly what the decision
  * read. `--json` stays the exact data.
  */
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { decodeVisibleText } from "../../src/kernel/display/visible-text.js";
-import type { AnyWardenEvent } from "../../src/kernel/evidence/event-types.js";
-import { BIN, CACHE_HOME, CONFIG_HOME, type Fixture, STATE_HOME, makeFixture, parseEvents, runCli, writePlan } from "./cli-harness.js";
+import { makeFixture, runCli, writePlan } from "./cli-harness.js";
 import { HIDDEN_TOUCH, PAYLOAD, RAW_HIDDEN, SPELLED } from "./display-payload.js";
+import { startWaitingRun } from "./waiting-run.js";
 
 const ASK = ["--ask", "shell(echo *)", "--ask", "shell(touch *)"];
 
@@ -26,39 +25,10 @@ function expectShown(text: string, what: string): void {
 	for (const piece of SPELLED) expect(text, what).toContain(piece);
 }
 
-/** `warden run --on-ask console --json`, until its ask is open; the ask is then answered from another process. */
-function startWaitingRun(fx: Fixture): Promise<{ ask: string; done: Promise<AnyWardenEvent[]> }> {
-	const plan = writePlan(fx, steps());
-	const child = spawn(process.execPath, [BIN, "run", `task ${PAYLOAD}`, "--model", `scripted:${plan}`, "--workspace", fx.workspace, "--state-dir", fx.stateDir, "--json", "--no-project-config", ...ASK, "--on-ask", "console"], {
-		env: { ...process.env, WARDEN_HOME: "", WARDEN_MODEL: "", WARDEN_CONFIG: "", XDG_CONFIG_HOME: CONFIG_HOME, XDG_STATE_HOME: STATE_HOME, WARDEN_CACHE_DIR: CACHE_HOME },
-		stdio: ["ignore", "pipe", "pipe"],
-	});
-	let stdout = "";
-	let stderr = "";
-	const killer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-	const done = new Promise<AnyWardenEvent[]>((resolve) => {
-		child.on("close", () => {
-			clearTimeout(killer);
-			resolve(parseEvents(stdout));
-		});
-	});
-	return new Promise((resolve, reject) => {
-		child.stdout.on("data", (d: Buffer) => {
-			stdout += d.toString();
-			const line = stdout.split("\n").find((l) => l.includes('"kind":"ask.opened"'));
-			if (line) resolve({ ask: (JSON.parse(line) as { payload: { ask: string } }).payload.ask, done });
-		});
-		child.stderr.on("data", (d: Buffer) => {
-			stderr += d.toString();
-		});
-		void done.then(() => reject(new Error(`the run ended before it asked: ${stderr}`)));
-	});
-}
-
 describe("the display rule on the CLI's printed output (end to end, real CLI)", () => {
 	it("asks list, sessions, audit list and explain spell every hidden character; the ask's command decodes to what the decision read", async () => {
 		const fx = makeFixture();
-		const run = await startWaitingRun(fx);
+		const run = await startWaitingRun(fx, `task ${PAYLOAD}`, writePlan(fx, steps()), ASK);
 
 		const listed = await runCli(["asks", "list", "--state-dir", fx.stateDir]);
 		expect(listed.code, listed.stderr).toBe(0);
