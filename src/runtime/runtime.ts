@@ -478,6 +478,15 @@ export class Runtime {
 		return this.store.verifyAudit();
 	}
 
+	/**
+	 * `value` masked as the evidence masks it, by the redactor all of this Runtime's sessions share
+	 * (with every secret value they have read so far). For what a surface draws that does not come
+	 * from the evidence: an ask's request, a model's streamed text, the output the model was given.
+	 */
+	redact<T>(value: T): T {
+		return this.redactor.redact(value);
+	}
+
 	/** What every session of this Runtime has used so far, with the host-wide limits. */
 	budgetUsage(): BudgetUsage {
 		return this.hostBudget.usage();

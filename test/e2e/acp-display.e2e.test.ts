@@ -5,7 +5,7 @@
  * (tool-call titles and content, diffs, plan entries, message chunks, permission requests), while
  * rawInput stays the exact data; decoding what the request says runs gives back the command.
  */
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RequestPermissionRequest, SessionNotification } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
@@ -91,5 +91,26 @@ describe("warden acp: the display rule on every text the editor shows", () => {
 		const asked = child.permissions[0] as RequestPermissionRequest;
 		const body = (asked.toolCall.content ?? []).flatMap((c) => (c.type === "content" && c.content.type === "text" ? [c.content.text] : [])).join("");
 		expect(body).toContain(`Runs exactly:\n\`\`\`\`sh\n${command}\n\`\`\`\``);
+	}, 60_000);
+
+	it("a permission request for a write that carries a secret the session read is masked like the evidence: no byte of it reaches the editor", async () => {
+		const fixture = makeFixture({ "prod.env": "DB_PASSWORD=hunter2-canary\n" });
+		const config = join(fixture.dir, "config.yaml");
+		writeFileSync(config, "flow:\n  secret_files: ['prod.env']\n");
+		const plan = writePlan(fixture, [
+			{ tool_calls: [{ name: "read_file", arguments: { path: "prod.env" } }] },
+			{ tool_calls: [{ name: "write_file", arguments: { path: "notes.md", content: "the password is hunter2-canary\n" } }] },
+			{ text: "done" },
+		]);
+		const child = startAcp(["--model", `scripted:${plan}`, "--state-dir", fixture.stateDir, "--config", config, "--ask", "write_file(**)"], { answer: async () => pick("reject_once") });
+		children.push(child);
+		await initialize(child);
+		const { sessionId } = await child.connection.agent.request("session/new", { cwd: fixture.workspace, mcpServers: [] });
+		await child.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
+		const asked = child.permissions.find((p) => p.toolCall.title === "Write notes.md");
+		expect(asked, JSON.stringify(child.permissions.map((p) => p.toolCall.title))).toBeDefined();
+		expect(JSON.stringify(asked)).toContain("the password is ");
+		expect(JSON.stringify(child.permissions)).not.toContain("hunter2-canary");
+		expect(JSON.stringify(child.updates)).not.toContain("hunter2-canary");
 	}, 60_000);
 });

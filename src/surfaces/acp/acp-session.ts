@@ -134,7 +134,7 @@ export class AcpSession {
 			// is shown, so with a secret in context the step's text comes redacted from its event instead.
 			if (this.session.contextLabel.sensitivity === "secret") return;
 			this.streamed = true;
-			this.say(delta);
+			this.say(this.connection.runtime.redact(delta));
 		};
 		let result: Awaited<ReturnType<Session["send"]>>;
 		try {
@@ -189,7 +189,9 @@ export class AcpSession {
 		if (event.kind === "model.requested" || event.kind === "turn.completed") this.showOutputs();
 	}
 
-	async askPermission(request: ConfirmationRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+	async askPermission(asked: ConfirmationRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+		// The request is the call as it runs, secrets and all: the editor is shown it masked like the evidence.
+		const request = this.connection.runtime.redact(asked);
 		const view = this.live.view(request.callId) ?? viewToolCall(request.tool, request.arguments, this.workspace);
 		await this.flush();
 		const response = await this.connection.client.request("session/request_permission", shownPermission(toolPermissionRequest(this.id, request, view)), { cancellationSignal: signal });
@@ -201,7 +203,7 @@ export class AcpSession {
 
 	async askRelease(request: ReleaseRequest, signal: AbortSignal): Promise<boolean> {
 		await this.flush();
-		const response = await this.connection.client.request("session/request_permission", shownPermission(releasePermissionRequest(this.id, request)), { cancellationSignal: signal });
+		const response = await this.connection.client.request("session/request_permission", shownPermission(releasePermissionRequest(this.id, this.connection.runtime.redact(request))), { cancellationSignal: signal });
 		return releaseAnswer(response.outcome);
 	}
 
