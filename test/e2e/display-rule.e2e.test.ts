@@ -5,7 +5,7 @@
  * every such character spelled, never raw; the ask's command, decoded, is exactly what the decision
  * read. `--json` stays the exact data.
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { decodeVisibleText } from "../../src/kernel/display/visible-text.js";
@@ -80,5 +80,30 @@ describe("the display rule on the CLI's printed output (end to end, real CLI)", 
 		expect(RAW_HIDDEN.exec(run.stderr), "warden run's stderr").toBeNull();
 		expect(run.stdout).toContain(HIDDEN_TOUCH);
 		expect(existsSync(join(fx.workspace, "hidden-by-escape"))).toBe(false);
+	}, 60_000);
+
+	it("memory list/show, skills list and runs start spell what a model, a note or a skill file wrote", async () => {
+		const fx = makeFixture();
+		mkdirSync(join(fx.workspace, ".agents", "skills", "deploy"), { recursive: true });
+		writeFileSync(join(fx.workspace, ".agents", "skills", "deploy", "SKILL.md"), `---\nname: deploy\ndescription: "Deploy ${JSON.stringify(PAYLOAD).slice(1, -1)}"\n---\nSteps.\n`);
+		const skills = await runCli(["skills", "list", "--workspace", fx.workspace]);
+		expect(skills.code, skills.stderr).toBe(0);
+		expectShown(skills.stdout, "skills list");
+
+		const plan = writePlan(fx, [{ tool_calls: [{ name: "memory_write", arguments: { title: `note ${PAYLOAD}`, content: `remember ${PAYLOAD}` } }] }, { text: `noted ${PAYLOAD}` }]);
+		const common = ["--model", `scripted:${plan}`, "--state-dir", fx.stateDir, "--no-project-config"];
+		const start = await runCli(["runs", "start", "--id", "r-shown", "--workspace", fx.workspace, ...common, "remember it"]);
+		expect(start.code, start.stderr).toBe(0);
+		expectShown(start.stdout, "runs start");
+		expect(RAW_HIDDEN.exec(start.stderr), "runs start's progress").toBeNull();
+
+		const list = await runCli(["memory", "list", "--workspace", fx.workspace, "--state-dir", fx.stateDir]);
+		expect(list.code, list.stderr).toBe(0);
+		expectShown(list.stdout, "memory list");
+		const id = list.stdout.split(" ")[0] as string;
+		const show = await runCli(["memory", "show", id, "--state-dir", fx.stateDir]);
+		expect(show.code, show.stderr).toBe(0);
+		expectShown(show.stdout, "memory show");
+		expect(show.stdout).toContain(`title       note echo greeting\\x1b]0;owned-title\\x07`);
 	}, 60_000);
 });
