@@ -73,5 +73,5 @@ async function promptingHost(flags: RunFlags): Promise<Pick<SessionOptions, "con
 async function warnWithoutSandbox(mode: PermissionMode, required: boolean): Promise<void> {
 	if (!needsSandbox(mode, required)) return;
 	const sandbox = await shellSandbox();
-	if (!sandbox.available) process.stderr.write(`warden: no sandbox here (${sandbox.reason}); every shell command will be asked about\n`);
+	if (!sandbox.available) process.stderr.write(shownLines([`warden: no sandbox here (${sandbox.reason}); every shell command will be asked about`]));
 }
