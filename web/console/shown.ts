@@ -7,6 +7,7 @@
  * Ids and numbers the page builds links from are not evidence text and need none.
  */
 import { visibleText } from "../../src/kernel/display/visible-text.js";
+import { clipped } from "../../src/surfaces/cli/shown-lines.js";
 
 /** A one-line field: its newlines are spelled too, so it cannot look like two. */
 export function shown(text: string): string {
@@ -20,6 +21,5 @@ export function shownBlock(text: string): string {
 
 /** A one-line field cut to `max` characters by code point, with a marker naming what was left off. */
 export function shownClipped(text: string, max: number): string {
-	const chars = Array.from(text);
-	return shown(chars.length > max ? `${chars.slice(0, max).join("")}… (${chars.length - max} more)` : text);
+	return shown(clipped(text, max));
 }
