@@ -43,6 +43,9 @@ describe("the display rule on the CLI's printed output (end to end, real CLI)", 
 		const answered = await runCli(["asks", "answer", run.ask, "deny", "--state-dir", fx.stateDir]);
 		expect(answered.code, answered.stderr).toBe(0);
 		const events = await run.done;
+		// The waiting run's own notice names the call, not its unredacted resource, and nothing raw.
+		expect(run.stderr()).toMatch(/warden: shell \(call call_\d+_\d+_\d+\) waits for an answer/);
+		expect(RAW_HIDDEN.exec(run.stderr())).toBeNull();
 		const decided = events.find((e) => e.kind === "permission.confirmed");
 		expect(decided?.payload).toMatchObject({ approved: false });
 		expect(existsSync(join(fx.workspace, "hidden-by-escape"))).toBe(false);

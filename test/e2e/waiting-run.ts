@@ -8,6 +8,8 @@ export interface WaitingRun {
 	ask: string;
 	/** Resolves with the run's events once it exits. */
 	done: Promise<AnyWardenEvent[]>;
+	/** What the run wrote to stderr so far. */
+	stderr: () => string;
 }
 
 export function startWaitingRun(fx: Fixture, task: string, plan: string, extra: readonly string[]): Promise<WaitingRun> {
@@ -28,7 +30,7 @@ export function startWaitingRun(fx: Fixture, task: string, plan: string, extra: 
 		child.stdout.on("data", (d: Buffer) => {
 			stdout += d.toString();
 			const line = stdout.split("\n").find((l) => l.includes('"kind":"ask.opened"'));
-			if (line) resolve({ ask: (JSON.parse(line) as { payload: { ask: string } }).payload.ask, done });
+			if (line) resolve({ ask: (JSON.parse(line) as { payload: { ask: string } }).payload.ask, done, stderr: () => stderr });
 		});
 		child.stderr.on("data", (d: Buffer) => {
 			stderr += d.toString();
