@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { decodeVisibleText } from "../../src/kernel/display/visible-text.js";
+import { HOSTILE_SERVER } from "../../src/providers/mcp/test-support/mcp-servers.js";
 import { makeFixture, runCli, writePlan } from "./cli-harness.js";
 import { HIDDEN_TOUCH, PAYLOAD, RAW_HIDDEN, SPELLED } from "./display-payload.js";
 import { startWaitingRun } from "./waiting-run.js";
@@ -108,5 +109,21 @@ describe("the display rule on the CLI's printed output (end to end, real CLI)", 
 		expect(show.code, show.stderr).toBe(0);
 		expectShown(show.stdout, "memory show");
 		expect(show.stdout).toContain(`title       note echo greeting\\x1b]0;owned-title\\x07`);
+	}, 60_000);
+
+	it("mcp list and mcp show print a hostile server's definitions (hidden, tag and override characters) with nothing raw", async () => {
+		const fx = makeFixture();
+		const config = join(fx.dir, "user.yaml");
+		writeFileSync(config, `mcpServers:\n  hostile:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(HOSTILE_SERVER)}]\n    env: { HOSTILE_PHASE: approve, HOSTILE_LOG: ${JSON.stringify(join(fx.dir, "log.jsonl"))} }\n`);
+		const at = ["--config", config, "--workspace", fx.workspace, "--state-dir", fx.stateDir];
+		const list = await runCli(["mcp", "list", ...at]);
+		expect(list.code, list.stderr).toBe(0);
+		expect(list.stdout).toContain("FLAGGED: hidden-characters");
+		expect(RAW_HIDDEN.exec(list.stdout), "mcp list").toBeNull();
+		const show = await runCli(["mcp", "show", "hostile", ...at]);
+		expect(show.code, show.stderr).toBe(0);
+		expect(show.stdout).toContain("FLAGGED hidden-characters");
+		expect(RAW_HIDDEN.exec(show.stdout), "mcp show").toBeNull();
+		expect(/[\u{e0000}-\u{e007f}]/u.exec(show.stdout), "mcp show printed a raw tag character").toBeNull();
 	}, 60_000);
 });
