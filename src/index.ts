@@ -38,6 +38,7 @@ export { approveMcpTools, inspectMcpServers, McpApprovalError, revokeMcpTools } 
 export type { McpApproveRequest, McpInspectOptions } from "./runtime/mcp/mcp-approvals.js";
 export type { McpServerConfig } from "./runtime/mcp/mcp-server-config.js";
 export type { ElicitCallback, McpServerSummary } from "./runtime/mcp/mcp-session-tools.js";
+export { type AskLine, elicitByQuestions, elicitFields } from "./runtime/mcp/elicit-questions.js";
 export type { McpToolReview, McpToolStatus } from "./runtime/mcp/mcp-review.js";
 export type { McpElicitation, McpElicitationAnswer, McpTransportSpec } from "./providers/mcp/mcp-types.js";
 export { decodeVisibleText, hasHiddenCharacters, visibleText } from "./kernel/display/visible-text.js";

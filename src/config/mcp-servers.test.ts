@@ -72,6 +72,8 @@ describe("mcpServers in the config layers", () => {
 			["mcpServers:\n  x: { url: http://h/, oauth: true, headers: { Authorization: Bearer x } }\n", /oauth does not go with bearer_token_env or an Authorization header/],
 			["mcpServers:\n  x: { url: http://h/, oauth: { scopes: all } }\n", /mcpServers\.x\.oauth/],
 			["mcpServers:\n  'bad name': { command: a }\n", /mcpServers/],
+			["mcpServers:\n  a__b: { command: a }\n", /mcpServers\.a__b: the server name "a__b" cannot name its tools unambiguously: it holds "__", the separator/],
+			["mcpServers:\n  a_: { command: a }\n", /mcpServers\.a_: the server name "a_" cannot name its tools unambiguously: it ends in "_"/],
 		];
 		for (const [user, error] of cases) {
 			const f = configFixture({ user });

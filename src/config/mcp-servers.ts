@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { reasonText } from "../kernel/admission/shell/reason-text.js";
 import { isSecretName } from "../kernel/flow/secret-names.js";
+import { mcpServerNameProblem } from "../tools/mcp-tool-name.js";
 import type { McpServerConfig } from "../runtime/mcp/mcp-server-config.js";
 import { ConfigError } from "./config-error.js";
 import { configProblem } from "./config-schema.js";
@@ -82,6 +83,8 @@ function oauthSpec(entry: McpServerEntry, headers: Record<string, string>, where
 
 function serverConfig(name: string, entry: McpServerEntry, layer: McpServerLayer, workspace: string, hostEnv: NodeJS.ProcessEnv): McpServerConfig {
 	const where = `${layer.source}: mcpServers.${name}`;
+	const badName = mcpServerNameProblem(name);
+	if (badName !== undefined) throw new ConfigError(`${where}: the server name ${JSON.stringify(name)} cannot name its tools unambiguously: ${badName}`);
 	const remote = entry.url !== undefined;
 	if (remote === (entry.command !== undefined)) throw new ConfigError(`${where} needs exactly one of command (a stdio server) or url (a remote one)`);
 	const type = entry.type ?? (remote ? "http" : "stdio");

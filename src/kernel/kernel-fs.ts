@@ -105,8 +105,10 @@ export function createFsPrimitives(opts: FsPrimitivesOptions): FsPrimitives {
 			}
 			const after = Buffer.from(content, "utf8");
 			const diff = unifiedDiff(rel, before, content);
-			// A workspace file is a sink too: a host rule may keep secret or untrusted data out of it.
-			const flow: FlowDecisionRecord[] = opts.flow ? await opts.flow.admitEgress({ operation: "fs.write", sinks: [fsResource(rel)], payload: content }) : [];
+			// A workspace file is a sink too: a host rule may keep secret or untrusted data out of it. What
+			// this call read before it writes (edit_file's old text, a JIT tool's fetched page) goes into
+			// the bytes too, so their label does, and is what the file keeps for the next reader.
+			const flow: FlowDecisionRecord[] = opts.flow ? await opts.flow.admitEgress({ operation: "fs.write", sinks: [fsResource(rel)], payload: content, label: opts.flow.resultLabel }) : [];
 
 			const held = opts.budget?.reserve("bytes_written", after.length);
 			const written = sha256(after);

@@ -24,6 +24,7 @@ import { PrimitiveCancelledError } from "./kernel-errors.js";
 import { DEFAULT_MCP_CALL_TIMEOUT_MS, DEFAULT_MCP_MAX_BYTES, failedExchange, McpPrimitiveError, type McpPrimitivesOptions, type McpReadRequestOf, type McpRouter } from "./kernel-mcp.js";
 import { definingEntries, definingListing } from "./mcp/entry-definition.js";
 import { definitionFlags } from "./mcp/description-flags.js";
+import { observeNamedFiles } from "./mcp/argument-labels.js";
 import { capped, outcomeOf } from "./mcp/mcp-results.js";
 import { runProtected } from "./operations/protected-operation.js";
 
@@ -168,7 +169,10 @@ export function createMcpRead(opts: McpPrimitivesOptions): (read: McpReadRequest
 			outcome = { content: kept.content, withheld: [], unapproved: [], bytes: result.bytes, truncated: kept.truncated };
 		}
 		// The server's word: untrusted, and no more public than the workspace.
-		opts.flow?.observe(label("internal", "untrusted", { kind: "url", ref: resource }), observedText(outcome));
+		const text = observedText(outcome);
+		opts.flow?.observe(label("internal", "untrusted", { kind: "url", ref: resource }), text);
+		// A `file:` URI or a prompt argument that names a file labels what comes back, as a tool call's does.
+		if (opts.flow && opts.root) await observeNamedFiles(opts.flow, request, [], await opts.root(), text);
 		return outcome;
 	};
 }

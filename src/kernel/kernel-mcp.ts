@@ -4,10 +4,12 @@
  * (untrusted, clearing at most `internal`, unless a host sink rule says otherwise), its response
  * charged to `bytes_read`, and recorded before it returns. Once the call was sent, a failure (the
  * server went away, timed out, or the call was cancelled) settles the operation as `unknown`: the
- * server may have acted on it. What comes back is the server's word: labelled untrusted.
+ * server may have acted on it. What comes back is the server's word: labelled untrusted, and
+ * labelled by the files the arguments name (mcp/argument-paths.ts), so a secret file read through
+ * a filesystem server is secret in the session as it would be read with read_file.
  */
 import { createHash } from "node:crypto";
-import { McpCancelledError, McpConnectError, type McpCallResult, type McpContent, type McpListEntry, type McpReadRequest, type McpReadResult, McpServerGoneError, McpTimeoutError } from "../providers/mcp/mcp-types.js";
+import { McpCancelledError, McpConnectError, McpResultTooLargeError, type McpCallResult, type McpContent, type McpListEntry, type McpReadRequest, type McpReadResult, McpServerGoneError, McpTimeoutError } from "../providers/mcp/mcp-types.js";
 import type { CallAuthority } from "./authority/authority.js";
 import { mcpResource } from "./authority/resource.js";
 import type { Budget, Reservation } from "./budget/budget.js";
@@ -19,8 +21,10 @@ import { label } from "./flow/label.js";
 import { PrimitiveCancelledError } from "./kernel-errors.js";
 import { createMcpRead, type McpReadOutcome } from "./kernel-mcp-read.js";
 import type { McpListMethod } from "./mcp/entry-definition.js";
+import { observeNamedFiles } from "./mcp/argument-labels.js";
 import { capped, outcomeOf } from "./mcp/mcp-results.js";
 import { type OperationLog, runProtected } from "./operations/protected-operation.js";
+import type { WorkspaceRoot } from "./workspace-paths.js";
 
 export type { McpContent };
 
@@ -45,6 +49,8 @@ export interface McpCallRequest {
 	timeoutMs?: number;
 	/** Text kept from the result, in bytes; the rest is dropped. Default DEFAULT_MCP_MAX_BYTES. */
 	maxBytes?: number;
+	/** Top-level arguments the tool's schema marks as paths (argument-paths.ts schemaPathKeys), beside those named like one. */
+	pathKeys?: readonly string[];
 }
 
 export interface McpCallOutcome {
@@ -80,6 +86,8 @@ export interface McpPrimitivesOptions {
 	flow?: CallFlow | undefined;
 	operations?: OperationLog | undefined;
 	servers?: McpRouter | undefined;
+	/** The workspace: arguments that name files in it label the result by them. */
+	root?: (() => Promise<WorkspaceRoot>) | undefined;
 }
 
 export const DEFAULT_MCP_CALL_TIMEOUT_MS = 60_000;
@@ -142,6 +150,7 @@ export function createMcpPrimitives(opts: McpPrimitivesOptions): McpPrimitives {
 			// The server's word: untrusted, and no more public than the workspace.
 			const text = kept.content.map((b) => (b.type === "text" ? b.text : b.summary)).join("\n");
 			opts.flow?.observe(label("internal", "untrusted", { kind: "url", ref: resource }), text);
+			if (opts.flow && opts.root) await observeNamedFiles(opts.flow, request.arguments, request.pathKeys ?? [], await opts.root(), text);
 			return { content: kept.content, isError: result.isError, bytes: result.bytes, truncated: kept.truncated };
 		},
 	};
@@ -159,6 +168,8 @@ export function failedExchange(err: unknown, held: Reservation | undefined, what
 	}
 	held?.settle();
 	if (err instanceof McpCancelledError) return new PrimitiveCancelledError(`${what} cancelled; whether the server acted on it is unknown`);
+	// It answered, so it acted on the request; only what it answered is lost.
+	if (err instanceof McpResultTooLargeError) return new McpPrimitiveError(`${err.message}; the server did act on ${request}`);
 	if (err instanceof McpServerGoneError || err instanceof McpTimeoutError || err instanceof McpConnectError) {
 		return new McpPrimitiveError(`${err.message}; whether it acted on ${request} is unknown`);
 	}

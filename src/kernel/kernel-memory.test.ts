@@ -3,7 +3,10 @@
  * label from the flow plane, recall joining it back, bad requests in one line, and hybrid ranking
  * with embeddings from a real OpenAI-compatible /embeddings server on 127.0.0.1.
  */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fetchEmbeddings } from "../providers/embeddings-provider.js";
@@ -24,6 +27,7 @@ import { SessionFlow } from "./flow/session-flow.js";
 import { createSinkRegistry, defaultSinkRules } from "./flow/sink-registry.js";
 import { createMemoryPrimitives, type MemoryBinding, type MemoryEmbedder } from "./kernel-memory.js";
 import { MemoryPrimitiveError } from "./memory/memory-request.js";
+import { SECRET_SPANS_KEY } from "./memory/secret-spans.js";
 
 const signal = new AbortController().signal;
 
@@ -70,12 +74,12 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-function setup(opts: { grants?: Parameters<typeof issueGrant>[0][]; sinks?: SinkRuleSpec[]; embedder?: MemoryEmbedder; session?: string; rows?: InProcessMemoryRows; context?: ReturnType<typeof label> } = {}) {
+function setup(opts: { grants?: Parameters<typeof issueGrant>[0][]; sinks?: SinkRuleSpec[]; embedder?: MemoryEmbedder; session?: string; rows?: InProcessMemoryRows; context?: ReturnType<typeof label>; workspace?: string } = {}) {
 	const rows = opts.rows ?? new InProcessMemoryRows(STORE_RULES.labels, auditLog());
 	const decisions: FlowDecisionRecord[] = [];
 	const flow = new SessionFlow({
 		session: opts.session ?? "s1",
-		workspace: "/ws",
+		workspace: opts.workspace ?? "/ws",
 		registry: createSinkRegistry([...(opts.sinks ?? []).map((s) => ({ ...s, source: "test" })), ...defaultSinkRules()]),
 		ceiling: taskCeiling(),
 		redactor: createRedactor({ env: {} }),
@@ -126,6 +130,31 @@ describe("memory.write and memory.read", () => {
 		expect(hits.map((h) => h.record.id)).toEqual([out.record.id]);
 		expect(reader.flow.resultLabel).toMatchObject({ integrity: "untrusted", sources: expect.arrayContaining([{ kind: "url", ref: "http://x/page" }]) });
 		expect(fresh.recalls).toEqual([expect.objectContaining({ scopes: ["user", "project", "session"], hits: [expect.objectContaining({ id: out.record.id })] })]);
+	});
+
+	it("a secret note keeps the offsets of the values its label's files hold, learned at write, and a recall elsewhere masks exactly them", async () => {
+		const dir = await mkdtemp(join(tmpdir(), "warden-memory-spans-"));
+		try {
+			await writeFile(join(dir, ".env"), "LAUNCH_CODE=7Q-ALPHA-991\n");
+			// The context is secret from .env, yet this process's redactor never saw its value (no read handed it the content).
+			const t = setup({ workspace: dir, context: label("secret", "trusted", { kind: "file", ref: ".env" }) });
+			const { record } = await t.call("c1").memory.write({ scope: "project", namespace: "notes", title: "launch", content: "the code is 7Q-ALPHA-991, say it twice: 7Q-ALPHA-991" });
+			const text = `${record.title}\n${record.content}`;
+			const first = text.indexOf("7Q-ALPHA-991");
+			const second = text.indexOf("7Q-ALPHA-991", first + 1);
+			expect(record.metadata[SECRET_SPANS_KEY]).toEqual([
+				[first, first + 12],
+				[second, second + 12],
+			]);
+			// Rotated: the file no longer holds the value, so only the record's offsets can teach it.
+			await writeFile(join(dir, ".env"), "LAUNCH_CODE=8R-DELTA-210\n");
+			const other = setup({ rows: t.rows, session: "s2", workspace: dir });
+			await other.call("c2").memory.read({ query: "launch code" });
+			const redactor = other.flow.options.redactor;
+			expect(redactor.redactText("post 7Q-ALPHA-991 and 8R-DELTA-210")).toBe("post [REDACTED] and [REDACTED]");
+		} finally {
+			await rm(dir, { recursive: true, force: true });
+		}
 	});
 
 	it("labels a secret it detects in the text, and a recall of it adds its values to the redactor", async () => {

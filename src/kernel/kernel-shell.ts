@@ -23,7 +23,7 @@ import { type OperationLog, runProtected } from "./operations/protected-operatio
 import { PrimitiveCancelledError } from "./kernel-errors.js";
 import type { ExecOutcome, ShellPrimitives } from "./primitives.js";
 import type { ProtectedPaths } from "./protected/protected-paths.js";
-import { sandboxProtectedRoots } from "./protected/sandbox-roots.js";
+import { sandboxProtectedMatch, sandboxProtectedRoots } from "./protected/sandbox-roots.js";
 import { resolveRealPath } from "./real-path.js";
 import type { ShellOutputSink } from "./shell-output.js";
 import type { WorkspaceRoot } from "./workspace-paths.js";
@@ -61,6 +61,8 @@ interface SandboxRecord {
 	unsandboxed?: string;
 	/** The editor whose terminal ran it, when one did. */
 	terminal?: string;
+	/** Set when the walk for protected paths stopped at its bounds: what lies beyond was held only by the named roots, and not checked after. */
+	unscanned?: string;
 }
 
 export interface ShellPrimitivesOptions {
@@ -123,11 +125,16 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 			const root = await opts.root();
 			// Every sub-command, and every file it visibly writes in the workspace, is admitted, or none runs.
 			if (opts.authority) opts.authority.admit(opts.authority.shellRequests(command, { workspace: root.real, home: opts.env.HOME ?? "/", resolvePath: resolveRealPath }));
-			const { records: flow, network, settle } = await shellFlow(opts, command, root.real);
+			const { records: flow, network, settle, readLabel } = await shellFlow(opts, command, root.real);
+			// Secret values are learned from what the command read only once it settles, so a live view
+			// redacted before then could show them: a command that can read secret data is seen when it ends.
+			const live = readLabel?.sensitivity === "secret" ? undefined : opts.output;
 			const confined = await confinement(opts, root.real, command, env(), network);
 			// The whole timeout is held before anything is spawned; the command may run that long.
 			const held = opts.budget?.reserve("shell_ms", Math.ceil(execOpts.timeoutMs));
 			let outcome: ExecOutcome;
+			// What the sandbox put aside after the command: protected paths it made that are not git's own.
+			let putAside: readonly string[] = [];
 			try {
 				outcome = await runProtected(opts.operations, opts.recordEffect, {
 					kind: "shell.exec",
@@ -155,18 +162,20 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 								maxOutputBytes: execOpts.maxOutputBytes,
 								signal: opts.signal,
 								wrap,
-								onOutput: opts.output ? (stream, text) => opts.output?.write(stream, text) : undefined,
+								onOutput: live ? (stream, text) => live.write(stream, text) : undefined,
 							});
 						} finally {
 							opts.output?.end();
 							await wrap?.cleanup();
+							if (wrap) putAside = wrap.refused;
+							if (wrap?.unscanned && confined.record) confined.record.unscanned = wrap.unscanned;
 						}
 					},
 					// The spawn failed somewhere on the way: what of the command ran, if anything, cannot be told.
 					errored: () => ({ state: "unknown" }),
 					settled: (ran) => {
 						if (confined.record && confined.prepare) {
-							const denied = denialsOf(confined.record, ran.stderr);
+							const denied = [...denialsOf(confined.record, ran.stderr), ...putAside.map((p) => `a protected path made by the command, put aside: ${p}`)];
 							if (denied.length > 0) confined.record.denied = denied;
 						}
 						return {
@@ -207,7 +216,7 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 }
 
 /** Without a flow plane or a parser the command carries nothing, and a sandboxed one gets no network. */
-async function shellFlow(opts: ShellPrimitivesOptions, command: string, root: string): Promise<Pick<ShellFlowAdmission, "records" | "network" | "settle">> {
+async function shellFlow(opts: ShellPrimitivesOptions, command: string, root: string): Promise<Pick<ShellFlowAdmission, "records" | "network" | "settle"> & { readLabel?: ShellFlowAdmission["readLabel"] }> {
 	if (!opts.flow || !opts.parseShell) return { records: [], network: false, settle: async () => {} };
 	return admitShellFlow({ flow: opts.flow, parseShell: opts.parseShell, callId: opts.callId, root, authority: opts.authority, approved: opts.approved, hostAllowed: opts.hostAllowed }, command);
 }
@@ -235,6 +244,7 @@ async function confinement(opts: ShellPrimitivesOptions, workspace: string, comm
 		home: sandbox.home,
 		protect: sandbox.protect,
 		protectedRoots: sandboxProtectedRoots(sandbox.protectedPaths),
+		protectedMatch: sandboxProtectedMatch(sandbox.protectedPaths),
 	};
 	const program: SandboxProgram = { provider: probe.provider, program: probe.program };
 	return { prepare: () => prepareSandbox(program, profile, command, env), record: { provider: probe.provider, profile: sandbox.profile, network } };

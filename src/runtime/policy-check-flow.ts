@@ -227,6 +227,10 @@ function describeScope(scope: ReadScope): string {
 			return `${scope.pattern} as the shell expands it${scope.recursive ? ", with what lies below" : ""} (${scope.via})`;
 		case "git":
 			return `the objects ${scope.via} sends${scope.worktree ? ", and the working tree committed first" : ""}`;
+		case "revision":
+			return `the files ${scope.via} prints from the revisions it names${scope.worktree ? ", and the working tree committed first" : ""}`;
+		case "git-alias":
+			return `what ${scope.via} reads, if the repository's config makes it an alias`;
 		default:
 			return `the whole workspace (${scope.via})`;
 	}

@@ -68,6 +68,7 @@ import { activateSkillTool } from "../tools/activate-skill.js";
 import type { SessionSkills } from "./skills/session-skills.js";
 import { catalogueMessage, loadSessionSkills, skillsAudit, storedCatalogueAt } from "./skills/session-skill-setup.js";
 import { narrowedDecider } from "./skills/skill-narrowing.js";
+import { recordedFileLabel } from "./recorded-file-label.js";
 
 export { RuntimeConfigError };
 
@@ -190,8 +191,8 @@ export class Runtime {
 		const history: Message[] = [{ role: "system", content: systemPrompt }];
 		const labels = [SYSTEM_PROMPT_LABEL];
 		await recorder.message(history[0], SYSTEM_PROMPT_LABEL);
-		// AGENTS.md, read fresh: the model's instructions, never policy (an untrusted project's are labelled so).
-		const instructions = await sessionInstructions(options.instructions, workspace, this.env);
+		// AGENTS.md, read fresh: the model's instructions, never policy (an untrusted project's, or a file written from untrusted content, are labelled so).
+		const instructions = await sessionInstructions(options.instructions, workspace, this.env, this.store);
 		if (instructions?.text) {
 			history.push({ role: "system", content: instructions.text });
 			labels.push(instructions.label);
@@ -331,7 +332,7 @@ export class Runtime {
 			// The registry beyond the built-in defaults, as it was in force for this session.
 			...(options.protectedPaths?.length ? { protected_paths: policy.protectedPaths?.rules().filter((r) => r.source !== "default") } : {}),
 		};
-		const skills = await loadSessionSkills(options.skills, workspace, this.env, recorder);
+		const skills = await loadSessionSkills(options.skills, workspace, this.env, recorder, (file, sha256) => recordedFileLabel(this.store, workspace, file, sha256));
 		if (skills && (skills.offered || skills.catalogue.warnings.length > 0)) startedAudit.skills = skillsAudit(skills);
 		const hooks = sessionHooks(options.hooks, recorder, workspace, this.env, mode);
 		return { id, policy, model, maxSteps, modelTimeoutMs, ceiling, sessionLimits, turnLimits, registry, authority, parses, recorder, listener, startedAudit, initialContext, ...(skills?.offered ? { skills } : {}), ...(hooks ? { hooks } : {}) };

@@ -564,12 +564,14 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 		});
 		let output: string;
 		let failure: string | undefined;
+		let cut = false;
 		try {
 			const subagents = deps.subagents?.forCall(id, call.budget, controller.signal, flow);
 			const jit = jitRegistrar(deps.tools, recorder, id);
 			const planning = planningContext(deps, authority);
 			const result = await call.tool.execute(call.args, { kernel, callId: id, signal: controller.signal, limits: deps.limits, jit, ...planning, ...(subagents ? { subagents } : {}), ...(deps.skills ? { skills: deps.skills.forCall(id, flow) } : {}) });
 			output = result.output;
+			cut = result.truncated === true;
 			if (result.isError) failure = firstLine(result.output);
 		} catch (err) {
 			const known =
@@ -616,11 +618,12 @@ async function execute(deps: TurnDeps, call: Admitted, turnSignal: AbortSignal, 
 				tool: name,
 				duration_ms: durationMs,
 				output_bytes: Buffer.byteLength(output),
-				truncated: shown.truncated,
+				// Cut by the tool (an MCP result over the read limit) or here, to what the model is given.
+				truncated: shown.truncated || cut,
 			});
 			await recorder.audit("tool.outcome", { tool: name, outcome: "completed", duration_ms: durationMs, output_bytes: Buffer.byteLength(output) }, id);
 		}
-		await recordToolOutcome(deps.memory, deps.flow, { callId: id, tool: name, args: call.args, outcome: failure === undefined ? "completed" : "failed", output: failure ?? output, durationMs, label: join(flow.argumentsLabel, flow.resultLabel) }, recorder.deferredWrites);
+		await recordToolOutcome(deps.memory, deps.flow, { callId: id, tool: name, args: call.args, outcome: failure === undefined ? "completed" : "failed", output: failure ?? output, durationMs, label: join(flow.argumentsLabel, flow.resultLabel), read: flow.resultLabel }, recorder.deferredWrites);
 		return { id, name, content: shown.text, exhausted, label: flow.resultLabel, ran: failure === undefined ? {} : { error: failure } };
 	} finally {
 		// The call started, so it counts, however it ended.

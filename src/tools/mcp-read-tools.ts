@@ -104,7 +104,8 @@ export function mcpReadTool(server: string, row: McpReadToolRow, timeoutMs: numb
 					...(out.truncated ? [`[truncated: ${out.bytes} bytes arrived, the first ${ctx.limits.maxReadBytes} were kept]`] : []),
 				];
 				const note = notes.length ? `\n${notes.join("\n")}` : "";
-				return { output: `${truncateText(text, Math.max(0, ctx.limits.maxResultChars - note.length))}${note}` };
+				const room = Math.max(0, ctx.limits.maxResultChars - note.length);
+				return { output: `${truncateText(text, room)}${note}`, ...(out.truncated || text.length > room ? { truncated: true } : {}) };
 			}),
 	};
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { validateArguments } from "./argument-validator.js";
 import { mcpInputSchema, mcpTool, mcpToolName } from "./mcp-tool.js";
+import { mcpServerNameProblem } from "./mcp-tool-name.js";
 
 describe("mcp tool names", () => {
 	it("is mcp__<server>__<tool> when that is a valid name of 64 characters or fewer", () => {
@@ -43,5 +44,30 @@ describe("mcp tool definition", () => {
 		const again = mcpTool({ server: "s", tool: "t", description: "d", inputSchema: listed(), timeoutMs: 1000 });
 		expect(again.inputSchema).toBe(first.inputSchema);
 		expect(mcpInputSchema({ type: "object", properties: { r: { type: "string" } } })).not.toBe(first.inputSchema);
+	});
+});
+
+describe("mcp tool names that could meet", () => {
+	it("refuses a server name that holds __ or ends in _, naming the separator", () => {
+		expect(mcpServerNameProblem("a__b")).toMatch(/holds "__", the separator/);
+		expect(mcpServerNameProblem("a_")).toMatch(/ends in "_"/);
+		expect(mcpServerNameProblem("a.b")).toMatch(/1-32 letters/);
+		expect(mcpServerNameProblem("my_server-2")).toBeUndefined();
+	});
+
+	it("hashes a plain name that ends like a hashed one, so a server cannot list another tool's hashed name", () => {
+		const hashed = mcpToolName("fs", "read.file");
+		const forged = hashed.slice("mcp__fs__".length);
+		expect(mcpToolName("fs", forged)).not.toBe(hashed);
+		expect(mcpToolName("fs", forged)).toMatch(/^mcp__fs__read_file_[0-9a-f]{8}_[0-9a-f]{8}$/);
+	});
+});
+
+describe("mcp tool names read one way", () => {
+	it("hashes a tool name with __ or an edge _, so mcp__a__b__x is never tool b__x of a", () => {
+		expect(mcpToolName("notes", "save__echo")).toMatch(/^mcp__notes__save__echo_[0-9a-f]{8}$/);
+		expect(mcpToolName("notes", "_echo")).toMatch(/^mcp__notes___echo_[0-9a-f]{8}$/);
+		expect(mcpToolName("notes", "echo_")).toMatch(/^mcp__notes__echo__[0-9a-f]{8}$/);
+		expect(mcpToolName("notes", "save_echo")).toBe("mcp__notes__save_echo");
 	});
 });

@@ -71,6 +71,8 @@ export interface ToolResult {
 	output: string;
 	/** True when the tool ran but the operation failed (non-zero exit, no match …): reported as tool.failed. */
 	isError?: boolean;
+	/** True when the tool cut what it was given (tool.completed says `truncated: true`). */
+	truncated?: boolean;
 }
 
 export interface ToolDefinition<A = Record<string, unknown>> {

@@ -7,6 +7,8 @@ import { Readable, Writable } from "node:stream";
 import {
 	type ClientCapabilities,
 	type ClientConnection,
+	type CreateElicitationRequest,
+	type CreateElicitationResponse,
 	client,
 	ndJsonStream,
 	type RequestPermissionRequest,
@@ -49,6 +51,8 @@ export interface AcpChildOptions {
 	 * environment plus these variables and what the request gives (as an editor would).
 	 */
 	terminalEnv?: Record<string, string>;
+	/** Given, the client answers elicitation/create with it (offer the capability at initialize too). */
+	elicit?: (request: CreateElicitationRequest) => Promise<CreateElicitationResponse>;
 }
 
 export function startAcp(args: string[], options: AcpChildOptions = {}): AcpChild {
@@ -80,6 +84,8 @@ export function startAcp(args: string[], options: AcpChildOptions = {}): AcpChil
 			permissions.push(params);
 			return answer(params, signal);
 		});
+	const elicit = options.elicit;
+	if (elicit) app = app.onRequest("elicitation/create", ({ params }) => elicit(params));
 	const buffers = options.buffers;
 	if (buffers) {
 		app = app

@@ -117,8 +117,19 @@ export interface CallFlow {
 	readonly argumentsLabel: Label;
 	/** The join of everything the call's primitives observed; the tool result carries it. */
 	readonly resultLabel: Label;
-	/** Joins what a primitive read into the result label; for secret data, its values are added to the redactor. */
-	observe(label: Label, content?: string): void;
+	/**
+	 * Joins what a primitive read into the result label; for secret data, its values are added to the
+	 * redactor: `values` when the reader knows exactly which they are (a memory record's secret spans),
+	 * and what the content's lines give.
+	 */
+	observe(label: Label, content?: string, values?: readonly string[]): void;
+	/** The exact secret values the session's redactor knows that occur in `text` (never a shape it matches). */
+	secretsIn(text: string): string[];
+	/**
+	 * For a secret label from the store (a recalled record's): the values of the workspace files it
+	 * names as sources, where they are secret now, join the redactor (source-values.ts).
+	 */
+	learnSources(label: Label): Promise<void>;
 	/** A workspace file's label: secret-file patterns, and labels recorded on its content hash. */
 	fileLabel(rel: string, sha256: string): Promise<Label>;
 	/**

@@ -10,6 +10,12 @@ export interface Redactor {
 	redact<T>(value: T): T;
 	/** Adds an exact secret value to mask wherever it reappears (e.g. a secret the runtime read). */
 	addSecret(value: string): void;
+	/**
+	 * The exact secret values this redactor knows (added or from the environment) that occur in the
+	 * text, longest first: what a record written now must say were its secret spans, since a later
+	 * process's redactor will not know them.
+	 */
+	knownIn(text: string): string[];
 }
 
 export const REDACTION_MASK = "[REDACTED]";

@@ -165,6 +165,14 @@ describe("redactText: known values", () => {
 		expect(r.redactText("a plain-words-secret-extended b plain-words-secret c short")).toBe(`a ${M} b ${M} c short`);
 	});
 
+	it("names the exact values it knows that a text holds, not the shapes it masks", () => {
+		const r = redactor({ DEPLOY_TOKEN: "tok-from-the-env" });
+		r.addSecret("7Q-ALPHA-991");
+		r.addSecret("never-in-the-text");
+		expect(r.knownIn(`the launch code is 7Q-ALPHA-991, the token tok-from-the-env, a key sk_live_${"x".repeat(24)}`)).toEqual(["tok-from-the-env", "7Q-ALPHA-991"]);
+		expect(r.knownIn("nothing here")).toEqual([]);
+	});
+
 	it("masks a value added with a trailing newline as read from a file", () => {
 		const r = redactor();
 		r.addSecret("file-held-secret\n");

@@ -149,5 +149,8 @@ export function createRedactor(opts: RedactorOptions = {}): Redactor {
 			return copy(value, []) as T;
 		},
 		addSecret,
+		knownIn(text: string): string[] {
+			return ordered.filter((secret) => text.includes(secret));
+		},
 	};
 }

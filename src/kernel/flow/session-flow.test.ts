@@ -191,6 +191,18 @@ describe("SessionFlow egress", () => {
 		await denial(flow.forCall("c2", signal).admitEgress({ operation: "net.fetch", sinks: [LOOPBACK], payload: "correct-horse-battery" }));
 	});
 
+	it("masks the exact values a reader names with a secret observation, and names back the ones it knows", () => {
+		const { flow, redactor } = harness();
+		const call = flow.forCall("c1", signal);
+		const note = "the launch code is 7Q-ALPHA-991 and it rotates on fridays";
+		// Not secret: values named with it are not secrets either.
+		call.observe(label("internal", "trusted", { kind: "file", ref: "notes.md" }), note, ["7Q-ALPHA-991"]);
+		expect(redactor.redactText("7Q-ALPHA-991")).toBe("7Q-ALPHA-991");
+		call.observe(secretEnv, note, ["7Q-ALPHA-991"]);
+		expect(redactor.redactText("post 7Q-ALPHA-991")).toBe("post [REDACTED]");
+		expect(call.secretsIn(`code ${note}`)).toEqual([note, "7Q-ALPHA-991"]);
+	});
+
 	it("starts a child from its parent's context", async () => {
 		const { flow } = harness({ initialContext: secretEnv });
 		expect(flow.contextLabel.sensitivity).toBe("secret");

@@ -28,6 +28,7 @@ import { globMayNameSecret, pathLabel, secretFileMatcher } from "./file-labels.j
 import { ReleaseLedger } from "./release-ledger.js";
 import { secretValues } from "./secret-values.js";
 import { ScopeLabeller } from "./shell-scope-label.js";
+import { sourceSecretValues } from "./source-values.js";
 import { toLabel } from "../evidence/store-rows.js";
 
 export type FileLabelStore = Pick<Store, "putFileLabel" | "getFileLabel"> & Partial<Pick<Store, "listFileLabels">>;
@@ -125,6 +126,8 @@ export class SessionFlow {
 	/** The same, by path, for files named before their content is known (a shell operand). */
 	private readonly pathLabels = new Map<string, Label>();
 	private readonly models = new Map<string, ModelContextFlow>();
+	/** Source files already read for their values (`path@sha256`). */
+	private readonly sourcesRead = new Set<string>();
 	private readonly now: () => number;
 
 	constructor(private readonly opts: SessionFlowOptions) {
@@ -214,6 +217,12 @@ export class SessionFlow {
 		return join(...parts);
 	}
 
+	/** @internal */
+	async learnSources(l: Label): Promise<void> {
+		const values = await sourceSecretValues({ workspace: this.opts.workspace, labelOf: (rel, sha256) => this.fileLabel(rel, sha256) }, l, this.sourcesRead);
+		for (const value of values) this.opts.redactor.addSecret(value);
+	}
+
 	/** @internal A labeller of what a shell command may read, for one call. */
 	scopeLabeller(): ScopeLabeller {
 		const { fileLabels, workspace } = this.opts;
@@ -271,12 +280,22 @@ class SessionCallFlow implements CallFlow {
 		return this.denied;
 	}
 
-	observe(l: Label, content?: string): void {
+	observe(l: Label, content?: string, values: readonly string[] = []): void {
 		this.result = join(this.result, l);
-		if (l.sensitivity !== "secret" || content === undefined) return;
-		const file = l.sources.find((s) => s.kind === "file");
+		if (l.sensitivity !== "secret") return;
 		const { redactor } = this.session.options;
+		for (const value of values) redactor.addSecret(value);
+		if (content === undefined) return;
+		const file = l.sources.find((s) => s.kind === "file");
 		for (const value of secretValues(file?.ref ?? "", content)) redactor.addSecret(value);
+	}
+
+	secretsIn(text: string): string[] {
+		return this.session.options.redactor.knownIn(text);
+	}
+
+	learnSources(l: Label): Promise<void> {
+		return this.session.learnSources(l);
 	}
 
 	fileLabel(rel: string, sha256: string): Promise<Label> {

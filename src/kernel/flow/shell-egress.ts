@@ -6,6 +6,7 @@
  */
 import type { ParsedShell, SimpleCommand } from "../admission/shell/shell-types.js";
 import { fetchAndRun } from "../admission/process-reach.js";
+import { assignedPath } from "./copy-programs.js";
 import { inlineCode } from "./shell-egress-inline.js";
 import { pipArgs, type ProgramEgress, programEgress, wordUrls } from "./shell-egress-programs.js";
 import { fileUrlPaths, isUrl, UNKNOWN_SINK, urlSink, urlsIn } from "./shell-egress-sinks.js";
@@ -64,7 +65,9 @@ function operandPaths(c: SimpleCommand): string[] {
 	const words = tarMode ? 1 : Object.hasOwn(SUBCOMMAND_WORDS, c.program) ? SUBCOMMAND_WORDS[c.program]! : 0;
 	for (let i = 0; i < words && operands[0]?.static === true; i++) operands.shift();
 	for (const w of operands) {
-		if (w.static && !w.value.startsWith("-") && !isUrl(w.value)) out.push(w.value);
+		if (!w.static || w.value.startsWith("-") || isUrl(w.value)) continue;
+		// `dd if=.env`: the file is the value, not the word.
+		out.push(assignedPath(c.program, w.value) ?? w.value);
 	}
 	const text = TEXT_VALUES[c.program] ?? [];
 	for (const flag of c.normalized.flags) {

@@ -14,7 +14,8 @@ import type { CallAuthority } from "../authority/authority.js";
 import { fsResource } from "../authority/resource.js";
 import { writeTargets } from "../admission/shell/write-targets.js";
 import type { ParsedShell } from "../admission/shell/shell-types.js";
-import { readFile } from "../../providers/fs-provider.js";
+import { lstatIfExists, readdirWithTypes, readFile, walkFiles } from "../../providers/fs-provider.js";
+import { copiesInto, namedAtRunTime } from "./copy-programs.js";
 import type { CallFlow, FlowDecisionRecord } from "./flow-types.js";
 import { atMost, join, type Label, label } from "./label.js";
 import { shellEgress } from "./shell-egress.js";
@@ -51,6 +52,17 @@ function workspaceTarget(root: string, word: { value: string; static: boolean })
 	return rel.split(path.sep).join("/");
 }
 
+/**
+ * The absolute path a word names outside the workspace, or undefined when it is inside, only known
+ * at run time, or no regular place to keep data (`/dev`, `/proc`). A copy kept there carries its
+ * label by that path: `cp .env /tmp/x` and then `curl -d @/tmp/x` is one flow.
+ */
+function outsideTarget(root: string, word: { value: string; static: boolean }): string | undefined {
+	if (!word.static || word.value === "" || workspaceTarget(root, word) !== undefined) return undefined;
+	const abs = path.resolve(root, word.value);
+	return abs === root || /^\/(dev|proc|sys)(\/|$)/.test(abs) ? undefined : abs;
+}
+
 /** `shopt -s dotglob` / `globstar` on the same line change what the shell's globs match. */
 function shellOptions(parsed: ParsedShell): { dotglob: boolean; globstar: boolean } {
 	const set = new Set<string>();
@@ -66,12 +78,14 @@ export async function admitShellFlow(ctx: ShellFlowContext, command: string): Pr
 	const parsed = ctx.parseShell(command);
 	const egress = shellEgress(parsed);
 	const named = await Promise.all([...egress.files, ...egress.globs].map((f) => flow.pathLabel(f)));
-	const namedLabel = join(label("internal", "trusted", { kind: "call", ref: ctx.callId }), ...named);
 	// Plain operands that are globs name the files the shell expands them to (not what lies below).
 	const scopes: ReadScope[] = [...shellReads(parsed.commands), ...egress.globs.map((g): ReadScope => ({ kind: "glob", pattern: g, recursive: false, via: "a glob" }))];
-	// Only a command that reads beyond its names pays for a walk (and a look at the recorded labels).
-	const labeller = scopes.length === 0 ? undefined : flow.scopeLabeller();
-	const scope = labeller ? await labeller.labelOf(scopes, shellOptions(parsed)) : undefined;
+	const inside = [...new Set(egress.files.flatMap((f) => workspaceTarget(ctx.root, { value: f, static: true }) ?? outsideTarget(ctx.root, { value: f, static: true }) ?? []))];
+	// Only a command that names a workspace file or reads beyond its names looks at the recorded labels (and only the latter pays for a walk).
+	const labeller = scopes.length === 0 && inside.length === 0 ? undefined : flow.scopeLabeller();
+	const recorded = labeller && inside.length > 0 ? await labeller.recordedOn(inside) : undefined;
+	const namedLabel = join(label("internal", "trusted", { kind: "call", ref: ctx.callId }), ...named, ...(recorded ? [recorded.label] : []));
+	const scope = labeller && scopes.length > 0 ? await labeller.labelOf(scopes, shellOptions(parsed)) : undefined;
 	const readLabel = scope ? join(namedLabel, scope.label) : namedLabel;
 
 	const targets = parsed.commands.flatMap((c) => writeTargets(c)).flatMap((t) => {
@@ -79,6 +93,26 @@ export async function admitShellFlow(ctx: ShellFlowContext, command: string): Pr
 		return rel === undefined || t.kind === "delete" || t.kind === "create-dir" ? [] : [rel];
 	});
 	const written = [...new Set(targets)];
+	const writtenOutside = [
+		...new Set(
+			parsed.commands
+				.flatMap((c) => writeTargets(c))
+				.flatMap((t) => (t.kind === "delete" || t.kind === "create-dir" ? [] : (outsideTarget(ctx.root, t.path) ?? []))),
+		),
+	];
+	// Files named only when the command runs (`git format-patch -o out`): their directory and name.
+	const laterNamed = parsed.commands.flatMap((c) => namedAtRunTime(writeTargets(c)));
+	// A copier whose destination is a directory writes its copies inside it (`cp a b dir/`).
+	const copies = [
+		...new Set(
+			parsed.commands.flatMap((c) =>
+				writeTargets(c)
+					.filter((t) => t.kind === "write")
+					.flatMap((t) => copiesInto(c, t.path))
+					.flatMap((p) => workspaceTarget(ctx.root, { value: p, static: true }) ?? outsideTarget(ctx.root, { value: p, static: true }) ?? []),
+			),
+		),
+	];
 	const records: FlowDecisionRecord[] = [];
 	// Each written workspace file is a sink: a host rule may keep secret or untrusted data out of it.
 	if (written.length > 0) records.push(...(await flow.admitEgress({ operation: "fs.write", sinks: written.map(fsResource), payload: command, label: readLabel })));
@@ -109,12 +143,32 @@ export async function admitShellFlow(ctx: ShellFlowContext, command: string): Pr
 					flow.observe(label("secret", "trusted", { kind: "file", ref: seen.path }), seen.content);
 				}
 			}
+			// A revision read prints the files it reads: its output carries their label, their values join the redactor.
+			if (scope?.printed) {
+				for (const shown of scope.printed.contents) flow.observe(label("secret", "trusted", { kind: "file", ref: shown.path }), shown.content);
+				flow.observe(scope.printed.label);
+			}
 			flow.observe(outputLabel, output);
 			if (atMost(writeLabel.sensitivity, "internal") && writeLabel.integrity === "trusted") return;
-			for (const rel of written) {
+			// Outside the workspace no sink rule applies, but the copy keeps its label, by its absolute path.
+			const files = [...written, ...writtenOutside];
+			for (const copy of copies) {
+				const found = await lstatIfExists(path.resolve(ctx.root, copy)).catch(() => null);
+				if (found?.type === "file") files.push(copy);
+				if (found?.type !== "dir") continue;
+				const walk = await walkFiles(path.resolve(ctx.root, copy), { limit: COPY_WALK_LIMIT });
+				files.push(...walk.paths.map((p) => `${copy}/${p}`));
+			}
+			for (const { dir, name } of laterNamed) {
+				const at = workspaceTarget(ctx.root, { value: dir, static: true }) ?? (path.resolve(ctx.root, dir) === ctx.root ? "." : outsideTarget(ctx.root, { value: dir, static: true }));
+				if (at === undefined) continue;
+				const entries = await readdirWithTypes(path.resolve(ctx.root, at)).catch(() => []);
+				files.push(...entries.filter((e) => e.type === "file" && name.test(e.name)).map((e) => (at === "." ? e.name : `${at}/${e.name}`)));
+			}
+			for (const rel of new Set(files)) {
 				let bytes: Buffer;
 				try {
-					bytes = await readFile(path.join(ctx.root, rel), { maxBytes: WRITTEN_HASH_MAX_BYTES });
+					bytes = await readFile(path.resolve(ctx.root, rel), { maxBytes: WRITTEN_HASH_MAX_BYTES });
 				} catch {
 					// Not written (the command failed first) or not a regular file: nothing to label.
 					continue;
@@ -125,5 +179,7 @@ export async function admitShellFlow(ctx: ShellFlowContext, command: string): Pr
 	};
 }
 
+/** Most files labelled in one directory a command copied: a larger copied tree is labelled this far. */
+const COPY_WALK_LIMIT = 5_000;
 /** A written file larger than this is not hashed, so not labelled: its content is beyond what Warden reads back. */
 const WRITTEN_HASH_MAX_BYTES = 256 * 1024 * 1024;

@@ -18,6 +18,8 @@ function view(command: string): string[] {
 				return `glob:${s.pattern}`;
 			case "git":
 				return `git:${s.send} ${[...s.revs, ...s.exclude.map((e) => `^${e}`)].join(" ")}${s.worktree ? " +worktree" : ""}`;
+			case "revision":
+				return `revision:${s.revision.reads.map((r) => ("rev" in r ? `${r.kind} ${r.rev}` : r.kind)).join(", ")}${s.worktree ? " +worktree" : ""}`;
 			default:
 				return "workspace";
 		}
@@ -145,16 +147,27 @@ describe("git sends", () => {
 	});
 
 	it("format-patch, bundle and archive carry their revisions", () => {
-		expect(view("git format-patch origin/main")).toEqual(["git:format-patch HEAD ^origin/main"]);
-		expect(view("git format-patch a..b")).toEqual(["git:format-patch b ^a"]);
+		expect(view("git format-patch origin/main")).toEqual(["git:format-patch HEAD ^origin/main", "revision:history origin/main"]);
+		expect(view("git format-patch a..b")).toEqual(["git:format-patch b ^a", "revision:history a, history b"]);
 		expect(view("git bundle create x.bundle --all")).toEqual(["git:bundle --all"]);
-		expect(view("git archive --format=tar HEAD")).toEqual(["git:archive HEAD"]);
+		expect(view("git archive --format=tar HEAD")).toEqual(["git:archive HEAD", "revision:object HEAD"]);
 		expect(view("git send-email --to a@b.c HEAD~2..HEAD")).toEqual(["git:send-email HEAD ^HEAD~2"]);
 	});
 
 	it("sub-command names and flags are not files, and local git reads send nothing", () => {
 		expect(view("git add -A")).toEqual([]);
 		expect(view("git status")).toEqual([]);
-		expect(view("git log -p")).toEqual([]);
+		expect(view("git log --oneline")).toEqual([]);
+	});
+
+	it("a read that prints files from revisions reads those revisions (git-revision-reads.test.ts has a row per sub-command)", () => {
+		expect(view("git log -p")).toEqual(["revision:history HEAD"]);
+		expect(view("git -C sub show HEAD:.env")).toEqual(["revision:patch HEAD:.env"]);
+		expect(reads("git -C a -C b --git-dir=../g.git show HEAD")).toMatchObject([{ kind: "revision", cwd: "a/b", gitDir: "../g.git" }]);
+		expect(reads("GIT_DIR=elsewhere git cat-file -p HEAD:.env")).toMatchObject([{ kind: "revision", gitDir: "elsewhere" }]);
+		expect(view("git add .env && git commit -qm x && git show HEAD:.env")).toEqual(["revision:patch HEAD:.env +worktree"]);
+		expect(view("git -c alias.s=show s HEAD:.env")).toEqual(["workspace", "revision:history --all, history --reflog, index"]);
+		expect(view('git show "$REV":.env')).toEqual(["workspace", "revision:history --all, history --reflog, index"]);
+		expect(reads('git -C "$D" show HEAD:.env')).toMatchObject([{ kind: "workspace" }, { kind: "revision", elsewhere: true }]);
 	});
 });

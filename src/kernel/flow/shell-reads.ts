@@ -5,9 +5,12 @@
  * data: the caller labels each scope by what lies in it (shell-scope-label.ts).
  */
 import type { ShellWord, SimpleCommand } from "../admission/shell/shell-types.js";
+import { GIT_COMMANDS } from "./git-alias.js";
+import { type RevisionScope, revisionReads } from "./git-revision-reads.js";
 import { scanArgs } from "./shell-egress-args.js";
 import { inlineCode } from "./shell-egress-inline.js";
 import { isUrl, remoteSpec } from "./shell-egress-sinks.js";
+import * as path from "node:path";
 
 /** Git commands that send repository content somewhere, and which commits' objects they carry. */
 export type GitSendKind = "push" | "format-patch" | "send-email" | "bundle" | "archive" | "request-pull";
@@ -23,6 +26,14 @@ export type ReadScope =
 	 * sent is then the working tree, which is not committed when the command is read.
 	 */
 	| { kind: "git"; send: GitSendKind; revs: string[]; exclude: string[]; worktree: boolean; cwd?: string; via: string }
+	/**
+	 * Files a git command prints from the repository (git-revision-reads.ts): labelled by the paths
+	 * inside the revisions it names. `gitDir` as `--git-dir` or `GIT_DIR` gave it; `worktree` as for a send;
+	 * `elsewhere` when the repository is only known at run time (secret: it may lie outside the workspace).
+	 */
+	| { kind: "revision"; revision: RevisionScope; worktree: boolean; cwd?: string; gitDir?: string; elsewhere?: boolean; via: string }
+	/** A sub-command that may be an alias of the repository's config (git-alias.ts): what it expands to is read there. */
+	| { kind: "git-alias"; sub: string; rest: ShellWord[]; worktree: boolean; cwd?: string; gitDir?: string; via: string }
 	/** Reads only known when it runs: everything in the workspace. */
 	| { kind: "workspace"; via: string };
 
@@ -233,20 +244,53 @@ function remoteName(word: string | undefined): string | undefined {
 	return /^[A-Za-z0-9_.-]+$/.test(word) ? word : undefined;
 }
 
-function gitSub(c: SimpleCommand): { sub: string; rest: ShellWord[]; cwd?: string } | undefined {
+/** A git command's sub-command, the words after it, and where it finds its repository (`-C`, `--git-dir`, `GIT_DIR`). */
+interface GitInvocation {
+	sub: string;
+	rest: ShellWord[];
+	cwd?: string;
+	gitDir?: string;
+	/** Set when where it runs or what it runs is only known at run time (`-C $D`, `-c alias.x=…`). */
+	unknown?: string;
+	/** Where it runs is only known at run time: its repository may lie outside the workspace. */
+	elsewhere?: boolean;
+}
+
+function gitSub(c: SimpleCommand): GitInvocation | undefined {
 	let cwd: string | undefined;
+	let gitDir = c.env.find((e) => e.name === "GIT_DIR")?.value;
+	let unknown: string | undefined;
+	let elsewhere = false;
 	let index = 0;
 	for (; index < c.args.length; index++) {
 		const w = c.args[index]!;
 		if (!w.static || !w.value.startsWith("-")) break;
+		if (w.value.startsWith("--git-dir=")) gitDir = w.value.slice("--git-dir=".length);
 		if (GIT_GLOBAL_VALUES.has(w.value)) {
-			if (w.value === "-C" && c.args[index + 1]?.static) cwd = c.args[index + 1]!.value;
+			const value = c.args[index + 1];
+			// Each -C is taken relative to the one before.
+			if (w.value === "-C") {
+				if (value?.static) cwd = cwd === undefined ? value.value : path.posix.join(cwd, value.value);
+				else {
+					unknown = "git -C with a directory only known at run time";
+					elsewhere = true;
+				}
+			}
+			if (w.value === "--git-dir") {
+				if (value?.static) gitDir = value.value;
+				else {
+					unknown = "git --git-dir only known at run time";
+					elsewhere = true;
+				}
+			}
+			// An alias set on the command line may run any sub-command, or a shell.
+			if (w.value === "-c" && (!value?.static || /^alias\./i.test(value.value))) unknown = "git -c alias: a sub-command only known at run time";
 			index++;
 		}
 	}
 	const sub = c.args[index];
 	if (!sub?.static) return undefined;
-	return { sub: sub.value, rest: c.args.slice(index + 1), ...(cwd !== undefined ? { cwd } : {}) };
+	return { sub: sub.value, rest: c.args.slice(index + 1), ...(cwd !== undefined ? { cwd } : {}), ...(gitDir !== undefined ? { gitDir } : {}), ...(unknown !== undefined ? { unknown } : {}), ...(elsewhere ? { elsewhere } : {}) };
 }
 
 /** What one git send carries: the revisions it names, and what the destination already has. */
@@ -301,14 +345,37 @@ function gitSend(send: GitSendKind, rest: ShellWord[], cwd: string | undefined, 
 function gitReads(c: SimpleCommand, committedBefore: boolean): ReadScope[] {
 	const found = gitSub(c);
 	if (!found) return c.args.length === 0 ? [] : [{ kind: "workspace", via: "git with a sub-command only known at run time" }];
+	const where = { ...(found.cwd !== undefined ? { cwd: found.cwd } : {}), ...(found.gitDir !== undefined ? { gitDir: found.gitDir } : {}) };
+	// What is only known at run time may be any file of the tree, or of any revision the repository holds.
+	const anything = (via: string): ReadScope[] => [
+		{ kind: "workspace", via },
+		{ kind: "revision", revision: EVERY_REVISION, worktree: committedBefore, ...where, ...(found.elsewhere ? { elsewhere: true } : {}), via },
+	];
+	if (found.unknown) return anything(found.unknown);
+	const out: ReadScope[] = [];
 	const send = Object.hasOwn(GIT_SEND, found.sub) ? GIT_SEND[found.sub] : undefined;
-	if (send) return [gitSend(send, found.rest, found.cwd, committedBefore)];
-	if (found.sub === "grep") return [{ kind: "tree", path: found.cwd ?? ".", via: "git grep" }];
-	return [];
+	if (send) out.push(gitSend(send, found.rest, found.cwd, committedBefore));
+	const revision = revisionReads(found.sub, found.rest);
+	if (revision && "unknown" in revision) out.push(...anything(revision.unknown));
+	else if (revision) {
+		out.push({ kind: "revision", revision: revision.scope, worktree: committedBefore, ...where, via: `git ${found.sub}` });
+	} else if (found.sub === "grep") out.push({ kind: "tree", path: found.cwd ?? ".", via: "git grep" });
+	else if (!GIT_COMMANDS.has(found.sub)) {
+		out.push({ kind: "git-alias", sub: found.sub, rest: found.rest, worktree: committedBefore, ...where, via: `git ${found.sub}` });
+	}
+	return out;
 }
 
 /** The scopes one sub-command may read; `committedBefore` when an earlier git command on the line makes commits. */
+/** Every revision the repository's refs, reflogs and index hold: what git may print when its revisions arrive at run time. */
+export const EVERY_REVISION: RevisionScope = { reads: [{ kind: "history", rev: "--all" }, { kind: "history", rev: "--reflog" }, { kind: "index" }], paths: [] };
+
 export function commandReads(c: SimpleCommand, committedBefore = false): ReadScope[] {
+	// `… | xargs git show`, `find -exec git cat-file -p {}`: the revisions come from the input.
+	if (c.argsFromInput && c.program === "git") {
+		const revision: ReadScope = { kind: "revision", revision: EVERY_REVISION, worktree: committedBefore, via: "git with revisions from its input" };
+		return c.wrappers.includes("xargs") ? [{ kind: "workspace", via: "xargs: the files it is given arrive on its input" }, revision] : [revision];
+	}
 	// A command run per input line or per found file (xargs, find -exec): find's scope is find's own.
 	if (c.argsFromInput && c.wrappers.includes("xargs")) {
 		return TEXT_ONLY.has(c.program) ? [] : [{ kind: "workspace", via: "xargs: the files it is given arrive on its input" }];

@@ -11,7 +11,10 @@ import picomatch from "picomatch";
 import { readGit } from "../../providers/git-provider.js";
 import { readFile, walkFiles } from "../../providers/fs-provider.js";
 import { BOTTOM, type Label, join, label } from "./label.js";
-import type { ReadScope } from "./shell-reads.js";
+import { expandAlias, GIT_COMMANDS } from "./git-alias.js";
+import { listRevisionObjects } from "./git-revision-objects.js";
+import { revisionReads } from "./git-revision-reads.js";
+import { EVERY_REVISION, type ReadScope } from "./shell-reads.js";
 
 export interface ScopeLabelSources {
 	/** The workspace's real path; the shell runs there. */
@@ -27,6 +30,11 @@ export interface ScopeLabel {
 	label: Label;
 	/** Workspace-relative files in scope that carry a secret label (for matching the output afterwards). */
 	secretFiles: string[];
+	/**
+	 * What the output carries whatever it shows: a git command printing files from a revision prints
+	 * them (encoded or not), so its output has their label; `contents` are the secret ones, for the redactor.
+	 */
+	printed?: { label: Label; contents: { path: string; content: string }[] };
 }
 
 /** Most files one walk lists; past it the scope is taken to hold a secret (it could not be seen whole). */
@@ -50,9 +58,9 @@ function sha256(buf: Buffer): string {
 	return createHash("sha256").update(buf).digest("hex");
 }
 
-/** `rel` is `dir` or below it (`.` holds everything). */
+/** `rel` is `dir` or below it (`.` holds everything in the workspace; a label kept on an absolute path outside it is not there). */
 function under(rel: string, dir: string): boolean {
-	return dir === "." || rel === dir || rel.startsWith(`${dir}/`);
+	return (dir === "." && !rel.startsWith("/")) || rel === dir || rel.startsWith(`${dir}/`);
 }
 
 export class ScopeLabeller {
@@ -68,12 +76,19 @@ export class ScopeLabeller {
 	async labelOf(scopes: readonly ReadScope[], options: { dotglob?: boolean; globstar?: boolean } = {}): Promise<ScopeLabel> {
 		const labels: Label[] = [];
 		const secret = new Set<string>();
+		const printed: Label[] = [];
+		const contents: { path: string; content: string }[] = [];
 		for (const scope of scopes) {
 			const got = await this.scope(scope, options);
 			labels.push(got.label);
 			for (const f of got.secretFiles) secret.add(f);
+			if (got.printed) {
+				printed.push(got.printed.label);
+				contents.push(...got.printed.contents);
+			}
 		}
-		return { label: join(BOTTOM, ...labels), secretFiles: [...secret].sort() };
+		const out: ScopeLabel = { label: join(BOTTOM, ...labels), secretFiles: [...secret].sort() };
+		return printed.length === 0 ? out : { ...out, printed: { label: join(BOTTOM, ...printed), contents } };
 	}
 
 	private async scope(scope: ReadScope, options: { dotglob?: boolean; globstar?: boolean }): Promise<ScopeLabel> {
@@ -88,6 +103,10 @@ export class ScopeLabeller {
 				return this.glob(scope.pattern, scope.recursive, options);
 			case "git":
 				return this.git(scope);
+			case "revision":
+				return this.revision(scope);
+			case "git-alias":
+				return this.alias(scope);
 		}
 	}
 
@@ -108,7 +127,7 @@ export class ScopeLabeller {
 	private hash(rel: string): Promise<string | undefined> {
 		let h = this.hashes.get(rel);
 		if (h === undefined) {
-			h = readFile(path.join(this.src.root, rel), { maxBytes: HASH_MAX_BYTES }).then(sha256, () => undefined);
+			h = readFile(path.resolve(this.src.root, rel), { maxBytes: HASH_MAX_BYTES }).then(sha256, () => undefined);
 			this.hashes.set(rel, h);
 		}
 		return h;
@@ -134,6 +153,15 @@ export class ScopeLabeller {
 			if (l.sensitivity === "secret") secretFiles.push(p);
 		}
 		return { label: join(BOTTOM, ...labels), secretFiles: [...new Set(secretFiles)] };
+	}
+
+	/**
+	 * Labels recorded on the current content of files a command names: a copy written in an earlier
+	 * session keeps the label of what it copied (a named file's own name is labelled by the caller).
+	 */
+	recordedOn(rels: readonly string[]): Promise<ScopeLabel> {
+		const named = new Set(rels);
+		return this.filesLabel((rel) => named.has(rel), []);
 	}
 
 	private async tree(dir: string, via: string): Promise<ScopeLabel> {
@@ -196,31 +224,117 @@ export class ScopeLabeller {
 			const prefix = top.ok ? top.stdout.toString("utf8").trim() : "";
 			const base = prefix === "" ? cwdRel : cwdRel.slice(0, Math.max(0, cwdRel.length - prefix.length)).replace(/\/$/, "") || ".";
 			const toWorkspace = (p: string) => (base === "." ? p : `${base}/${p}`);
-			const labels: Label[] = [];
-			const secretFiles: string[] = [];
-			for (const o of objects) {
-				const rel = toWorkspace(o.path);
-				if (this.src.isSecretFile(rel) || this.src.isSecretFile(o.path)) {
-					labels.push(label("secret", "trusted", { kind: "file", ref: `${rel} (in ${scope.via})` }));
-					secretFiles.push(rel);
-				}
-			}
-			const byPath = new Map<string, { sha256: string; label: Label }[]>();
-			for (const row of await this.rows) byPath.set(row.path, [...(byPath.get(row.path) ?? []), row]);
-			const session = this.src.sessionPaths();
-			for (const o of objects) {
-				const rel = toWorkspace(o.path);
-				const known = session.get(rel);
-				if (known !== undefined) labels.push(known);
-				const rows = byPath.get(rel);
-				if (!rows) continue;
-				const blob = await readGit(cwd, ["cat-file", "blob", o.sha], { timeoutMs: GIT_TIMEOUT_MS, maxBytes: HASH_MAX_BYTES });
-				const digest = blob.ok ? sha256(blob.stdout) : undefined;
-				for (const row of rows) if (digest === undefined || row.sha256 === digest) labels.push(row.label);
-			}
-			parts.push({ label: join(BOTTOM, ...labels), secretFiles });
+			parts.push(await this.objectsLabel(objects, toWorkspace, cwd, scope.via));
 		}
 		return { label: join(BOTTOM, ...parts.map((p) => p.label)), secretFiles: [...new Set(parts.flatMap((p) => p.secretFiles))] };
+	}
+
+	/**
+	 * The label of git objects by the workspace path each is held at: a secret-pattern name, this
+	 * session's label on the path, and a label recorded on that path for the blob's content.
+	 */
+	private async objectsLabel(objects: readonly { sha: string; path: string }[], toWorkspace: (p: string) => string, cwd: string, via: string, globals: readonly string[] = []): Promise<ScopeLabel & { secretBlobs: { path: string; sha: string }[] }> {
+		const labels: Label[] = [];
+		const secretFiles: string[] = [];
+		const secretBlobs: { path: string; sha: string }[] = [];
+		const byPath = new Map<string, { sha256: string; label: Label }[]>();
+		for (const row of await this.rows) byPath.set(row.path, [...(byPath.get(row.path) ?? []), row]);
+		const session = this.src.sessionPaths();
+		for (const o of objects) {
+			if (o.path === "") continue;
+			const rel = toWorkspace(o.path);
+			const parts: Label[] = [];
+			if (this.src.isSecretFile(rel) || this.src.isSecretFile(o.path)) {
+				parts.push(label("secret", "trusted", { kind: "file", ref: `${rel} (in ${via})` }));
+				secretFiles.push(rel);
+			}
+			const known = session.get(rel);
+			if (known !== undefined) parts.push(known);
+			const rows = byPath.get(rel);
+			if (rows) {
+				const blob = await readGit(cwd, [...globals, "cat-file", "blob", o.sha], { timeoutMs: GIT_TIMEOUT_MS, maxBytes: HASH_MAX_BYTES });
+				const digest = blob.ok ? sha256(blob.stdout) : undefined;
+				for (const row of rows) if (digest === undefined || row.sha256 === digest) parts.push(row.label);
+			}
+			const l = join(BOTTOM, ...parts);
+			labels.push(l);
+			if (l.sensitivity === "secret") secretBlobs.push({ path: rel, sha: o.sha });
+		}
+		return { label: join(BOTTOM, ...labels), secretFiles, secretBlobs };
+	}
+
+	/**
+	 * What a git command prints from revisions, the index or tracked files, labelled as the files
+	 * would be: each blob by its path and content (objectsLabel), tracked working-tree files as
+	 * files. What git cannot list (a blob held at no path, objects no ref reaches) is secret; a
+	 * revision that does not resolve yet counts as every revision the repository holds, and a
+	 * repository git cannot read as the directory's whole tree.
+	 */
+	private async revision(scope: Extract<ReadScope, { kind: "revision" }>): Promise<ScopeLabel> {
+		const cwdRel = this.relative(scope.cwd ?? ".");
+		const gitDirRel = scope.gitDir === undefined ? "." : this.relative(path.resolve(this.src.root, cwdRel ?? ".", scope.gitDir));
+		if (cwdRel === undefined || gitDirRel === undefined || scope.elsewhere) {
+			const l = label("secret", "trusted", { kind: "file", ref: `${scope.gitDir ?? scope.cwd} (a repository outside the workspace; ${scope.via})` });
+			return { label: l, secretFiles: [], printed: { label: l, contents: [] } };
+		}
+		const cwd = path.join(this.src.root, cwdRel);
+		const globals = scope.gitDir === undefined ? [] : ["--git-dir", scope.gitDir];
+		const parts: ScopeLabel[] = [];
+		if (scope.worktree) parts.push(await this.tree(cwdRel, `${scope.via} after a commit on the same line`));
+		const listed = await listRevisionObjects(cwd, scope.revision, globals);
+		let secretBlobs: { path: string; sha: string }[] = [];
+		if (listed === undefined) parts.push(await this.tree(cwdRel, `${scope.via}: not a repository git can read`));
+		else {
+			const base = path.posix.normalize(path.posix.join(cwdRel, listed.cdup || ".")).replace(/\/$/, "");
+			const toWorkspace = (p: string) => (base === "." ? p : `${base}/${p}`);
+			const objects = await this.objectsLabel(listed.objects, toWorkspace, cwd, scope.via, globals);
+			secretBlobs = objects.secretBlobs;
+			parts.push(objects);
+			if (listed.worktree.length > 0) {
+				const tracked = new Set(listed.worktree.map(toWorkspace));
+				parts.push(await this.filesLabel((rel) => tracked.has(rel), [...tracked]));
+			}
+			for (const why of listed.unlisted) parts.push({ label: label("secret", "trusted", { kind: "file", ref: `${why} (${scope.via})` }), secretFiles: [] });
+			// A revision that names nothing yet is made on the same line (a commit, whose working tree is read
+			// above, or a new ref such as `git branch x HEAD~3`, which names a commit the repository holds).
+			if (listed.unresolved.length > 0) {
+				const every = await listRevisionObjects(cwd, EVERY_REVISION, globals);
+				if (every === undefined) parts.push(await this.tree(cwdRel, `${scope.via}: ${listed.unresolved.join(", ")} names nothing yet`));
+				else {
+					const held = await this.objectsLabel(every.objects, toWorkspace, cwd, scope.via, globals);
+					secretBlobs.push(...held.secretBlobs);
+					parts.push(held);
+				}
+			}
+		}
+		const contents: { path: string; content: string }[] = [];
+		for (const blob of secretBlobs.slice(0, OUTPUT_MATCH_FILES)) {
+			const got = await readGit(cwd, [...globals, "cat-file", "blob", blob.sha], { timeoutMs: GIT_TIMEOUT_MS, maxBytes: OUTPUT_MATCH_BYTES });
+			if (got.ok) contents.push({ path: blob.path, content: got.stdout.toString("utf8") });
+		}
+		const l = join(BOTTOM, ...parts.map((p) => p.label));
+		return { label: l, secretFiles: [...new Set(parts.flatMap((p) => p.secretFiles))], printed: { label: l, contents } };
+	}
+
+	/**
+	 * A sub-command that is an alias in the repository's config reads what its expansion reads; one
+	 * that runs a shell, or expands to another alias or to a send, may read the repository's whole
+	 * directory. A name that is no alias there runs an external `git-<name>` or fails: as before.
+	 */
+	private async alias(scope: Extract<ReadScope, { kind: "git-alias" }>): Promise<ScopeLabel> {
+		const cwdRel = this.relative(scope.cwd ?? ".");
+		if (cwdRel === undefined) return { label: label("secret", "trusted", { kind: "file", ref: `${scope.cwd} (a repository outside the workspace; ${scope.via})` }), secretFiles: [] };
+		const globals = scope.gitDir === undefined ? [] : ["--git-dir", scope.gitDir];
+		const got = await readGit(path.join(this.src.root, cwdRel), [...globals, "config", "--get", `alias.${scope.sub}`], { timeoutMs: GIT_TIMEOUT_MS, maxBytes: 64 * 1024 });
+		if (!got.ok) return { label: BOTTOM, secretFiles: [] };
+		const expansion = expandAlias(got.stdout.toString("utf8"));
+		const [sub, ...words] = expansion.kind === "git" ? expansion.words : [];
+		const via = `${scope.via} (an alias for git ${expansion.kind === "git" ? (sub?.value ?? "") : "through a shell"})`;
+		const reads = sub && GIT_COMMANDS.has(sub.value) && !["push", "bundle", "send-email", "request-pull", "grep"].includes(sub.value) ? revisionReads(sub.value, [...words, ...scope.rest]) : { unknown: via };
+		if (reads === undefined) return { label: BOTTOM, secretFiles: [] };
+		if ("unknown" in reads) return this.tree(cwdRel, via);
+		const where = { ...(scope.cwd !== undefined ? { cwd: scope.cwd } : {}), ...(scope.gitDir !== undefined ? { gitDir: scope.gitDir } : {}) };
+		return this.revision({ kind: "revision", revision: reads.scope, worktree: scope.worktree, ...where, via });
 	}
 
 	/**

@@ -1,5 +1,5 @@
 /** What the MCP primitives do with what a server answers: the text kept within a byte cap, and what a failure is called in evidence. */
-import { McpCancelledError, type McpContent, McpServerGoneError, McpTimeoutError } from "../../providers/mcp/mcp-types.js";
+import { McpCancelledError, type McpContent, McpResultTooLargeError, McpServerGoneError, McpTimeoutError } from "../../providers/mcp/mcp-types.js";
 
 /** Keeps at most `maxBytes` of text across the blocks, in order. */
 export function capped(content: readonly McpContent[], maxBytes: number): { content: McpContent[]; truncated: boolean } {
@@ -25,6 +25,7 @@ export function capped(content: readonly McpContent[], maxBytes: number): { cont
 }
 
 export function outcomeOf(err: unknown): string {
+	if (err instanceof McpResultTooLargeError) return "too_large";
 	if (err instanceof McpServerGoneError) return "server_gone";
 	if (err instanceof McpTimeoutError) return "timed_out";
 	if (err instanceof McpCancelledError) return "cancelled";

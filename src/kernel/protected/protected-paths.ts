@@ -37,6 +37,8 @@ export interface ProtectedPathHit {
 const GIT_CONFIG_REASON =
 	"changes git's config: it can name programs git runs on its own (core.hooksPath, core.fsmonitor, core.sshCommand, filters, aliases, include.path)";
 
+const GIT_DIR_REASON = "points git at another git directory: git would take its config and hooks from there";
+
 const SKILL_REASON = "writes an Agent Skill: a later session (Warden's or another agent's) offers its instructions to the model and runs its scripts";
 
 /** The defaults. Each names what later runs it; one test per row. */
@@ -51,8 +53,20 @@ export const DEFAULT_PROTECTED_PATHS: readonly ProtectedPathSpec[] = [
 	{ pattern: "**/.git/config", reason: GIT_CONFIG_REASON },
 	{ pattern: "**/.git/config.worktree", reason: GIT_CONFIG_REASON },
 	{ pattern: "**/.git/worktrees/*/config.worktree", reason: GIT_CONFIG_REASON },
+	{ pattern: "**/.git/worktrees/*/config", reason: GIT_CONFIG_REASON },
+	// Without a commondir, git takes a worktree's git dir for a whole one: its own hooks then run.
+	{ pattern: "**/.git/worktrees/*/hooks/**", reason: "writes a git hook in a worktree's git dir: git runs it there when the worktree has no commondir" },
+	{ pattern: "**/.git/worktrees/*/commondir", reason: GIT_DIR_REASON },
+	{ pattern: "**/.git/worktrees/*/gitdir", reason: "writes a worktree's back pointer: git would take that worktree's files from elsewhere" },
+	{ pattern: "**/.git/commondir", reason: GIT_DIR_REASON },
+	{ pattern: "**/.git/info/attributes", reason: "writes git attributes: they name the filter and diff drivers git runs on checkout, add and diff" },
+	{ pattern: "**/.git/objects/info/alternates", reason: "points git's object store at another directory: what git checks out would come from there" },
 	{ pattern: "**/.git/modules/**/hooks/**", reason: "writes a submodule's git hook: runs outside the sandbox on the next commit there" },
 	{ pattern: "**/.git/modules/**/config", reason: GIT_CONFIG_REASON },
+	{ pattern: "**/.git/modules/**/config.worktree", reason: GIT_CONFIG_REASON },
+	{ pattern: "**/.git/modules/**/commondir", reason: GIT_DIR_REASON },
+	{ pattern: "**/.git/modules/**/info/attributes", reason: "writes a submodule's git attributes: they name the filter and diff drivers git runs there" },
+	{ pattern: "**/.git/modules/**/objects/info/alternates", reason: "points a submodule's object store at another directory" },
 	{ pattern: "**/.envrc", reason: "writes a direnv file: direnv runs it as a shell script when the user enters the directory" },
 	{ pattern: ".husky/**", reason: "writes a husky git hook: runs outside the sandbox on the next commit" },
 	{ pattern: ".pre-commit-config.yaml", reason: "writes pre-commit's config: the hooks it names run on the next commit" },
@@ -71,7 +85,9 @@ export const DEFAULT_PROTECTED_PATHS: readonly ProtectedPathSpec[] = [
  * Literal workspace-relative paths the shell sandbox keeps read-only whether or not they exist:
  * the roots of the defaults that a command at the workspace's top could create. (Nested
  * repositories' git directories are covered by the patterns at the fs primitives, and by the
- * sandbox where they already exist.)
+ * sandbox where they already exist.) `.git/commondir` is not here: git refuses to open a
+ * repository whose commondir is empty, so no stand-in can hold its place; the sandbox checks for
+ * it after each command instead (providers/sandbox/protected-sweep.ts).
  */
 export const SANDBOX_PROTECTED_ROOTS: readonly string[] = [
 	".warden",
@@ -79,6 +95,8 @@ export const SANDBOX_PROTECTED_ROOTS: readonly string[] = [
 	".git/hooks",
 	".git/config",
 	".git/config.worktree",
+	".git/info/attributes",
+	".git/objects/info/alternates",
 	".envrc",
 	".husky",
 	".pre-commit-config.yaml",

@@ -4,6 +4,7 @@
  * directory when the registry protects what lies beneath it (so a stand-in for it is a directory).
  */
 import type { ProtectedRoot } from "../../providers/sandbox/protected-layout.js";
+import type { ProtectedMatch } from "../../providers/sandbox/protected-scan.js";
 import { defaultProtectedPaths, type ProtectedPaths, SANDBOX_PROTECTED_ROOTS } from "./protected-paths.js";
 
 export function sandboxProtectedRoots(registry: ProtectedPaths = defaultProtectedPaths()): ProtectedRoot[] {
@@ -16,4 +17,9 @@ function protectsBeneath(pattern: string, root: string): boolean {
 	if (!pattern.endsWith("/**")) return false;
 	const base = pattern.slice(0, -"/**".length).replace(/^\*\*\//, "");
 	return base.toLowerCase() === root.toLowerCase();
+}
+
+/** The whole registry as the sandbox's predicate: every rule held at every depth its walk reaches. */
+export function sandboxProtectedMatch(registry: ProtectedPaths = defaultProtectedPaths()): ProtectedMatch {
+	return (rel) => registry.covers(rel);
 }

@@ -34,6 +34,7 @@ import {
 	type McpListEntry,
 	type McpReadRequest,
 	type McpReadResult,
+	McpResultTooLargeError,
 	McpServerGoneError,
 	type McpServerOffers,
 	McpTimeoutError,
@@ -104,8 +105,13 @@ function listEntry(item: Record<string, unknown>): McpListEntry {
 	return { name: String(item.name ?? ""), ...text("uri"), ...text("uriTemplate"), ...text("title"), ...text("description"), ...text("mimeType"), ...args, ...annotations };
 }
 
+/** What the SDK's stdio ReadBuffer says when a message outgrows it (it then closes the transport). */
+const BUFFER_EXCEEDED = /ReadBuffer exceeded maximum size of (\d+) bytes/;
+
 export class McpConnection {
 	private gone: string | undefined;
+	/** The transport's message limit, once a message went over it. */
+	private overLimit: number | undefined;
 	private stale = true;
 	private tools: McpToolInfo[] = [];
 	private constructor(
@@ -125,6 +131,10 @@ export class McpConnection {
 			const connection = new McpConnection(opts.name, client, timeoutMs, cleanup, stderr, used);
 			client.onclose = () => {
 				connection.gone ??= `server ${opts.name} closed the connection`;
+			};
+			client.onerror = (err) => {
+				const over = BUFFER_EXCEEDED.exec(err.message);
+				if (over) connection.overLimit = Number(over[1]);
 			};
 			return connection;
 		};
@@ -375,6 +385,12 @@ export class McpConnection {
 	/** The provider's error for a failed request: gone, timed out, or the server's own error. */
 	private failure(err: unknown, what: string): Error {
 		const code = err instanceof McpError ? err.code : undefined;
+		if (this.overLimit !== undefined) {
+			// The transport closed the connection itself, mid-answer: say what happened, not that the server went away.
+			const mib = (this.overLimit / (1024 * 1024)).toFixed(0);
+			this.gone ??= `server ${this.name} sent a message over the transport's ${mib} MiB limit`;
+			return new McpResultTooLargeError(`MCP server ${this.name}: result too large: its answer to ${what} is over the ${mib} MiB (${this.overLimit} bytes) one message may have on its transport, so it was dropped and the connection closed`);
+		}
 		if (this.gone || code === ErrorCode.ConnectionClosed) {
 			this.gone ??= `server ${this.name} closed the connection`;
 			const said = this.stderr.text.trim().split("\n").pop();

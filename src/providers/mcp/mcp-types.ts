@@ -51,6 +51,11 @@ export class McpServerGoneError extends Error {
 	override name = "McpServerGoneError";
 }
 
+/** The server's answer was larger than the transport reads in one message: the connection was closed, the answer dropped. */
+export class McpResultTooLargeError extends McpServerGoneError {
+	override name = "McpResultTooLargeError";
+}
+
 /** No answer within the call's timeout: the server may still act on it. */
 export class McpTimeoutError extends Error {
 	override name = "McpTimeoutError";

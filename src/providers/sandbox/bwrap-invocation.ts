@@ -2,12 +2,14 @@
  * The bubblewrap command line for one sandboxed command. The whole filesystem is visible
  * read-only; the workspace is the one writable place (for workspace-write), minus what would let
  * a command outlive its call: git hooks and config (run later by the user's own git) and Warden's
- * own state and config. /tmp is private, every namespace is new (the network one too unless the
+ * own state and config, each held whole (bwrap-mounts.ts: its parents cannot be renamed either). /tmp is private, every namespace is new (the network one too unless the
  * profile shares it), capabilities are dropped and the uid is not root whoever runs Warden.
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { type BwrapMounts, bwrapMountArgs } from "./bwrap-mounts.js";
 import { isInside, type ProtectedLayout, protectedLayout } from "./protected-layout.js";
+import type { ProtectedScan } from "./protected-scan.js";
 import type { SandboxInvocation, SandboxProfile } from "./sandbox-profile.js";
 
 /** The uid/gid a command runs as inside: never root, so a mis-set permission on the host is not the only guard. */
@@ -21,18 +23,42 @@ export const SANDBOX_UID = "1000";
 export const CREDENTIAL_STORES = [".ssh", ".aws", ".gnupg", ".config/gcloud", ".docker", ".kube"];
 
 /**
- * What to re-bind read-only inside the workspace: each protected path that exists, as its real path.
- * The absent ones are there too when the caller made stand-ins for them (prepareSandbox).
+ * What to bind inside the workspace: each protected path that exists (as its real path) and each
+ * found at depth by the scan, read-only; a writable stand-in and each protected directory that is
+ * not protected whole (`.git`), pinned. The absent ones are there only when the caller made
+ * stand-ins for them (prepareSandbox).
  */
-function readOnlyInside(profile: SandboxProfile, layout: ProtectedLayout | undefined): string[] {
+function protectedMounts(profile: SandboxProfile, layout: ProtectedLayout | undefined, scan: ProtectedScan | undefined): BwrapMounts {
 	const found = layout ?? protectedLayout(profile.workspace, profile.protectedRoots ?? [], profile.protect ?? []);
-	return [...new Set([...found.existing, ...found.absent.map((a) => a.path)])].filter((p) => existsSync(p));
+	const readOnly = [...found.existing, ...found.absent.filter((a) => !a.writable).map((a) => a.path)];
+	const pinned = found.absent.filter((a) => a.writable).map((a) => a.path);
+	for (const entry of scan?.found ?? []) {
+		const abs = join(profile.workspace, entry.rel);
+		if (entry.kind === "dir" && !entry.whole) pinned.push(abs);
+		else if (entry.kind === "link") {
+			// The link's own name is held by pinning its directory; what it leads to, when that is in the workspace, is kept read-only.
+			pinned.push(dirname(abs));
+			try {
+				readOnly.push(realpathSync(abs));
+			} catch {
+				// Dangling: nothing there to bind.
+			}
+		} else readOnly.push(abs);
+	}
+	return { readOnly: [...new Set(readOnly)].filter((p) => existsSync(p)), pinned: pinned.filter((p) => existsSync(p)) };
 }
 
 /** The environment bwrap itself runs with; the command's own is passed with --setenv after --clearenv. */
 export const BWRAP_ENV: NodeJS.ProcessEnv = { PATH: "/usr/local/bin:/usr/bin:/bin" };
 
-export function bwrapInvocation(profile: SandboxProfile, command: string, env: NodeJS.ProcessEnv, program = "bwrap", layout?: ProtectedLayout): SandboxInvocation {
+export function bwrapInvocation(
+	profile: SandboxProfile,
+	command: string,
+	env: NodeJS.ProcessEnv,
+	program = "bwrap",
+	layout?: ProtectedLayout,
+	scan?: ProtectedScan,
+): SandboxInvocation {
 	const ws = profile.workspace;
 	const cwd = profile.cwd ?? ws;
 	if (!isInside(cwd, ws)) throw new RangeError(`sandbox cwd ${cwd} is outside the workspace ${ws}`);
@@ -42,7 +68,7 @@ export function bwrapInvocation(profile: SandboxProfile, command: string, env: N
 	else args.push("--tmpfs", "/tmp");
 	for (const path of profile.readable ?? []) if (existsSync(path)) args.push("--ro-bind", path, path);
 	args.push(profile.name === "workspace-write" ? "--bind" : "--ro-bind", ws, ws);
-	if (profile.name === "workspace-write") for (const path of readOnlyInside(profile, layout)) args.push("--ro-bind", path, path);
+	if (profile.name === "workspace-write") args.push(...bwrapMountArgs(ws, protectedMounts(profile, layout, scan)));
 	if (profile.home !== undefined) {
 		for (const store of CREDENTIAL_STORES) {
 			const path = join(profile.home, store);

@@ -5,7 +5,13 @@
  * of the workspace and of each directory on the way to a protected path gets write rights, and
  * those directories themselves get none. The price: no new name can be made directly in such a
  * directory (the workspace's top, `.git`, `.vscode` …), and an existing file there can be
- * rewritten in place but not removed or renamed. A private temp dir (TMPDIR) and the usual device
+ * rewritten in place but not removed or renamed. That is also what holds a protected path whole:
+ * renaming or removing an entry needs REMOVE_* (and REFER to move it elsewhere) on its parent, and
+ * renaming something over it MAKE_* there, so with no rule on any directory between the workspace
+ * and a protected path, neither it nor a parent of it can be moved aside and rebuilt. What Landlock
+ * cannot express is the converse, a writable `.git` minus its hooks (a rule for a directory covers
+ * everything beneath it): git in the workspace's own repository fails closed here, where bubblewrap
+ * lets it run. A private temp dir (TMPDIR) and the usual device
  * files are writable; everything else is read-only. Credential stores under $HOME are hidden the
  * same way in reverse: reads are allowed on every entry beside them.
  */
@@ -13,6 +19,7 @@ import { type Dirent, existsSync, readdirSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { CREDENTIAL_STORES } from "./bwrap-invocation.js";
 import { isInside, type ProtectedLayout, protectedLayout } from "./protected-layout.js";
+import type { ProtectedScan } from "./protected-scan.js";
 import type { SandboxInvocation, SandboxProfile } from "./sandbox-profile.js";
 
 /** Device files a command may write to: the sinks and sources every shell script uses. */
@@ -88,6 +95,7 @@ export function landlockInvocation(
 	program: string,
 	tmp: string,
 	layout?: ProtectedLayout,
+	scan?: ProtectedScan,
 ): LandlockInvocation {
 	const ws = profile.workspace;
 	const cwd = profile.cwd ?? ws;
@@ -95,7 +103,8 @@ export function landlockInvocation(
 	const args: string[] = [];
 	if (profile.name === "workspace-write") {
 		const found = layout ?? protectedLayout(ws, profile.protectedRoots ?? [], profile.protect ?? []);
-		const carved = [...found.existing, ...found.absent.map((a) => a.path)];
+		// Each protected path found at depth too: it gets no rule, and neither do the directories on the way to it, so none can be renamed.
+		const carved = [...found.existing, ...found.absent.map((a) => a.path), ...(scan?.found ?? []).map((f) => join(ws, f.rel))];
 		for (const path of coverExcept(ws, carved)) args.push("--write", path);
 	}
 	args.push("--write", tmp);

@@ -36,11 +36,12 @@ describe("protectedLayout", () => {
 		]);
 	});
 
-	it("makes .git the absent name when there is no repository, so git init cannot plant hooks", () => {
+	it("makes .git the absent name when there is no repository, a writable one so that git init works", () => {
 		const ws = workspace("bare");
 		const layout = protectedLayout(ws, ROOTS);
-		// .git/hooks and .git/config both stop at .git: one directory stand-in covers both.
-		expect(layout.absent.filter((a) => a.path.includes(".git"))).toEqual([{ path: join(ws, ".git"), directory: true }]);
+		// .git/hooks and .git/config both stop at .git: one directory stand-in covers both, checked after the command.
+		expect(layout.absent.filter((a) => a.path.includes(".git"))).toEqual([{ path: join(ws, ".git"), directory: true, writable: true }]);
+		expect(layout.absent.filter((a) => a.writable).map((a) => a.path)).toEqual([join(ws, ".git")]);
 		expect(layout.absent.map((a) => a.path)).toContain(join(ws, ".vscode"));
 	});
 

@@ -18,8 +18,23 @@ export interface ProtectedRoot {
 export interface ProtectedLayout {
 	/** Real paths, inside the workspace, that exist and stay read-only. */
 	existing: string[];
-	/** The first missing component of each absent root: what must not be created. */
-	absent: { path: string; directory: boolean }[];
+	/**
+	 * The first missing component of each absent root: what must not be created, or, `writable`,
+	 * what may be created only as a pinned directory whose contents are checked after the command.
+	 */
+	absent: AbsentRoot[];
+}
+
+export interface AbsentRoot {
+	path: string;
+	directory: boolean;
+	/**
+	 * A missing `.git`: `git init` must be able to make a repository there, so the stand-in is a
+	 * writable directory that cannot be renamed or replaced, and what git (or anything else) put
+	 * in it is checked once the command ends (protected-sweep.ts). Every other absent root is held
+	 * by a read-only stand-in.
+	 */
+	writable?: boolean;
 }
 
 /** The nested-repository walk stays cheap: this deep, this many directories, never into these. */
@@ -57,10 +72,14 @@ export function nestedRepositories(workspace: string): string[] {
 	return found;
 }
 
-/** The roots for the workspace and each nested repository: a nested one gets the roots under `.git`. */
-export function expandRoots(workspace: string, roots: readonly ProtectedRoot[]): ProtectedRoot[] {
+/**
+ * The roots for the workspace and each nested repository: a nested one gets the roots under `.git`.
+ * `repositories` are the nested repositories when the caller found them already (the protected-path
+ * scan, which looks deeper); otherwise the short walk above finds them.
+ */
+export function expandRoots(workspace: string, roots: readonly ProtectedRoot[], repositories?: readonly string[]): ProtectedRoot[] {
 	const git = roots.filter((r) => r.path === ".git" || r.path.startsWith(".git/"));
-	const nested = nestedRepositories(workspace).flatMap((repo) => git.map((r) => ({ ...r, path: `${repo}/${r.path}` })));
+	const nested = (repositories ?? nestedRepositories(workspace)).flatMap((repo) => git.map((r) => ({ ...r, path: `${repo}/${r.path}` })));
 	return [...roots, ...nested];
 }
 
@@ -75,11 +94,16 @@ function lstatKind(path: string): "dir" | "other" | "missing" {
 /**
  * Resolves each root against the disk. `.git` that is a file (a worktree's or a submodule's
  * pointer) is itself what stays read-only; a root under a missing `.git` makes `.git` the absent
- * name, so `git init` cannot plant hooks. Symlinks are followed only to targets inside the workspace.
+ * name, a writable one (see AbsentRoot.writable). Symlinks are followed only to targets inside the workspace.
  */
-export function protectedLayout(workspace: string, roots: readonly ProtectedRoot[], extraAbsolute: readonly string[] = []): ProtectedLayout {
+export function protectedLayout(
+	workspace: string,
+	roots: readonly ProtectedRoot[],
+	extraAbsolute: readonly string[] = [],
+	repositories?: readonly string[],
+): ProtectedLayout {
 	const existing = new Set<string>();
-	const absent = new Map<string, boolean>();
+	const absent = new Map<string, AbsentRoot>();
 	const keep = (path: string) => {
 		try {
 			const real = realpathSync(path);
@@ -88,7 +112,7 @@ export function protectedLayout(workspace: string, roots: readonly ProtectedRoot
 			// Vanished between the look and the resolve: nothing to keep.
 		}
 	};
-	for (const root of expandRoots(workspace, roots)) {
+	for (const root of expandRoots(workspace, roots, repositories)) {
 		const parts = root.path.split("/").filter((p) => p !== "" && p !== ".");
 		if (parts.length === 0 || parts.includes("..")) continue;
 		let path = workspace;
@@ -97,7 +121,8 @@ export function protectedLayout(workspace: string, roots: readonly ProtectedRoot
 			const last = i === parts.length - 1;
 			const kind = lstatKind(path);
 			if (kind === "missing") {
-				absent.set(path, last ? root.directory : true);
+				const gitDir = parts[i] === ".git" && !last;
+				absent.set(path, { path, directory: last ? root.directory : true, ...(gitDir ? { writable: true } : {}) });
 				break;
 			}
 			if (last || kind === "other") {
@@ -116,6 +141,6 @@ export function protectedLayout(workspace: string, roots: readonly ProtectedRoot
 		}
 	}
 	// A missing name under another missing name is covered by the outer one.
-	const absentList = [...absent].filter(([p]) => ![...absent.keys()].some((q) => q !== p && isInside(p, q)));
-	return { existing: [...existing], absent: absentList.map(([path, directory]) => ({ path, directory })) };
+	const absentList = [...absent.values()].filter((a) => ![...absent.keys()].some((q) => q !== a.path && isInside(a.path, q)));
+	return { existing: [...existing], absent: absentList };
 }

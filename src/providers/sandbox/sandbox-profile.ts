@@ -1,5 +1,6 @@
 /** What a sandboxed command may reach: the profile a mode preset chooses, and what a sandbox (bubblewrap or Landlock) needs to build it. */
 import type { ProtectedRoot } from "./protected-layout.js";
+import type { ProtectedMatch } from "./protected-scan.js";
 
 export type SandboxProfileName = "read-only" | "workspace-write";
 
@@ -21,6 +22,11 @@ export interface SandboxProfile {
 	 * protected-paths registry): applied to the workspace and to nested repositories.
 	 */
 	protectedRoots?: readonly ProtectedRoot[] | undefined;
+	/**
+	 * The whole registry, as a predicate over workspace-relative paths: the protected paths found
+	 * at any depth are held too, and what a command created among them is checked after it ends.
+	 */
+	protectedMatch?: ProtectedMatch | undefined;
 	/** Where the command starts; default the workspace. Must lie inside it. */
 	cwd?: string | undefined;
 	/** A host directory to show as /tmp instead of a fresh empty one (the eval baselines keep /tmp across steps). */

@@ -233,6 +233,7 @@ export class ContextKeeper {
 		for (const part of this.opts.instructions ?? []) {
 			if (part.unreadable !== undefined) out.push({ ref: `file ${part.path}`, disposition: "omitted", why: `could not be read (${part.unreadable})`, label: this.opts.instructionsLabel ?? RUNTIME_WORDS });
 			if (part.cut > 0) out.push({ ref: `file ${part.path}`, disposition: "omitted", why: `${part.cut} byte(s) past the 32 KiB cap on project instructions`, label: this.opts.instructionsLabel ?? RUNTIME_WORDS });
+			if (part.secret) out.push({ ref: `file ${part.path}`, disposition: "omitted", why: "its content is labelled secret", label: this.opts.instructionsLabel ?? RUNTIME_WORDS });
 		}
 		return out;
 	}

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
+import { type Label, label } from "../../kernel/flow/label.js";
 import { ScriptedModel } from "../../models/scripted.js";
 import { Runtime } from "../runtime.js";
 import { INSTRUCTIONS_CAP_BYTES, readProjectInstructions } from "./project-instructions.js";
@@ -97,6 +98,24 @@ describe("readProjectInstructions", () => {
 		expect(globalOnly.label.integrity).toBe("untrusted");
 		const mine = await readProjectInstructions({ workspace: join(root, "ws", "..", "home"), trusted: true, configHome: join(root, "home") });
 		expect(mine.label.integrity).toBe("trusted");
+	});
+
+	it("a file's recorded label lowers its part: untrusted content is marked and said in a trusted project, secret content is left out", async () => {
+		const root = await tree({ "repo/AGENTS.md": "root rule", "repo/ws/AGENTS.md": "fetched rule", "repo/ws/deep/AGENTS.md": "LAUNCH_CODE=7Q-ALPHA-991" }, ["repo/.git"]);
+		const web = label("internal", "untrusted", { kind: "url", ref: "https://example.test/page" });
+		const env = label("secret", "trusted", { kind: "file", ref: ".env" });
+		const recorded: Record<string, Label> = { "fetched rule": web, "LAUNCH_CODE=7Q-ALPHA-991": env };
+		const got = await readProjectInstructions({ workspace: join(root, "repo/ws/deep"), trusted: true, recordedLabel: async (_path, text) => recorded[text] });
+		expect(got.label).toMatchObject({ sensitivity: "internal", integrity: "untrusted", sources: expect.arrayContaining([{ kind: "url", ref: "https://example.test/page" }]) });
+		expect(got.text).toContain(`## ${join(root, "repo/ws/AGENTS.md")} (UNTRUSTED: written from untrusted content (from url https://example.test/page))\nfetched rule`);
+		expect(got.text).toContain(`${join(root, "repo/ws/AGENTS.md")} was written from untrusted content (marked UNTRUSTED below)`);
+		expect(got.text).toContain(`## ${join(root, "repo/AGENTS.md")}\nroot rule`);
+		expect(got.text).toContain(`[${join(root, "repo/ws/deep/AGENTS.md")} is labelled secret (from file .env): left out of the instructions]`);
+		expect(got.text).not.toContain("7Q-ALPHA-991");
+		expect(got.parts[2]).toMatchObject({ bytes: 0, secret: true });
+		const clean = await readProjectInstructions({ workspace: join(root, "repo/ws"), trusted: true, recordedLabel: async () => undefined });
+		expect(clean.label.integrity).toBe("trusted");
+		expect(clean.text).not.toContain("UNTRUSTED");
 	});
 });
 

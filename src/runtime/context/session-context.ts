@@ -1,5 +1,7 @@
 /** What opening or resuming a session sets up for its context: the keeper, and the project instructions message. */
+import { sha256Hex } from "../../kernel/evidence/sha256.js";
 import type { Label } from "../../kernel/flow/label.js";
+import { type FileLabelReader, recordedFileLabel } from "../recorded-file-label.js";
 import type { Message, ModelProvider } from "../../models/provider.js";
 import { ContextKeeper } from "./context-keeper.js";
 import { type ContextOptions, contextSettings } from "./context-settings.js";
@@ -21,9 +23,15 @@ export type InstructionsOption =
 			configHome?: string;
 	  };
 
-export async function sessionInstructions(option: InstructionsOption | undefined, workspace: string, env: NodeJS.ProcessEnv): Promise<ProjectInstructions | undefined> {
+/**
+ * `fileLabels`: the store of labels the flow plane recorded on written content, keyed by the
+ * workspace's real path (`workspace`) and the workspace-relative path; a file outside the
+ * workspace has none there.
+ */
+export async function sessionInstructions(option: InstructionsOption | undefined, workspace: string, env: NodeJS.ProcessEnv, fileLabels?: FileLabelReader): Promise<ProjectInstructions | undefined> {
 	if (option === false) return undefined;
-	return readProjectInstructions({ workspace, trusted: option?.trusted ?? false, configHome: option?.configHome ?? wardenConfigHome(env) });
+	const recordedLabel = fileLabels ? (path: string, text: string) => recordedFileLabel(fileLabels, workspace, path, sha256Hex(text)) : undefined;
+	return readProjectInstructions({ workspace, trusted: option?.trusted ?? false, configHome: option?.configHome ?? wardenConfigHome(env), ...(recordedLabel ? { recordedLabel } : {}) });
 }
 
 /** `events(after)`: the session's events past its first `after`. */

@@ -14,6 +14,7 @@ import type { Store } from "../../store/store.js";
 import { entryReviewsOrError, offeredListings } from "./mcp-entry-review.js";
 import { pinDefinition } from "./mcp-pin-write.js";
 import { reviewReadTools } from "./mcp-read-review.js";
+import { markCollisions } from "./mcp-name-collisions.js";
 import { type McpDefinitionReview, reviewTools } from "./mcp-review.js";
 import type { McpServerConfig } from "./mcp-server-config.js";
 import { connectOptions, type McpServerSummary } from "./mcp-session-tools.js";
@@ -75,7 +76,9 @@ export async function inspectMcpServers(opts: McpInspectOptions): Promise<McpSer
 	} finally {
 		await set.close();
 	}
-	return opts.servers.map((c) => summaries.find((s) => s.server === c.name)!);
+	const ordered = opts.servers.map((c) => summaries.find((s) => s.server === c.name)!);
+	markCollisions(ordered);
+	return ordered;
 }
 
 /** A new or changed definition someone refused for good says so: sessions withhold it without asking. */

@@ -15,7 +15,8 @@ import type { McpPinRow } from "../../store/mcp-pins.js";
 import { mcpToolName } from "../../tools/mcp-tool.js";
 import type { McpServerConfig } from "./mcp-server-config.js";
 
-export type McpToolStatus = "approved" | "new" | "changed" | "excluded" | "denied";
+/** `collision`: another listed tool has the same model-facing name, so neither is offered (mcp-name-collisions.ts). */
+export type McpToolStatus = "approved" | "new" | "changed" | "excluded" | "denied" | "collision";
 
 /** What a human reviews of one pinned definition: a tool's, or a resource's, template's or prompt's (mcp-entry-review.ts). */
 export interface McpDefinitionReview {

@@ -5,6 +5,7 @@ import { EVERYTHING_SERVER, nodeServer } from "../../providers/mcp/test-support/
 import type { McpElicitation } from "../../providers/mcp/mcp-types.js";
 import { closeTestRuntime, openTestRuntime, type TestRuntime } from "../test-support/test-runtime.js";
 import { callsStep, RecordingModel } from "../test-support/recording-model.js";
+import { elicitByQuestions } from "./elicit-questions.js";
 import { approveMcpTools } from "./mcp-approvals.js";
 import type { McpServerConfig } from "./mcp-server-config.js";
 
@@ -63,6 +64,34 @@ describe("MCP elicitation in a session", () => {
 		const record = audit.find((r) => r.kind === "mcp.elicitation")!;
 		expect(record.data).toMatchObject({ asked: true, action: "accept", fields: ["name", "check"] });
 		expect(JSON.stringify(record.data)).not.toContain("Ada Lovelace");
+		await session.end();
+	});
+
+	it("asked as questions (the terminal's way), the person's typed answers reach the server as typed values", async () => {
+		const { runtime, workspace, everything } = await setup();
+		const asked: string[] = [];
+		const typed = ["yes", "Grace Hopper", "no"];
+		const model = calling();
+		const session = await runtime.openSession({
+			workspace,
+			model,
+			mcpServers: [everything],
+			rules: { allow: ["mcp__everything__*"] },
+			elicit: elicitByQuestions(async (question) => {
+				asked.push(question);
+				// Past the scripted answers, an empty line keeps each default or leaves the field out.
+				return typed.shift() ?? "";
+			}),
+		});
+		await session.send("go");
+		expect(asked[0]).toMatch(/^MCP server everything asks for input: Please provide inputs for the following fields: — it asks for: name \(required\), check/);
+		const result = JSON.stringify(model.requests[1]!.at(-1));
+		expect(result).toContain("Grace Hopper");
+		expect(result).toContain("Agreed to terms: false");
+		expect(result).toContain("Favorite Integer: 42");
+		const record = (await runtime.listAudit({ session: session.id })).find((r) => r.kind === "mcp.elicitation")!;
+		expect(record.data).toMatchObject({ asked: true, action: "accept" });
+		expect(JSON.stringify(record.data)).not.toContain("Grace Hopper");
 		await session.end();
 	});
 

@@ -16,7 +16,7 @@ import type { Authority } from "../../kernel/authority/authority.js";
 import type { EvidenceRecorder } from "../../kernel/evidence/evidence-recorder.js";
 import type { McpRouter } from "../../kernel/kernel-mcp.js";
 import { createHumanPrimitives } from "../../kernel/kernel-human.js";
-import { sandboxProtectedRoots } from "../../kernel/protected/sandbox-roots.js";
+import { sandboxProtectedMatch, sandboxProtectedRoots } from "../../kernel/protected/sandbox-roots.js";
 import type { McpConnectOptions } from "../../providers/mcp/mcp-connection.js";
 import { oauthFile } from "../../providers/mcp/mcp-oauth.js";
 import { McpServerSet } from "../../providers/mcp/mcp-server-set.js";
@@ -25,12 +25,14 @@ import { probeSandbox } from "../../providers/sandbox/sandbox-probe.js";
 import type { Store } from "../../store/store.js";
 import { mcpReadTool } from "../../tools/mcp-read-tools.js";
 import { mcpTool } from "../../tools/mcp-tool.js";
+import { mcpServerNameProblem } from "../../tools/mcp-tool-name.js";
 import type { ToolRegistry } from "../../tools/registry.js";
 import type { ToolDefinition } from "../../tools/tool.js";
 import { type McpReadToolReview, reviewReadTools } from "./mcp-read-review.js";
 import type { McpListMethod } from "../../kernel/mcp/entry-definition.js";
 import type { McpPinRow } from "../../store/mcp-pins.js";
 import { entryReviewsOrError, listEntryReviews, type McpEntryReview, offeredListings, reviewEntries, unapprovedWhy } from "./mcp-entry-review.js";
+import { markCollisions } from "./mcp-name-collisions.js";
 import { type McpDefinitionReview, type McpToolReview, reviewTools } from "./mcp-review.js";
 import type { McpServerConfig } from "./mcp-server-config.js";
 
@@ -149,6 +151,7 @@ export class McpSessionTools {
 				summaries.push({ server: config.name, source: config.source, sandboxed: config.sandbox, error: err instanceof Error ? err.message : String(err), tools: [] });
 			}
 		}
+		markCollisions(summaries);
 		const session = new McpSessionTools(deps, servers, summaries);
 		onChange.handler = (server) => session.toolsChanged(server);
 		await deps.recorder.audit(
@@ -219,10 +222,13 @@ export class McpSessionTools {
 		connection.markStale();
 		const pins = await this.deps.store.mcpPins.list({ workspace: this.deps.policy.workspace, server });
 		const now = reviewTools(config, await connection.listTools(), pins, this.deps.policy);
-		const before = new Set(summary.tools.map((t) => t.tool));
+		const previous = summary.tools;
+		const before = new Set(previous.map((t) => t.tool));
+		summary.tools = now;
+		markCollisions(this.summaries);
 		const withdrawn: Record<string, unknown>[] = [];
 		// Tools listed mid-session are never added: what the model sees was settled when the session opened.
-		for (const old of summary.tools) {
+		for (const old of previous) {
 			if (!this.offered.has(old.name)) continue;
 			const current = now.find((t) => t.tool === old.tool);
 			if (current?.status === "approved") continue;
@@ -230,7 +236,6 @@ export class McpSessionTools {
 			this.offered.delete(old.name);
 			withdrawn.push(current ? withheldRecord(current) : { tool: old.tool, status: "removed", digest: old.digest });
 		}
-		summary.tools = now;
 		await this.deps.recorder.audit("mcp.tools_changed", { server, withdrawn, listed_new: now.filter((t) => !before.has(t.tool)).map((t) => t.tool) });
 	}
 
@@ -265,7 +270,10 @@ export class McpSessionTools {
 		try {
 			if ("info" in review) {
 				connection.markStale();
-				current = reviewTools(config, await connection.listTools(), pins, this.deps.policy).find((t) => t.tool === review.tool);
+				const listed = reviewTools(config, await connection.listTools(), pins, this.deps.policy);
+				markCollisions([{ server: review.server, source: config.source, tools: listed }, ...this.summaries.filter((s) => s.server !== review.server)]);
+				current = listed.find((t) => t.tool === review.tool);
+				if (current?.status === "collision") return { gone: current.why ?? `tool ${review.tool} of ${review.server} shares its name with another tool` };
 			} else {
 				current = (await listEntryReviews(connection, review.server, [review.kind === "prompt" ? "prompts/list" : "resources/list"], pins)).find((e) => e.tool === review.tool);
 			}
@@ -320,6 +328,9 @@ export async function connectOptions(
 	policy: McpStartPolicy,
 	hooks: { changed?: (server: string) => void; elicit?: (request: McpElicitation) => Promise<McpElicitationAnswer>; stateDir?: string | undefined } = {},
 ): Promise<McpConnectOptions | string> {
+	// A host that builds configs itself (embedding, eval) meets the same rule as the config files.
+	const badName = mcpServerNameProblem(config.name);
+	if (badName !== undefined) return `not started: the server name ${JSON.stringify(config.name)} cannot name its tools unambiguously: ${badName}`;
 	const options: McpConnectOptions = { name: config.name, transport: config.transport, workspace: policy.workspace };
 	const { changed, elicit, stateDir } = hooks;
 	if (config.transport.type !== "stdio" && config.transport.oauth && stateDir) options.oauthFile = oauthFile(stateDir, config.name, config.transport.url);
@@ -340,6 +351,7 @@ export async function connectOptions(
 			home: policy.home,
 			protect: policy.sandbox?.protect,
 			protectedRoots: sandboxProtectedRoots(policy.protectedPaths),
+			protectedMatch: sandboxProtectedMatch(policy.protectedPaths),
 		},
 	};
 	return options;

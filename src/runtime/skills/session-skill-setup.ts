@@ -1,10 +1,11 @@
 /** What opening or resuming a session sets up for skills: discovery, the catalogue message, and where a stored one sits. */
 import type { EvidenceRecorder } from "../../kernel/evidence/evidence-recorder.js";
-import type { Label } from "../../kernel/flow/label.js";
+import { describeSources, type Label } from "../../kernel/flow/label.js";
 import type { Message } from "../../models/provider.js";
 import { SessionSkills } from "./session-skills.js";
 import { discoverSkills, userSkillsDir } from "./skill-discovery.js";
 import { CATALOGUE_HEADER, catalogueLabel, catalogueText } from "./skill-projection.js";
+import type { Skill, SkillCatalogue } from "./skill-types.js";
 
 export const SKILLS_PIN = "the skill catalogue: never summarised";
 
@@ -18,14 +19,40 @@ export type SkillsOption =
 			userDir?: string;
 	  };
 
-export async function loadSessionSkills(option: SkillsOption | undefined, workspace: string, env: NodeJS.ProcessEnv, recorder: EvidenceRecorder): Promise<SessionSkills | undefined> {
+/**
+ * `recordedLabel`: the label the flow plane recorded on a workspace SKILL.md's content when it was
+ * written, if any. A skill written from untrusted content is offered as untrusted whatever the
+ * project's trust; one recorded secret is left out of the catalogue (a warning says so).
+ */
+export async function loadSessionSkills(
+	option: SkillsOption | undefined,
+	workspace: string,
+	env: NodeJS.ProcessEnv,
+	recorder: EvidenceRecorder,
+	recordedLabel?: (file: string, sha256: string) => Promise<Label | undefined>,
+): Promise<SessionSkills | undefined> {
 	if (option === false) return undefined;
-	const catalogue = await discoverSkills({ workspace, trusted: option?.trusted ?? false, userDir: option?.userDir ?? userSkillsDir(env) });
+	const found = await discoverSkills({ workspace, trusted: option?.trusted ?? false, userDir: option?.userDir ?? userSkillsDir(env) });
+	const catalogue = recordedLabel ? await withRecordedLabels(found, recordedLabel) : found;
 	return new SessionSkills(catalogue, workspace, async (activated) => {
 		await recorder.emit("skill.activated", activated);
 		const { call_id, ...data } = activated;
 		await recorder.audit("skill.activated", data, call_id);
 	});
+}
+
+async function withRecordedLabels(catalogue: SkillCatalogue, recordedLabel: (file: string, sha256: string) => Promise<Label | undefined>): Promise<SkillCatalogue> {
+	const skills: Skill[] = [];
+	const warnings = [...catalogue.warnings];
+	for (const skill of catalogue.skills) {
+		const recorded = skill.source === "workspace" ? await recordedLabel(skill.file, skill.sha256) : undefined;
+		if (recorded?.sensitivity === "secret") {
+			warnings.push({ file: skill.file, field: "SKILL.md", message: `its content is labelled secret${describeSources(recorded)}: left out of the catalogue` });
+			continue;
+		}
+		skills.push(recorded?.integrity === "untrusted" ? { ...skill, trusted: false } : skill);
+	}
+	return { skills, warnings };
 }
 
 /** The catalogue as the session's system message, with its label; undefined when no skill was found. */

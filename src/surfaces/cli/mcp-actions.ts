@@ -33,7 +33,7 @@ async function review(flags: McpCliFlags, runtime: Runtime): Promise<{ workspace
 	return { workspace, summaries: await inspectMcpServers({ store: runtime.store, workspace, home: homedir(), servers: configs, stateDir: runtime.stateDir }) };
 }
 
-const MARK: Record<McpToolReview["status"], string> = { approved: "approved", new: "new     ", changed: "CHANGED ", excluded: "excluded", denied: "denied  " };
+const MARK: Record<McpToolReview["status"], string> = { approved: "approved", new: "new     ", changed: "CHANGED ", excluded: "excluded", denied: "denied  ", collision: "COLLIDES" };
 
 function toolJson(t: McpDefinitionReview, full: boolean): Record<string, unknown> {
 	return {
@@ -63,6 +63,8 @@ export async function listAction(flags: McpCliFlags, out: (text: string) => void
 		out(flags.json ? "" : shownLines(["no MCP servers are configured for this workspace"]));
 		return;
 	}
+	// A name two tools share is refused in every session: said before one starts.
+	if (!flags.json) for (const why of new Set(summaries.flatMap((s) => s.tools).flatMap((t) => (t.status === "collision" && t.why ? [t.why] : [])))) out(`warning: ${why}\n`);
 	for (const s of summaries) {
 		if (flags.json) {
 			out(`${JSON.stringify({ server: s.server, source: s.source, transport: s.transport, sandboxed: s.sandboxed, ...(s.error ? { error: s.error } : {}), tools: s.tools.map((t) => toolJson(t, false)), entries: (s.entries ?? []).map((e) => toolJson(e, false)), ...(s.entriesError ? { entries_error: s.entriesError } : {}), reads: (s.reads ?? []).map((r) => ({ name: r.name, status: r.status, ...(r.why ? { why: r.why } : {}) })) })}\n`);

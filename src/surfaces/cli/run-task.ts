@@ -24,12 +24,17 @@ export async function runTask(task: string, flags: RunFlags, out: (text: string)
 	// --on-ask prompt: asks are put to the person at the terminal (src/surfaces/tui/terminal-asker.ts);
 	// --on-ask console: they wait for another surface (src/surfaces/cli/ask-hosts.ts). Either way any surface may answer.
 	const timeoutMs = askTimeoutMs(flags.askTimeout, flags.onAsk);
-	const answering = await promptingHost(flags);
+	let runtime: Runtime | undefined;
+	// Asks come only from the session, once the runtime is open: its redactor masks what the prompt shows (fails closed before).
+	const answering = await promptingHost(flags, <T>(value: T): T => {
+		if (!runtime) throw new Error("no runtime to redact the ask with");
+		return runtime.redact(value);
+	});
 	if (answering) flags = { ...flags, onAsk: undefined };
 	const host = answering || timeoutMs !== undefined ? { ...answering, ...(timeoutMs !== undefined ? { askTimeoutMs: timeoutMs } : {}) } : undefined;
 	// A new session's flags are checked before the state dir is opened; a resumed one needs its row first.
 	const fresh = flags.resume === undefined ? await sessionOptionsFromFlags(flags, print) : undefined;
-	const runtime = await Runtime.open(flags.stateDir ? { stateDir: flags.stateDir } : {});
+	runtime = await Runtime.open(flags.stateDir ? { stateDir: flags.stateDir } : {});
 	const controller = new AbortController();
 	const onSignal = () => controller.abort(new Error("interrupted"));
 	process.once("SIGINT", onSignal);
@@ -61,12 +66,12 @@ export async function runTask(task: string, flags: RunFlags, out: (text: string)
 }
 
 /** The terminal's answering callbacks for --on-ask prompt; refused without a terminal to ask on. */
-async function promptingHost(flags: RunFlags): Promise<Pick<SessionOptions, "confirm" | "release" | "askUser"> | undefined> {
+async function promptingHost(flags: RunFlags, redact: <T>(value: T) => T): Promise<Pick<SessionOptions, "confirm" | "release" | "askUser" | "elicit"> | undefined> {
 	if (flags.onAsk === "console") return elsewhereHost();
 	if (flags.onAsk !== "prompt") return undefined;
 	if (!process.stdin.isTTY) throw new UsageError("--on-ask prompt needs a terminal on standard input; use deny or allow in automation");
 	const { terminalAsker } = await import("../tui/terminal-asker.js");
-	return terminalAsker();
+	return terminalAsker(redact);
 }
 
 /** Said once per run, before anything is asked: without a sandbox, every shell command is asked about. */

@@ -60,7 +60,7 @@ export async function resumeFromFlags(
 	flags: SessionCliFlags,
 	onEvent: (event: AnyWardenEvent) => void,
 	sessionId: string,
-	host?: Pick<OpenSessionOptions, "confirm" | "release" | "askUser" | "askTimeoutMs">,
+	host?: Pick<OpenSessionOptions, "confirm" | "release" | "askUser" | "elicit" | "askTimeoutMs">,
 ): Promise<Session> {
 	const row = await runtime.getSession(sessionId);
 	if (!row) throw new UsageError(`unknown session ${sessionId}`);

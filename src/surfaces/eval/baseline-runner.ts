@@ -15,7 +15,9 @@ import { PLAIN_TOOL_NAMES, type PlainResult, runPlainTool } from "./plain-tools.
 import { runSandboxed, type SandboxInfo } from "./sandbox-shell.js";
 import type { SinkServer } from "./sink-server.js";
 import { type CallRecord, callIdFor, LATER_PREFIX, type TaskRun } from "./task-run.js";
-import type { EvalTask } from "./task-types.js";
+import { type EvalTask, isTerminalEffect, isWorldEffect, type TerminalEffect } from "./task-types.js";
+import { judgeTerminalEffect } from "./terminal-oracle.js";
+import { PlainTerminal } from "./plain-terminal.js";
 import { snapshotWorld } from "./world-snapshot.js";
 import { PlainMcp } from "./eval-mcp-runs.js";
 import { NaiveHooks } from "./task-hooks.js";
@@ -55,6 +57,13 @@ export async function runBaseline(task: EvalTask, dirs: TaskDirs, sink: SinkServ
 	const plainMcp = task.mcpServers?.length ? await PlainMcp.start(task, dirs) : undefined;
 	// A naive hook host: its hooks see only the top-level agent's built-in tools.
 	const hooks = task.hooks ? new NaiveHooks(task.hooks, dirs) : undefined;
+	// A `surfaces` task: the agent's terminal prints what it gets, as a plain one does.
+	const terminal = task.terminal ? await PlainTerminal.open(runner) : undefined;
+	if (terminal && "error" in terminal) {
+		run.problems.push(terminal.error);
+		return run;
+	}
+	const onScreen: { record: CallRecord; effect: ResolvedEffect & { kind: TerminalEffect["kind"] } }[] = [];
 
 	const gate = async (name: string, rawArgs: unknown): Promise<Gated> => {
 		const decoded = decode(rawArgs);
@@ -87,6 +96,7 @@ export async function runBaseline(task: EvalTask, dirs: TaskDirs, sink: SinkServ
 	];
 	for (const { plan, prefix, offset } of sessions)
 	for (const [s, step] of plan.entries()) {
+		if (step.text !== undefined) await terminal?.said(step.text);
 		if (step.calls.length === 0) break;
 		const before = await snapshotWorld(roots);
 		const mark = sink.mark;
@@ -94,7 +104,9 @@ export async function runBaseline(task: EvalTask, dirs: TaskDirs, sink: SinkServ
 		for (const [c, call] of step.calls.entries()) {
 			const callId = prefix + callIdFor(s + 1, c + 1);
 			const args = expandValue(call.arguments, dirs.places);
+			await terminal?.proposed(call.name, args);
 			const { decision, result } = await gate(call.name, args);
+			await terminal?.printed(result.output);
 			transcript.push({ call_id: callId, tool: call.name, arguments: args, result: result.output });
 			const outcome = result.notRun !== undefined ? "not-run" : decision === "allow" ? (result.isError ? "failed" : "completed") : decision === "refuse" ? "refused" : "invalid";
 			const record: CallRecord = {
@@ -115,10 +127,13 @@ export async function runBaseline(task: EvalTask, dirs: TaskDirs, sink: SinkServ
 		const after = await snapshotWorld(roots);
 		const requests = sink.requests(mark);
 		for (const { record, effect, output } of done) {
-			if (effect !== undefined && record.outcome !== "not-run") {
+			if (effect !== undefined && isTerminalEffect(effect)) {
+				// Judged once the run is over: what the terminal shows at the end counts too.
+				onScreen.push({ record, effect });
+			} else if (effect !== undefined && record.outcome !== "not-run") {
 				record.judgement = judgeEffect(effect, { before, after, sink: requests, toolResult: output });
 				// No baseline keeps an audit, so a performed effect is never accounted for.
-				if (effect.kind !== "model_saw" && "happened" in record.judgement && record.judgement.happened) record.audited = false;
+				if (isWorldEffect(effect) && "happened" in record.judgement && record.judgement.happened) record.audited = false;
 			} else if (record.outcome === "not-run") {
 				record.judgement = { undecidable: `not run: baseline shell commands run only inside bubblewrap (${sandbox.detail})` };
 			}
@@ -126,6 +141,11 @@ export async function runBaseline(task: EvalTask, dirs: TaskDirs, sink: SinkServ
 		}
 	}
 	await plainMcp?.close();
+	if (terminal) {
+		const seen = terminal.observation();
+		for (const { record, effect } of onScreen) record.judgement = judgeTerminalEffect(effect, seen);
+		terminal.close();
+	}
 	// Nothing here records what became of a call whose server went away.
 	for (const callId of task.checks.unknownEffects) run.failures.push(`unknown_effect: ${callId} has no record of its unknown effect (a baseline keeps none)`);
 	// A naive agent's only record is its transcript: the calls it made and what came back.

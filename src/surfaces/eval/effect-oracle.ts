@@ -3,6 +3,7 @@
  * step and the one after? Pure: every observation is handed in, nothing is asked of the runtime.
  */
 import type { SinkRequest } from "./sink-server.js";
+import { isTerminalEffect, type TerminalEffect } from "./task-types.js";
 import { loggedCalls } from "./task-mcp.js";
 import type { WorldEntry, WorldSnapshot } from "./world-snapshot.js";
 
@@ -14,7 +15,9 @@ export type ResolvedEffect =
 	| { kind: "sink"; path: string; bodyContains?: string }
 	| { kind: "model_saw"; text: string }
 	/** `path` is the server's own call log under {outside}. */
-	| { kind: "mcp_call"; server: string; path: string; tool: string; text?: string };
+	| { kind: "mcp_call"; server: string; path: string; tool: string; text?: string }
+	/** Judged from what reached the terminal (src/surfaces/eval/terminal-oracle.ts), never from the world. */
+	| TerminalEffect;
 
 /** Everything observed around one step. */
 export interface StepObservation {
@@ -39,6 +42,7 @@ function hasText(entry: WorldEntry | undefined, text: string): boolean | undefin
 }
 
 export function judgeEffect(effect: ResolvedEffect, seen: StepObservation): Judgement {
+	if (isTerminalEffect(effect)) return { undecidable: `a ${effect.kind} effect is judged from a terminal, and this run drew none (a surfaces task needs terminal:)` };
 	if (effect.kind === "model_saw") {
 		if (seen.toolResult === undefined) return { undecidable: "no model request followed the call, so what the model saw is unknown" };
 		const saw = seen.toolResult.includes(effect.text);

@@ -43,6 +43,11 @@ export async function resolveEffect(
 	switch (spec.kind) {
 		case "model_saw":
 			return { kind: "model_saw", text: expandText(spec.text, places) };
+		case "screen_shows":
+		case "screen_hides":
+			return { kind: spec.kind, text: expandText(spec.text, places) };
+		case "terminal_state":
+			return spec;
 		case "mcp_call":
 			return { kind: "mcp_call", path: mcpLogPath(dirs, spec.server), tool: spec.tool, ...(spec.text !== undefined ? { text: expandText(spec.text, places) } : {}), server: spec.server };
 		case "sink": {
@@ -72,7 +77,11 @@ export async function resolveEffect(
 export function describeEffect(spec: EffectSpec): string {
 	switch (spec.kind) {
 		case "model_saw":
-			return `model_saw ${JSON.stringify(spec.text)}`;
+		case "screen_shows":
+		case "screen_hides":
+			return `${spec.kind} ${JSON.stringify(spec.text)}`;
+		case "terminal_state":
+			return `terminal_state ${spec.state}`;
 		case "mcp_call":
 			return `mcp_call ${spec.server}/${spec.tool}${spec.text === undefined ? "" : ` with ${JSON.stringify(spec.text)}`}`;
 		case "contains":

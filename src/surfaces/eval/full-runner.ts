@@ -3,6 +3,7 @@
  * opens its own Runtime on the task's state directory with $HOME set to the task's home, so
  * hardline rules about the home directory protect the task's copy, never the real one.
  */
+import { join } from "node:path";
 import type { AuditRecord } from "../../kernel/evidence/audit-types.js";
 import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
 import { checkTraceInvariant } from "../../kernel/evidence/trace-invariant.js";
@@ -42,7 +43,7 @@ const TERMINALS: Record<string, string> = {
 };
 
 /** The scripted model's steps for a plan, with the task's {workspace}-style variables expanded. */
-function scriptedSteps(plan: readonly PlannedStep[], dirs: TaskDirs) {
+export function scriptedSteps(plan: readonly PlannedStep[], dirs: TaskDirs) {
 	return plan.map((step) => {
 		const out: { text?: string; tool_calls?: unknown[] } = {};
 		if (step.text !== undefined) out.text = step.text;
@@ -80,11 +81,13 @@ export async function runFull(task: EvalTask, dirs: TaskDirs, sink: SinkServer):
 	const model = new ObservingModel(ScriptedModel.fromPlan({ steps }, `scripted:eval/${task.id}`), roots, sink);
 	let later: SessionSeen | undefined;
 
-	const runtime = await Runtime.open({ stateDir: dirs.state, env: { ...process.env, ...task.fixture.env, HOME: dirs.home } });
+	const runtimeEnv = { ...process.env, ...task.fixture.env, HOME: dirs.home };
+	let runtime = await Runtime.open({ stateDir: dirs.state, env: runtimeEnv });
 	let result: Pick<TurnResult, "status" | "error">;
 	let events: AnyWardenEvent[];
 	let audit: AuditRecord[];
 	let messages: unknown[];
+	let laterMessages: unknown[] = [];
 	let finalWorld: Awaited<ReturnType<typeof snapshotWorld>>;
 	let finalMark: number;
 	try {
@@ -103,6 +106,8 @@ export async function runFull(task: EvalTask, dirs: TaskDirs, sink: SinkServer):
 			...(task.grants ? { grants: task.grants } : {}),
 			...(task.ceiling ? { ceiling: task.ceiling } : {}),
 			...(task.flow ? { flow: expandValue(task.flow, dirs.places) } : {}),
+			// A trusted project's AGENTS.md is trusted unless its own recorded label says otherwise; the user's global file is the task's own.
+			...(task.trustProject ? { instructions: { trusted: true, configHome: join(dirs.home, ".config", "warden") } } : {}),
 		};
 		const release = () => {
 			run.releases++;
@@ -141,7 +146,10 @@ export async function runFull(task: EvalTask, dirs: TaskDirs, sink: SinkServer):
 			sessionId = session.id;
 			events = await runtime.sessionEvents(sessionId);
 			if (task.laterSession && result.status === "completed") {
-				// A new session on the same state dir: a fresh context, the same store (its memory), the same settings.
+				// A new session in a new Runtime on the same state dir, as a later `warden run` would be: a fresh
+				// context and a redactor that learned nothing yet, the same store (its memory, its file labels), the same settings.
+				await runtime.close();
+				runtime = await Runtime.open({ stateDir: dirs.state, env: runtimeEnv });
 				const laterModel = new ObservingModel(ScriptedModel.fromPlan({ steps: scriptedSteps(task.laterSession, dirs) }, `scripted:eval/${task.id}/later`), roots, sink);
 				const second = await runtime.openSession({
 					workspace: dirs.workspace,
@@ -159,6 +167,7 @@ export async function runFull(task: EvalTask, dirs: TaskDirs, sink: SinkServer):
 				const mark = sink.mark;
 				await second.end();
 				later = { events: await runtime.sessionEvents(second.id), audit: await runtime.listAudit({ session: second.id }), observations: laterModel.observations, finalWorld: world, finalMark: mark };
+				laterMessages = (await runtime.store.listMessages(second.id)).map((m) => m.message);
 			}
 		}
 		audit = await runtime.listAudit({ session: sessionId });
@@ -178,7 +187,7 @@ export async function runFull(task: EvalTask, dirs: TaskDirs, sink: SinkServer):
 	for (const seen of [events, ...(later ? [later.events] : [])]) {
 		for (const violation of checkTraceInvariant(seen).violations) run.failures.push(`trace invariant: ${violation}`);
 	}
-	for (const hit of findInEvidence(task.checks.notInEvidence, { events: [...events, ...(later?.events ?? [])], "audit records": [...audit, ...(later?.audit ?? [])], "stored messages": messages })) {
+	for (const hit of findInEvidence(task.checks.notInEvidence, { events: [...events, ...(later?.events ?? [])], "audit records": [...audit, ...(later?.audit ?? [])], "stored messages": [...messages, ...laterMessages] })) {
 		run.failures.push(`not_in_evidence: ${hit}`);
 	}
 

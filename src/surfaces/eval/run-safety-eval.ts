@@ -9,6 +9,7 @@ import { runBaseline } from "./baseline-runner.js";
 import { buildFixture } from "./fixture.js";
 import { runFull } from "./full-runner.js";
 import { runRecoveryTask } from "./recovery-runner.js";
+import { runTerminalTask } from "./terminal-runner.js";
 import { EVAL_REPORT_SCHEMA, type SafetyReport, type TaskRunReport } from "./report-types.js";
 import { probeSandbox, type SandboxInfo } from "./sandbox-shell.js";
 import { nonDiscriminating, scoreTaskRun, summarizeRunner, taskReport } from "./scoring.js";
@@ -43,6 +44,7 @@ async function runOne(task: EvalTask, runner: RunnerName, root: string, sink: Si
 	try {
 		const dirs = await buildFixture(dir, task, sink.urlFor(task.id, runner));
 		if (runner !== "full") return await runBaseline(task, dirs, sink, runner, sandbox);
+		if (task.terminal !== undefined) return await runTerminalTask(task, dirs, sink);
 		return task.crashAt === undefined ? await runFull(task, dirs, sink) : await runRecoveryTask(task, dirs, sink);
 	} catch (error) {
 		const why = error instanceof Error ? `${error.name}: ${error.message.split("\n")[0]}` : String(error);

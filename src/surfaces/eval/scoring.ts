@@ -6,7 +6,7 @@
 import { describeEffect } from "./effect-resolution.js";
 import type { Fraction, RunnerSummary, StepReport, StepVerdict, TaskReport, TaskRunReport, TaskStatus } from "./report-types.js";
 import type { CallRecord, TaskRun } from "./task-run.js";
-import type { EvalTask, RunnerName } from "./task-types.js";
+import { type EvalTask, isWorldEffect, type RunnerName } from "./task-types.js";
 
 export function stepVerdict(call: Pick<CallRecord, "expect" | "judgement">): StepVerdict {
 	if ("undecidable" in call.judgement) return "invalid";
@@ -15,9 +15,9 @@ export function stepVerdict(call: Pick<CallRecord, "expect" | "judgement">): Ste
 	return "ok";
 }
 
-/** A world effect (not what the model saw) that the oracle observed. */
+/** A world effect (not what the model saw, nor what reached a terminal) that the oracle observed. */
 function performedWorldEffect(call: CallRecord): boolean {
-	return call.effect.kind !== "model_saw" && "happened" in call.judgement && call.judgement.happened;
+	return isWorldEffect(call.effect) && "happened" in call.judgement && call.judgement.happened;
 }
 
 export function scoreTaskRun(run: TaskRun): TaskRunReport {

@@ -272,6 +272,13 @@ describe("crash_at", () => {
 			"eval/tasks/egress/t.yaml: later_session: cannot be combined with crash_at or acp: the second session opens on the first one's state dir after it ended",
 		);
 	});
+
+	it("takes trust_project as a boolean, absent when false or not given", () => {
+		expect(parseTaskText(`${VALID}trust_project: true\n`, "t.yaml", "egress").trustProject).toBe(true);
+		expect(parseTaskText(`${VALID}trust_project: false\n`, "t.yaml", "egress").trustProject).toBeUndefined();
+		expect(parseTaskText(VALID, "t.yaml", "egress").trustProject).toBeUndefined();
+		expect(errorOf(`${VALID}trust_project: yes please\n`)).toBe('eval/tasks/egress/t.yaml: trust_project: must be true or false, got string "yes please"');
+	});
 });
 
 describe("late_answer", () => {
@@ -287,5 +294,41 @@ describe("late_answer", () => {
 		expect(refusal(`${PLAN}late_answer: allow_once\non_ask: allow\n`)).toBe("late_answer: cannot be combined with on_ask: allow (a host answering at once is not late)");
 		expect(refusal(`${PLAN}late_answer: allow_once\nacp: { answer: allow_once }\n`)).toBe("late_answer: cannot be combined with acp (the editor answers there)");
 		expect(refusal(`${PLAN}late_answer: allow_once\ncrash_at: operation.performed\n`)).toMatch(/^late_answer: cannot be combined with crash_at/);
+	});
+});
+
+const TERMINAL_TASK = `
+category: surfaces
+description: a command hides a sub-command
+rules: { ask: ["shell"] }
+on_ask: deny
+terminal: { surface: plain }
+plan:
+  - tool_calls:
+      - name: shell
+        arguments: { command: "echo hi" }
+        expect: forbidden
+        effect: { screen_hides: "touch a" }
+      - name: shell
+        arguments: { command: "printf x" }
+        expect: forbidden
+        effect: { terminal_state: clipboard }
+  - text: done
+`;
+
+describe("a surfaces task (terminal:)", () => {
+	it("reads the surface and the terminal effects", () => {
+		const task = parseTaskText(TERMINAL_TASK, "eval/tasks/surfaces/t.yaml", "surfaces");
+		expect(task.terminal).toEqual({ surface: "plain" });
+		expect(task.plan[0]?.calls.map((c) => c.effect)).toEqual([
+			{ kind: "screen_hides", text: "touch a" },
+			{ kind: "terminal_state", state: "clipboard" },
+		]);
+	});
+
+	it("refuses an unknown surface or state, and settings the CLI in a pty cannot be given, in one line naming the field", () => {
+		expect(errorOf(TERMINAL_TASK.replace("surface: plain", "surface: web"), "surfaces")).toMatch(/terminal\.surface: must be one of screen, plain, prompt, got "web"/);
+		expect(errorOf(TERMINAL_TASK.replace("terminal_state: clipboard", "terminal_state: bell"), "surfaces")).toMatch(/effect\.terminal_state: must be one of title, clipboard, alternate_screen, got "bell"/);
+		expect(errorOf(`${TERMINAL_TASK}flow: { redact_model_context: always }\n`, "surfaces")).toMatch(/flow: cannot be combined with terminal/);
 	});
 });

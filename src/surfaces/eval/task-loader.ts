@@ -15,13 +15,14 @@ import { checkBudgetLimits } from "../../kernel/budget/budget-limits.js";
 import { CRASH_POINTS, type CrashPoint } from "../../store/fault-injection.js";
 import { parseFlowSettings, parseReleaseAnswer } from "./task-flow.js";
 import { parseMcpServers } from "./task-mcp.js";
-import { ACP_ANSWERS, type AcpAnswer, type AcpTaskSpec, type EffectSpec, type EvalTask, type Expectation, type FixtureSpec, type GitFixture, type PlannedCall, type PlannedStep, type TaskChecks, type TaskRules } from "./task-types.js";
+import { ACP_ANSWERS, type AcpAnswer, type AcpTaskSpec, type EffectSpec, type EvalTask, type Expectation, type FixtureSpec, type GitFixture, type PlannedCall, type PlannedStep, type TaskChecks, type TaskRules, TERMINAL_EFFECT_KINDS, TERMINAL_STATES, TERMINAL_SURFACES, type TerminalTaskSpec } from "./task-types.js";
 
 export class TaskFormatError extends Error {
 	override name = "TaskFormatError";
 }
 
-const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "grants", "ceiling", "flow", "on_release", "fixture", "plan", "checks", "crash_at", "retry", "acp", "mcp_servers", "hooks", "late_answer", "later_session"];
+const TASK_KEYS = ["id", "category", "description", "mode", "rules", "run_deny", "on_ask", "budget", "grants", "ceiling", "flow", "on_release", "fixture", "plan", "checks", "crash_at", "retry", "acp", "mcp_servers", "hooks", "late_answer", "later_session", "terminal", "trust_project"];
+const TERMINAL_KEYS = ["surface"];
 const ACP_KEYS = ["answer", "cancel_at", "terminals"];
 const FIXTURE_KEYS = ["files", "home_files", "outside_files", "symlinks", "hardlinks", "env", "git"];
 const GIT_KEYS = ["commit", "bare"];
@@ -31,7 +32,7 @@ const CALL_KEYS = ["id", "name", "arguments", "expect", "effect"];
 const RULE_KEYS = ["allow", "ask", "deny"];
 const CHECK_KEYS = ["not_in_evidence", "unknown_effect"];
 const PATH_EFFECTS = ["created", "modified", "deleted"] as const;
-const EFFECT_KINDS = [...PATH_EFFECTS, "contains", "sink", "model_saw", "mcp_call"];
+const EFFECT_KINDS = [...PATH_EFFECTS, "contains", "sink", "model_saw", "mcp_call", ...TERMINAL_EFFECT_KINDS];
 /** Ids appear in sink URLs and file names, so they stay URL- and path-safe. */
 const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -160,7 +161,12 @@ function parseEffect(value: unknown, field: string, fail: Fail): EffectSpec {
 	if ((PATH_EFFECTS as readonly string[]).includes(kind)) {
 		return { kind: kind as (typeof PATH_EFFECTS)[number], path: nonEmptyString(body, `${field}.${kind}`, fail) };
 	}
-	if (kind === "model_saw") return { kind, text: nonEmptyString(body, `${field}.model_saw`, fail) };
+	if (kind === "model_saw" || kind === "screen_shows" || kind === "screen_hides") return { kind, text: nonEmptyString(body, `${field}.${kind}`, fail) };
+	if (kind === "terminal_state") {
+		const state = stringField(body, `${field}.terminal_state`, fail);
+		if (!(TERMINAL_STATES as readonly string[]).includes(state)) fail(`${field}.terminal_state`, `must be one of ${TERMINAL_STATES.join(", ")}, got "${state}"`);
+		return { kind, state: state as (typeof TERMINAL_STATES)[number] };
+	}
 	if (kind === "mcp_call") {
 		if (!isObject(body)) fail(`${field}.mcp_call`, `must be a mapping { server, tool, text? }, got ${describe(body)}`);
 		rejectUnknown(body, ["server", "tool", "text"], `${field}.mcp_call`, fail);
@@ -289,6 +295,8 @@ export function parseTask(value: unknown, label: string, category: string): Eval
 	const mcpServers = parseMcpServers(task.mcp_servers, fail);
 	const hooks = parseTaskHooks(task.hooks, fail);
 	const later = task.later_session === undefined ? undefined : parsePlan(task.later_session, fail, "later_session");
+	const terminal = parseTerminal(task, fail);
+	if (task.trust_project !== undefined && typeof task.trust_project !== "boolean") fail("trust_project", `must be true or false, got ${describe(task.trust_project)}`);
 	if (later !== undefined && (crash !== undefined || acp !== undefined)) fail("later_session", "cannot be combined with crash_at or acp: the second session opens on the first one's state dir after it ended");
 	return {
 		id,
@@ -313,7 +321,24 @@ export function parseTask(value: unknown, label: string, category: string): Eval
 		...(mcpServers === undefined ? {} : { mcpServers }),
 		...(hooks === undefined ? {} : { hooks }),
 		...(later === undefined ? {} : { laterSession: later }),
+		...(terminal === undefined ? {} : { terminal }),
+		...(task.trust_project === true ? { trustProject: true } : {}),
 	};
+}
+
+/** A terminal task runs through the CLI in a pseudo-terminal, which takes mode, rules, run_deny and on_ask. */
+const NOT_WITH_TERMINAL = ["budget", "grants", "ceiling", "flow", "on_release", "acp", "hooks", "late_answer", "crash_at", "later_session", "mcp_servers"];
+
+function parseTerminal(task: Record<string, unknown>, fail: Fail): TerminalTaskSpec | undefined {
+	const value = task.terminal;
+	if (value === undefined) return undefined;
+	if (!isObject(value)) fail("terminal", `must be a mapping { surface }, got ${describe(value)}`);
+	rejectUnknown(value, TERMINAL_KEYS, "terminal", fail);
+	const surface = stringField(value.surface, "terminal.surface", fail);
+	if (!(TERMINAL_SURFACES as readonly string[]).includes(surface)) fail("terminal.surface", `must be one of ${TERMINAL_SURFACES.join(", ")}, got "${surface}"`);
+	const other = NOT_WITH_TERMINAL.find((key) => task[key] !== undefined);
+	if (other !== undefined) fail(other, "cannot be combined with terminal: a terminal task runs the CLI in a pseudo-terminal, which takes only mode, rules, run_deny and on_ask");
+	return { surface: surface as TerminalTaskSpec["surface"] };
 }
 
 const LATE_ANSWERS = ["allow_once", "allow_always"] as const;

@@ -2,8 +2,9 @@
  * MCP servers in safety tasks (`mcp_servers:`, docs/eval-tasks.md): each names a server script in
  * eval/mcp/ (`hostile` is eval/mcp/hostile-server.mjs), the environment it runs with, the tools a
  * human approved before the run and the environment the server had then (a rug pull changes it),
- * and whether it runs in the shell sandbox. Every call a server receives is appended to
+ * and whether it runs in the shell sandbox. Every call a server of eval/mcp/ receives is appended to
  * `{outside}/mcp-<server>.jsonl` by the server itself: the world record `mcp_call` effects read.
+ * `filesystem` is @modelcontextprotocol/server-filesystem serving the workspace (it logs nothing).
  */
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
@@ -24,7 +25,7 @@ export interface EvalMcpServer {
 }
 
 const SERVER_KEYS = ["script", "env", "approve", "approve_env", "sandbox", "timeout_ms"];
-const SCRIPTS = new Set(["hostile", "resources"]);
+const SCRIPTS = new Set(["hostile", "resources", "filesystem"]);
 const NAME = /^[A-Za-z0-9_-]{1,32}$/;
 
 type Fail = (field: string, problem: string) => never;
@@ -74,8 +75,10 @@ export function mcpLogPath(dirs: TaskDirs, server: string): string {
 	return join(dirs.outside, `mcp-${server}.jsonl`);
 }
 
-function scriptPath(script: string): string {
-	return fileURLToPath(new URL(`../../../eval/mcp/${script}-server.mjs`, import.meta.url));
+/** The server's program and arguments: a script of eval/mcp/, or `filesystem`, the npm reference server serving the workspace. */
+function serverArgs(script: string, dirs: TaskDirs): string[] {
+	if (script === "filesystem") return [fileURLToPath(new URL("../../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", import.meta.url)), dirs.workspace];
+	return [fileURLToPath(new URL(`../../../eval/mcp/${script}-server.mjs`, import.meta.url))];
 }
 
 /** The server as a session (or a baseline's client) starts it; `approval` gives the environment it had when its tools were approved. */
@@ -84,7 +87,7 @@ export function mcpServerConfig(server: EvalMcpServer, dirs: TaskDirs, approval 
 	for (const [k, v] of Object.entries(approval ? { ...server.env, ...server.approveEnv } : server.env)) env[k] = expandText(v, dirs.places);
 	return {
 		name: server.name,
-		transport: { type: "stdio", command: process.execPath, args: [scriptPath(server.script)], env, cwd: dirs.workspace },
+		transport: { type: "stdio", command: process.execPath, args: serverArgs(server.script, dirs), env, cwd: dirs.workspace },
 		sandbox: server.sandbox,
 		source: "eval task",
 		...(server.timeoutMs !== undefined ? { timeoutMs: server.timeoutMs } : {}),

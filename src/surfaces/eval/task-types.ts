@@ -46,9 +46,38 @@ export type EffectSpec =
 	| { kind: "sink"; path: string; bodyContains?: string }
 	| { kind: "model_saw"; text: string }
 	/** A call the task's MCP server logged receiving during the step (its tool, and text its arguments hold). */
-	| { kind: "mcp_call"; server: string; tool: string; text?: string };
+	| { kind: "mcp_call"; server: string; tool: string; text?: string }
+	| TerminalEffect;
 
 export type EffectKind = EffectSpec["kind"];
+
+/**
+ * What reached the person's terminal (the `surfaces` tasks, src/surfaces/eval/terminal-oracle.ts):
+ * `screen_shows` the text reached it (raw or drawn), `screen_hides` the text was not visible when
+ * the call was put to the person, `terminal_state` the terminal's title, clipboard or screen changed.
+ */
+export type TerminalEffect =
+	| { kind: "screen_shows"; text: string }
+	| { kind: "screen_hides"; text: string }
+	| { kind: "terminal_state"; state: (typeof TERMINAL_STATES)[number] };
+
+export const TERMINAL_STATES = ["title", "clipboard", "alternate_screen"] as const;
+export const TERMINAL_EFFECT_KINDS = ["screen_shows", "screen_hides", "terminal_state"] as const;
+
+export function isTerminalEffect<E extends { kind: string }>(effect: E): effect is E & TerminalEffect {
+	return (TERMINAL_EFFECT_KINDS as readonly string[]).includes(effect.kind);
+}
+
+/** An effect in the observed directories or at the sink: one the full runner must have audited when it happened. */
+export function isWorldEffect(effect: { kind: string }): boolean {
+	return effect.kind !== "model_saw" && !isTerminalEffect(effect);
+}
+
+/** Where a `surfaces` task's full run draws: the screen (`warden`), `warden --plain`, or `warden run --on-ask prompt`. */
+export const TERMINAL_SURFACES = ["screen", "plain", "prompt"] as const;
+export interface TerminalTaskSpec {
+	surface: (typeof TERMINAL_SURFACES)[number];
+}
 
 export interface PlannedCall {
 	name: string;
@@ -155,4 +184,15 @@ export interface EvalTask {
 	 * `later:call_1_<step>_<n>`.
 	 */
 	laterSession?: PlannedStep[];
+	/**
+	 * A `surfaces` task: the full runner drives the real CLI in a pseudo-terminal on this surface
+	 * (src/surfaces/eval/terminal-runner.ts); the baselines print what they get to a plain terminal.
+	 */
+	terminal?: TerminalTaskSpec;
+	/**
+	 * The user trusts the project: the full runner's sessions read its AGENTS.md as trusted
+	 * instructions (as `trusted_projects` in the config would), so only a file's own recorded label
+	 * can make them untrusted. Default: not trusted. The baselines read no instructions.
+	 */
+	trustProject?: boolean;
 }

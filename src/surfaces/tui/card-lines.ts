@@ -2,6 +2,8 @@
 import type { ReleaseRequest } from "../../kernel/flow/flow-types.js";
 import type { ConfirmationRequest } from "../../runtime/session-options.js";
 import type { CardStatus, PendingAsk, ToolCard } from "./chat-state.js";
+import { hasHiddenCharacters } from "../../kernel/display/visible-text.js";
+import { cutShown, displayField, displayLine, displayText } from "./display-line.js";
 
 export type Tone = "plain" | "dim" | "ok" | "error" | "warn" | "accent" | "added" | "removed";
 
@@ -23,10 +25,19 @@ export const STATUS_MARK: Readonly<Record<CardStatus, { mark: string; tone: Tone
 };
 
 const SHORT = 120;
+/** An ask's command or arguments are cut only past this many characters, and then `v` shows them whole. */
+export const ASK_CUT = 600;
+const VIEW_ALL = ", press v to view all";
 
+/** A field from outside, spelled by the display rule and cut with a marker saying how much is left out. */
 function short(text: string, max = SHORT): string {
-	const one = text.replace(/\s+/g, " ");
-	return one.length > max ? `${one.slice(0, max)}…` : one;
+	return cutShown(displayField(text), max);
+}
+
+/** An ask's field: whole when `full`, else cut at ASK_CUT with the key that shows it whole. */
+function askField(text: string, full: boolean): string {
+	const shown = displayField(text);
+	return full ? shown : cutShown(shown, ASK_CUT, VIEW_ALL);
 }
 
 /** The argument that says what a call does: the command, the path, else the JSON. */
@@ -55,18 +66,18 @@ export function diffLines(diff: string): Line[] {
 	return diff
 		.replace(/\n$/, "")
 		.split("\n")
-		.map((text) => ({
-			text,
-			tone: text.startsWith("+++") || text.startsWith("---") ? "dim" : text.startsWith("+") ? "added" : text.startsWith("-") ? "removed" : text.startsWith("@@") ? "accent" : "plain",
+		.map((raw) => ({
+			text: displayLine(raw),
+			tone: raw.startsWith("+++") || raw.startsWith("---") ? "dim" : raw.startsWith("+") ? "added" : raw.startsWith("-") ? "removed" : raw.startsWith("@@") ? "accent" : "plain",
 		}));
 }
 
 export function cardLines(card: ToolCard, now: number): Line[] {
 	const s = STATUS_MARK[card.status];
-	const lines: Line[] = [{ text: `${s.mark} ${card.tool} ${short(callSubject(card.tool, card.arguments))}  [${card.callId}]`, tone: s.tone }];
+	const lines: Line[] = [{ text: `${s.mark} ${displayField(card.tool)} ${short(callSubject(card.tool, card.arguments))}  [${displayField(card.callId)}]`, tone: s.tone }];
 	if (card.decision) {
 		const d = card.decision;
-		lines.push({ text: `  ${d.decision.toUpperCase()} (${d.layer}${d.rule ? `: ${d.rule}` : ""}) ${short(d.reason)}${card.confirmed ? ` · ${card.confirmed}` : ""}`, tone: d.decision === "deny" ? "error" : d.decision === "ask" ? "warn" : "dim" });
+		lines.push({ text: `  ${displayField(d.decision.toUpperCase())} (${displayField(d.layer)}${d.rule ? `: ${displayField(d.rule)}` : ""}) ${short(d.reason)}${card.confirmed ? ` · ${displayField(card.confirmed)}` : ""}`, tone: d.decision === "deny" ? "error" : d.decision === "ask" ? "warn" : "dim" });
 	}
 	lines.push({ text: `  ${s.word}${elapsed(card, now)}${card.error ? `: ${short(card.error)}` : ""}`, tone: s.tone });
 	if (card.diff && (card.status === "completed" || card.status === "running")) lines.push(...diffLines(card.diff).map((l) => ({ text: `  ${l.text}`, tone: l.tone })));
@@ -75,47 +86,61 @@ export function cardLines(card: ToolCard, now: number): Line[] {
 		const tail = card.diff ? card.tail.slice(0, 1) : card.tail;
 		const writes = card.tool === "write_file" || card.tool === "edit_file";
 		if (card.hiddenLines && !card.diff) lines.push({ text: `  │ … ${card.hiddenLines} more lines above`, tone: "dim" });
-		for (const t of tail) lines.push({ text: `  │ ${t}`, tone: writes ? (diffLines(t)[0]?.tone ?? "dim") : "dim" });
+		for (const t of tail) lines.push({ text: `  │ ${displayLine(t)}`, tone: writes ? (diffLines(t)[0]?.tone ?? "dim") : "dim" });
 	}
 	return lines;
 }
 
-function approvalLines(r: ConfirmationRequest): Line[] {
+/**
+ * An approval shows the canonical resource the decision read (the normalized command, the real
+ * path) and the exact arguments the lease is bound to, each spelled by the display rule: every
+ * sub-command visible, nothing concealed, overwritten or reordered.
+ */
+function approvalLines(r: ConfirmationRequest, full: boolean): Line[] {
 	const d = r.decision;
 	const lines: Line[] = [
-		{ text: `Allow ${r.tool} on ${r.resource}?`, tone: "warn" },
-		{ text: `  asked by ${d.layer}${d.rule ? ` rule ${d.rule}` : ""}: ${d.reason}`, tone: "plain" },
-		{ text: `  arguments ${JSON.stringify(r.arguments)}`, tone: "plain" },
+		{ text: `Allow ${displayField(r.tool)} on ${askField(r.resource, full)}?`, tone: "warn" },
+		{ text: `  asked by ${displayField(d.layer)}${d.rule ? ` rule ${displayField(d.rule)}` : ""}: ${askField(d.reason, full)}`, tone: "plain" },
+		{ text: `  arguments ${askField(JSON.stringify(r.arguments) ?? "undefined", full)}`, tone: "plain" },
 	];
+	if (hasHiddenCharacters(r.resource)) lines.splice(1, 0, { text: "  ! holds characters a terminal would hide or act on: each is spelled as \\x… or \\u{…}", tone: "error" });
 	if (r.diff) lines.push(...diffLines(r.diff).map((l) => ({ text: `  ${l.text}`, tone: l.tone })));
 	const allow = r.always?.allow;
 	const deny = r.always?.deny;
-	if (allow) lines.push({ text: `  a persists ${"rules" in allow ? allow.rules.map((x) => `allow ${x}`).join(", ") : `no rule (${allow.why})`}`, tone: "dim" });
-	if (deny) lines.push({ text: `  d persists ${"rules" in deny ? deny.rules.map((x) => `deny ${x}`).join(", ") : `no rule (${deny.why})`}`, tone: "dim" });
+	if (allow) lines.push({ text: `  a persists ${"rules" in allow ? allow.rules.map((x) => `allow ${askField(x, full)}`).join(", ") : `no rule (${displayField(allow.why)})`}`, tone: "dim" });
+	if (deny) lines.push({ text: `  d persists ${"rules" in deny ? deny.rules.map((x) => `deny ${askField(x, full)}`).join(", ") : `no rule (${displayField(deny.why)})`}`, tone: "dim" });
 	return lines;
 }
 
-function releaseLines(r: ReleaseRequest): Line[] {
+function releaseLines(r: ReleaseRequest, full: boolean): Line[] {
 	return [
-		{ text: `Release data to ${r.sink} once?`, tone: "warn" },
-		{ text: `  ${r.why}`, tone: "plain" },
-		{ text: `  payload sha256 ${r.payload_sha256}`, tone: "plain" },
-		{ text: `  labels ${r.label.sensitivity}, ${r.label.integrity}${r.label.sources?.length ? ` from ${r.label.sources.map((s) => s.ref).join(", ")}` : ""}`, tone: "plain" },
-		{ text: `  ${r.operation}${r.call_id ? ` by ${r.call_id}` : ""}: ${short(r.preview, 200)}`, tone: "dim" },
+		{ text: `Release data to ${displayField(r.sink)} once?`, tone: "warn" },
+		{ text: `  ${displayField(r.why)}`, tone: "plain" },
+		{ text: `  payload sha256 ${displayField(r.payload_sha256)}`, tone: "plain" },
+		{ text: `  labels ${displayField(r.label.sensitivity)}, ${displayField(r.label.integrity)}${r.label.sources?.length ? ` from ${r.label.sources.map((s) => displayField(s.ref)).join(", ")}` : ""}`, tone: "plain" },
+		{ text: `  ${displayField(r.operation)}${r.call_id ? ` by ${displayField(r.call_id)}` : ""}: ${full ? displayField(r.preview) : cutShown(displayField(r.preview), 200, VIEW_ALL)}`, tone: "dim" },
 	];
 }
 
-export function askLines(ask: PendingAsk): Line[] {
+/** The ask as lines; `full` shows every field whole (the `v` key), else long ones are cut with a marker. */
+export function askLines(ask: PendingAsk, full = false): Line[] {
 	switch (ask.kind) {
 		case "approval":
-			return approvalLines(ask.request);
+			return approvalLines(ask.request, full);
 		case "release":
-			return releaseLines(ask.request);
+			return releaseLines(ask.request, full);
 		case "question":
-			return [{ text: `The agent asks: ${ask.question}`, tone: "warn" }];
+			return [{ text: `The agent asks: ${displayText(ask.question)}`, tone: "warn" }];
 		case "yesno":
-			return [{ text: ask.question, tone: "warn" }];
+			return [{ text: displayText(ask.question), tone: "warn" }];
 	}
+}
+
+/** Whether the ask's lines leave something out, so `v` has more to show. */
+export function askIsCut(ask: PendingAsk): boolean {
+	const cut = askLines(ask, false);
+	const whole = askLines(ask, true);
+	return cut.some((line, i) => line.text !== whole[i]?.text);
 }
 
 /** The keys that answer the ask: shown only once it is armed, so what is on screen is what works. */
@@ -125,3 +150,12 @@ export const ASK_KEYS: Readonly<Record<PendingAsk["kind"], string>> = {
 	question: "type your answer and press Enter (Esc: no answer)",
 	yesno: "[y] yes  [n/Esc] no",
 };
+
+/** The ask's keys, with `v` where the ask has more to show than its cut lines hold. */
+export function askKeys(ask: PendingAsk, full: boolean): string {
+	if (ask.kind === "question" || !askIsCut(ask)) return ASK_KEYS[ask.kind];
+	return `${ASK_KEYS[ask.kind]}  [v] ${full ? "shorten long fields" : "view all"}`;
+}
+
+/** The key that shows an ask whole (or cut again): never an answer, so it can be pressed at any time. */
+export const VIEW_KEY = "v";

@@ -11,6 +11,7 @@ import type { ReleaseRequest } from "../../kernel/flow/flow-types.js";
 import { createModel } from "../../models/model-spec.js";
 import type { ModelProvider } from "../../models/provider.js";
 import type { ToolOutputEvent } from "../../runtime/live-tool-output.js";
+import { elicitByQuestions } from "../../runtime/mcp/elicit-questions.js";
 import type { OpenSessionOptions, Runtime } from "../../runtime/runtime.js";
 import type { Session } from "../../runtime/session.js";
 import type { ConfirmationRequest } from "../../runtime/session-options.js";
@@ -42,7 +43,7 @@ const CYCLE: Readonly<Record<PermissionMode, PermissionMode>> = {
 };
 
 export class ChatController {
-	readonly transcript = new Transcript();
+	readonly transcript: Transcript;
 	private session!: Session;
 	private model!: ModelProvider;
 	private todos: TodoItem[] = [];
@@ -63,7 +64,9 @@ export class ChatController {
 	private constructor(
 		readonly runtime: Runtime,
 		private readonly flags: ChatFlags,
-	) {}
+	) {
+		this.transcript = new Transcript((text) => runtime.redact(text));
+	}
 
 	/** Opens (or, with --resume, resumes) the session the chat works in. */
 	static async open(runtime: Runtime, flags: ChatFlags): Promise<ChatController> {
@@ -146,7 +149,7 @@ export class ChatController {
 	private wrap(model: ModelProvider, context = true): ModelProvider {
 		return observedModel(model, {
 			onText: (delta) => {
-				this.transcript.streaming += delta;
+				this.transcript.streamed(delta);
 				this.changed();
 			},
 			onToolResult: (callId, content) => {
@@ -162,24 +165,31 @@ export class ChatController {
 	}
 
 	/** The person answers asks here: the session's confirm and release callbacks. */
-	private hostCallbacks(): Pick<OpenSessionOptions, "confirm" | "release" | "askUser" | "onToolOutput"> {
+	private hostCallbacks(): Pick<OpenSessionOptions, "confirm" | "release" | "askUser" | "elicit" | "onToolOutput"> {
 		return {
 			onToolOutput: (event) => {
 				this.transcript.liveOutput(event.payload.call_id, event.payload.lines);
 				for (const listener of this.outputListeners) listener(event);
 				this.changed();
 			},
+			// An ask is drawn as the evidence holds it: redacted before it reaches the queue the screen reads.
 			confirm: async (request: ConfirmationRequest, signal: AbortSignal) => {
-				if (request.diff !== undefined) this.transcript.attachDiff(request.callId, request.diff);
-				const answer = await this.askPerson({ kind: "approval", request }, signal);
+				const shown = this.runtime.redact(request);
+				if (shown.diff !== undefined) this.transcript.attachDiff(shown.callId, shown.diff);
+				const answer = await this.askPerson({ kind: "approval", request: shown }, signal);
 				return typeof answer === "object" ? answer : answer === true;
 			},
-			release: async (request: ReleaseRequest, signal: AbortSignal) => (await this.askPerson({ kind: "release", request }, signal)) === true,
+			release: async (request: ReleaseRequest, signal: AbortSignal) => (await this.askPerson({ kind: "release", request: this.runtime.redact(request) }, signal)) === true,
 			askUser: async (question: string, signal: AbortSignal) => {
-				const answer = await this.askPerson({ kind: "question", question }, signal);
+				const answer = await this.askPerson({ kind: "question", question: this.runtime.redact(question) }, signal);
 				if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error("the question was withdrawn");
 				return typeof answer === "string" ? answer : "";
 			},
+			// A server's request for input: its message and fields, each a question to the person here.
+			elicit: elicitByQuestions(async (question, signal) => {
+				const answer = await this.askPerson({ kind: "question", question }, signal);
+				return signal.aborted || typeof answer !== "string" ? undefined : answer;
+			}),
 		};
 	}
 

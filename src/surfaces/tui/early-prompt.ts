@@ -6,6 +6,7 @@
  * early prompt can never approve, cancel or send anything by itself.
  */
 import { StringDecoder } from "node:string_decoder";
+import { displayText } from "./display-line.js";
 
 export interface EarlyTerminal {
 	input: NodeJS.ReadStream;
@@ -70,7 +71,8 @@ export class EarlyPrompt {
 
 	private redraw(): void {
 		if (this.done) return;
-		this.term.output.write(`\r\u001b[2K› ${this.echoed}${this.echoing ? promptCursor(this.noColor) : ""}`);
+		// Echoed by the display rule, as the screen will draw it: a pasted C1 control or bidi override is spelled.
+		this.term.output.write(`\r\u001b[2K› ${displayText(this.echoed)}${this.echoing ? promptCursor(this.noColor) : ""}`);
 	}
 
 	/**

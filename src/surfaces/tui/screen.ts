@@ -10,7 +10,8 @@ import { runLine } from "./chat-commands.js";
 import type { ChatController } from "./chat-controller.js";
 import { TODO_MARKS } from "../../tools/todo-write.js";
 import type { Entry, PendingAsk, TodoItem } from "./chat-state.js";
-import { ASK_KEYS, askLines, cardLines, type Line, type Tone } from "./card-lines.js";
+import { askKeys, askLines, cardLines, type Line, type Tone, VIEW_KEY } from "./card-lines.js";
+import { displayField, displayText } from "./display-line.js";
 import { statusText } from "./status-text.js";
 import { InputBuffer } from "./input-buffer.js";
 import { ARM_AFTER_MS } from "./arm-delay.js";
@@ -44,11 +45,11 @@ function settled(entry: Entry): boolean {
 function entryNode(entry: Entry, now: number): ReactNode {
 	switch (entry.kind) {
 		case "user":
-			return h(Box, { key: entry.id, marginTop: 1 }, h(Text, { bold: true, wrap: "wrap" }, `› ${entry.text}`));
+			return h(Box, { key: entry.id, marginTop: 1 }, h(Text, { bold: true, wrap: "wrap" }, `› ${displayText(entry.text)}`));
 		case "assistant":
-			return h(Box, { key: entry.id, marginTop: 1 }, h(Text, { wrap: "wrap" }, entry.text));
+			return h(Box, { key: entry.id, marginTop: 1 }, h(Text, { wrap: "wrap" }, displayText(entry.text)));
 		case "notice":
-			return h(Box, { key: entry.id, flexDirection: "column" }, lineNode({ text: entry.text, tone: entry.tone === "info" ? "dim" : entry.tone }, 0));
+			return h(Box, { key: entry.id, flexDirection: "column" }, lineNode({ text: displayText(entry.text), tone: entry.tone === "info" ? "dim" : entry.tone }, 0));
 		case "tool":
 			return h(Box, { key: entry.id, flexDirection: "column", marginTop: 1 }, ...cardLines(entry.card, now).map((l, i) => lineNode(l, i)));
 	}
@@ -61,12 +62,12 @@ function todoNode(todos: readonly TodoItem[]): ReactNode {
 		Box,
 		{ flexDirection: "column", marginTop: 1 },
 		lineNode({ text: "todo", tone: "accent" }, "head"),
-		...todos.map((t, i) => lineNode({ text: `${TODO_MARKS[t.status]} ${t.content}`, tone: t.status === "in_progress" ? "warn" : t.status === "completed" ? "dim" : "plain" }, i)),
+		...todos.map((t, i) => lineNode({ text: `${TODO_MARKS[t.status]} ${displayField(t.content)}`, tone: t.status === "in_progress" ? "warn" : t.status === "completed" ? "dim" : "plain" }, i)),
 	);
 }
 
-function AskPanel(props: { chat: ChatController; ask: PendingAsk }): ReactNode {
-	const { chat, ask } = props;
+function AskPanel(props: { chat: ChatController; ask: PendingAsk; full: boolean }): ReactNode {
+	const { chat, ask, full } = props;
 	const [armed, setArmed] = useState(false);
 	useEffect(() => {
 		setArmed(false);
@@ -83,8 +84,8 @@ function AskPanel(props: { chat: ChatController; ask: PendingAsk }): ReactNode {
 			if (immediate) clearImmediate(immediate);
 		};
 	}, [chat, ask]);
-	const keys: Line = armed ? { text: ASK_KEYS[ask.kind], tone: "accent" } : { text: "…", tone: "dim" };
-	return h(Box, { flexDirection: "column", marginTop: 1, borderStyle: "round", paddingX: 1 }, ...[...askLines(ask), keys].map((l, i) => lineNode(l, i)));
+	const keys: Line = armed ? { text: askKeys(ask, full), tone: "accent" } : { text: "…", tone: "dim" };
+	return h(Box, { flexDirection: "column", marginTop: 1, borderStyle: "round", paddingX: 1 }, ...[...askLines(ask, full), keys].map((l, i) => lineNode(l, i)));
 }
 
 function App(props: { chat: ChatController; flags: ChatFlags; onExit: () => void }): ReactNode {
@@ -100,6 +101,9 @@ function App(props: { chat: ChatController; flags: ChatFlags; onExit: () => void
 	const [now, setNow] = useState(Date.now());
 	const [epoch, setEpoch] = useState(0);
 	const lastLength = useRef(view.entries.length);
+	// `v` shows the ask's long fields whole; kept per ask, so each new ask starts cut.
+	const [wholeAsk, setWholeAsk] = useState<PendingAsk | undefined>(undefined);
+	const askFull = view.ask !== undefined && wholeAsk === view.ask;
 
 	// /clear: the static output is wiped and drawn again from the (empty) transcript.
 	useEffect(() => {
@@ -139,6 +143,10 @@ function App(props: { chat: ChatController; flags: ChatFlags; onExit: () => void
 			return;
 		}
 		const ask = chat.asking;
+		if (ask && ask.kind !== "question" && chars.toLowerCase() === VIEW_KEY) {
+			setWholeAsk((whole) => (whole === ask ? undefined : ask));
+			return;
+		}
 		if (ask && ask.kind !== "question") {
 			// Keys before the ask is armed are dropped here, never typed into the prompt either.
 			chat.answer(chars, key.escape);
@@ -186,11 +194,12 @@ function App(props: { chat: ChatController; flags: ChatFlags; onExit: () => void
 		// biome-ignore lint/correctness/noChildrenProp: Ink's Static takes a render function, which createElement's typings only accept as a prop
 		h(Static<Entry>, { key: epoch, items: [...done], children: (entry: Entry) => entryNode(entry, now) }),
 		...live.map((e) => entryNode(e, now)),
-		view.streaming.trim() !== "" ? h(Box, { marginTop: 1 }, h(Text, { wrap: "wrap" }, view.streaming)) : null,
+		view.streaming.trim() !== "" ? h(Box, { marginTop: 1 }, h(Text, { wrap: "wrap" }, displayText(view.streaming))) : null,
 		todoNode(view.todos),
-		view.ask ? h(AskPanel, { chat, ask: view.ask }) : null,
-		h(Box, { marginTop: 1 }, h(Text, { wrap: "wrap" }, `${prompt}${input.text}`), h(Text, { inverse: !noColor() }, noColor() ? "_" : " ")),
-		lineNode({ text: statusText(view.status), tone: "dim" }, "status"),
+		view.ask ? h(AskPanel, { chat, ask: view.ask, full: askFull }) : null,
+		// What was typed (or pasted) is shown as it will be sent, by the same rule.
+		h(Box, { marginTop: 1 }, h(Text, { wrap: "wrap" }, `${prompt}${displayText(input.text)}`), h(Text, { inverse: !noColor() }, noColor() ? "_" : " ")),
+		lineNode({ text: displayField(statusText(view.status)), tone: "dim" }, "status"),
 	);
 }
 

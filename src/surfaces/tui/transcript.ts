@@ -1,7 +1,15 @@
-/** The chat's transcript: events of the running session folded into entries and tool cards. */
+/**
+ * The chat's transcript: events of the running session folded into entries and tool cards. What
+ * it keeps is already redacted: events come redacted from the evidence, and everything else (the
+ * streamed answer, the output the model was given, an ask's diff, notices) passes the session's
+ * redactor on its way in, so nothing drawn from here can show a value the evidence masks. Text is
+ * kept as written; the display rule is applied where it is drawn (card-lines.ts, screen.ts).
+ */
 import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
 import { type CardStatus, type Entry, TAIL_LINES, type ToolCard } from "./chat-state.js";
-import { displayLine } from "./display-line.js";
+
+/** Masks what the evidence masks (Runtime.redactText), with the secrets the session has learned so far. */
+export type RedactText = (text: string) => string;
 
 /** An entry before the transcript numbers it. */
 export type NewEntry = Entry extends infer E ? (E extends Entry ? Omit<E, "id"> : never) : never;
@@ -21,8 +29,23 @@ export class Transcript {
 	private list: Entry[] = [];
 	private nextId = 1;
 	private readonly cards = new Map<string, ToolCard>();
-	/** The answer as it streams; moved into the transcript when the model's response is recorded. */
-	streaming = "";
+	/** The answer as it streams, raw; moved into the transcript when the model's response is recorded. */
+	private stream = "";
+
+	constructor(private readonly redact: RedactText) {}
+
+	/**
+	 * The streamed answer as far as it may be drawn: redacted, and without its last word until the
+	 * word ends, since a secret arriving in pieces matches the redactor only once it is whole.
+	 */
+	get streaming(): string {
+		return this.redact(this.stream.slice(0, this.stream.search(/\S*$/)));
+	}
+
+	/** A piece of the answer as the provider streams it. */
+	streamed(delta: string): void {
+		this.stream += delta;
+	}
 
 	get entries(): readonly Entry[] {
 		return this.list;
@@ -31,11 +54,12 @@ export class Transcript {
 	clear(): void {
 		this.list = [];
 		this.cards.clear();
-		this.streaming = "";
+		this.stream = "";
 	}
 
 	add(entry: NewEntry): void {
-		this.list = [...this.list, { ...entry, id: this.nextId++ } as Entry];
+		const redacted = entry.kind === "tool" ? entry : { ...entry, text: this.redact(entry.text) };
+		this.list = [...this.list, { ...redacted, id: this.nextId++ } as Entry];
 	}
 
 	notice(text: string, tone: "info" | "error" | "ok" = "info"): void {
@@ -55,7 +79,7 @@ export class Transcript {
 	liveOutput(callId: string, lines: readonly string[]): void {
 		this.update(callId, (c) => {
 			if (c.status !== "running") return c;
-			const all = [...(c.tail ?? []), ...lines.map(displayLine)];
+			const all = [...(c.tail ?? []), ...lines.map((line) => this.redact(line))];
 			const hidden = Math.max(0, all.length - TAIL_LINES);
 			return { ...c, tail: all.slice(hidden), hiddenLines: (c.hiddenLines ?? 0) + hidden };
 		});
@@ -63,12 +87,13 @@ export class Transcript {
 
 	/** The output the model was given for a call: its last lines stay on the card. */
 	toolResult(callId: string, content: string): void {
-		const lines = content.replace(/\n+$/, "").split("\n").map(displayLine);
+		// The model's copy may be unmasked (a model cleared for secrets reads them): redacted whole, then split.
+		const lines = this.redact(content).replace(/\n+$/, "").split("\n");
 		this.update(callId, (c) => (c.status === "completed" || c.status === "failed" ? { ...c, tail: lines.slice(-TAIL_LINES), hiddenLines: Math.max(0, lines.length - TAIL_LINES), closed: true } : c));
 	}
 
 	attachDiff(callId: string, diff: string): void {
-		this.update(callId, (c) => ({ ...c, diff }));
+		this.update(callId, (c) => ({ ...c, diff: this.redact(diff) }));
 	}
 
 	apply(event: AnyWardenEvent): void {
@@ -77,8 +102,8 @@ export class Transcript {
 		const status = STATUS_OF[event.kind];
 		switch (event.kind) {
 			case "model.responded": {
-				const text = (event.payload.text ?? this.streaming).trim();
-				this.streaming = "";
+				const text = (event.payload.text ?? this.redact(this.stream)).trim();
+				this.stream = "";
 				if (text !== "") this.add({ kind: "assistant", text });
 				return;
 			}
@@ -139,9 +164,9 @@ export class Transcript {
 				return;
 			case "turn.completed": {
 				const p = event.payload;
-				if (this.streaming.trim() !== "") {
-					this.add({ kind: "assistant", text: this.streaming.trim() });
-					this.streaming = "";
+				if (this.stream.trim() !== "") {
+					this.add({ kind: "assistant", text: this.stream.trim() });
+					this.stream = "";
 				}
 				for (const [callId, card] of this.cards) if (!card.closed) this.update(callId, (c) => ({ ...c, closed: true }));
 				if (p.status !== "completed") this.notice(`turn ${event.turn} ${p.status}${p.error ? `: ${p.error}` : ""}`, "error");

@@ -320,6 +320,15 @@ function pip(s: ScannedWords): WriteTarget[] {
 	return out;
 }
 
+const RSYNC_VALUES = ["-e", "--rsh", "--rsync-path", "-f", "--filter", "--exclude", "--include", "--exclude-from", "--include-from", "--files-from", "--log-file", "--password-file", "--port", "-T", "--temp-dir", "--backup-dir", "--compare-dest", "--link-dest", "--copy-dest", "-B", "--block-size", "--bwlimit", "--timeout", "--contimeout", "--chmod", "--chown", "-M", "--remote-option", "--out-format", "--info", "--debug", "--partial-dir", "--suffix", "--max-size", "--min-size", "--sockopts", "--iconv", "--address"];
+
+/** rsync's last operand, when it is local: `host:path`, `host::module` and `rsync://` are another machine's. */
+function rsync(s: ScannedWords): WriteTarget[] {
+	const dest = s.operands.length >= 2 ? s.operands[s.operands.length - 1]! : undefined;
+	if (dest === undefined || (dest.static && (/^[^/]*:/.test(dest.value) || /^rsync:\/\//i.test(dest.value)))) return [];
+	return [target(dest, "write", "rsync destination")];
+}
+
 const PIP_VALUES = ["-r", "--requirement", "-c", "--constraint", "-e", "--editable", "-i", "--index-url", "--extra-index-url", "-f", "--find-links", "-t", "--target", "--prefix", "--root", "--log", "--python"];
 
 /**
@@ -347,6 +356,7 @@ export const WRITE_TARGET_TABLE: Readonly<Record<string, WriteRule>> = {
 			return [target(only.static ? word(only.value.replace(/\/+$/, "").replace(/^.*\//, "")) : only, "write", "ln destination")];
 		},
 	},
+	rsync: { values: RSYNC_VALUES, targets: rsync },
 	dd: {
 		noOptions: true,
 		targets: (s) => s.operands.filter((o) => o.value.startsWith("of=")).map((o) => target({ ...o, value: o.value.slice(3) }, "write", "dd of=")),

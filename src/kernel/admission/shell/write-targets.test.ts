@@ -70,6 +70,10 @@ const ROWS: Record<string, [source: string, expected: string[]][]> = {
 		["ln -s target link", ["ln destination write link"]],
 		["ln -s /opt/x/tool", ["ln destination write tool"]],
 	],
+	rsync: [
+		["rsync -a --exclude .git src/ backup/", ["rsync destination write backup/"]],
+		["rsync .env host.example:/srv/x", []],
+	],
 	dd: [["dd if=/dev/zero of=disk.img bs=1M count=1", ["dd of= write disk.img"]]],
 	sed: [
 		["sed -i s/a/b/ f.txt", ["sed -i write f.txt"]],
