@@ -1,6 +1,6 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { shownUpdate } from "./shown-updates.js";
+import { shownElicitation, shownUpdate } from "./shown-updates.js";
 
 const TITLE = "printf x\u001b]0;t\u0007\nrm -rf \u202e/";
 
@@ -40,5 +40,21 @@ describe("shownUpdate", () => {
 		});
 		const mode: SessionUpdate = { sessionUpdate: "current_mode_update", currentModeId: "plan" };
 		expect(shownUpdate(mode)).toBe(mode);
+	});
+});
+
+describe("shownElicitation", () => {
+	it("spells the message and the form's titles and descriptions; field names, types and values stay data", () => {
+		const params = {
+			sessionId: "s",
+			mode: "form" as const,
+			message: "MCP server x asks: your\u202e name\nplease",
+			requestedSchema: { type: "object", properties: { title: { type: "string", title: "Name\u200b", description: "who\u001b]0;t\u0007" }, color: { type: "string", enum: ["r\u200b"], enumNames: ["Red\u202e"] } } },
+		};
+		expect(shownElicitation(params)).toEqual({
+			...params,
+			message: "MCP server x asks: your\\u{202e} name\nplease",
+			requestedSchema: { type: "object", properties: { title: { type: "string", title: "Name\\u{200b}", description: "who\\x1b]0;t\\x07" }, color: { type: "string", enum: ["r\u200b"], enumNames: ["Red\\u{202e}"] } } },
+		});
 	});
 });

@@ -34,6 +34,27 @@ export function shownUpdate(update: SessionUpdate): SessionUpdate {
 	}
 }
 
+/**
+ * An MCP server's request for input as the editor is to show it: its message, and the titles and
+ * descriptions its form shows, spelled; the form's field names and types stay data (the answer is
+ * keyed by them).
+ */
+export function shownElicitation<T extends { message: string; requestedSchema?: unknown }>(params: T): T {
+	return { ...params, message: block(params.message), ...(params.requestedSchema === undefined ? {} : { requestedSchema: shownSchema(params.requestedSchema) }) };
+}
+
+function shownSchema(schema: unknown): unknown {
+	if (Array.isArray(schema)) return schema.map(shownSchema);
+	if (typeof schema !== "object" || schema === null) return schema;
+	const out: Record<string, unknown> = {};
+	for (const [key, value] of Object.entries(schema)) {
+		if ((key === "title" || key === "description") && typeof value === "string") out[key] = line(value);
+		else if (key === "enumNames" && Array.isArray(value)) out[key] = value.map((v) => (typeof v === "string" ? line(v) : v));
+		else out[key] = shownSchema(value);
+	}
+	return out;
+}
+
 /** The permission request as the editor is to be shown it; its options are Warden's own words. */
 export function shownPermission(request: RequestPermissionRequest): RequestPermissionRequest {
 	const call = request.toolCall;

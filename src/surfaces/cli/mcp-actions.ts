@@ -64,7 +64,7 @@ export async function listAction(flags: McpCliFlags, out: (text: string) => void
 		return;
 	}
 	// A name two tools share is refused in every session: said before one starts.
-	if (!flags.json) for (const why of new Set(summaries.flatMap((s) => s.tools).flatMap((t) => (t.status === "collision" && t.why ? [t.why] : [])))) out(`warning: ${why}\n`);
+	if (!flags.json) for (const why of new Set(summaries.flatMap((s) => s.tools).flatMap((t) => (t.status === "collision" && t.why ? [t.why] : [])))) out(shownLines([`warning: ${why}`]));
 	for (const s of summaries) {
 		if (flags.json) {
 			out(`${JSON.stringify({ server: s.server, source: s.source, transport: s.transport, sandboxed: s.sandboxed, ...(s.error ? { error: s.error } : {}), tools: s.tools.map((t) => toolJson(t, false)), entries: (s.entries ?? []).map((e) => toolJson(e, false)), ...(s.entriesError ? { entries_error: s.entriesError } : {}), reads: (s.reads ?? []).map((r) => ({ name: r.name, status: r.status, ...(r.why ? { why: r.why } : {}) })) })}\n`);
