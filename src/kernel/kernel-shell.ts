@@ -125,10 +125,10 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 			const root = await opts.root();
 			// Every sub-command, and every file it visibly writes in the workspace, is admitted, or none runs.
 			if (opts.authority) opts.authority.admit(opts.authority.shellRequests(command, { workspace: root.real, home: opts.env.HOME ?? "/", resolvePath: resolveRealPath }));
-			const { records: flow, network, settle, readLabel } = await shellFlow(opts, command, root.real);
-			// Secret values are learned from what the command read only once it settles, so a live view
-			// redacted before then could show them: a command that can read secret data is seen when it ends.
-			const live = readLabel?.sensitivity === "secret" ? undefined : opts.output;
+			const { records: flow, network, settle, primeRedactor } = await shellFlow(opts, command, root.real);
+			// A live view is redacted line by line as it is written: it is shown only when the values of every
+			// secret the command may print are known before it runs; otherwise the output is seen when it ends.
+			const live = opts.output && (await primeRedactor()) ? opts.output : undefined;
 			const confined = await confinement(opts, root.real, command, env(), network);
 			// The whole timeout is held before anything is spawned; the command may run that long.
 			const held = opts.budget?.reserve("shell_ms", Math.ceil(execOpts.timeoutMs));
@@ -216,8 +216,8 @@ export function createShellPrimitives(opts: ShellPrimitivesOptions): ShellPrimit
 }
 
 /** Without a flow plane or a parser the command carries nothing, and a sandboxed one gets no network. */
-async function shellFlow(opts: ShellPrimitivesOptions, command: string, root: string): Promise<Pick<ShellFlowAdmission, "records" | "network" | "settle"> & { readLabel?: ShellFlowAdmission["readLabel"] }> {
-	if (!opts.flow || !opts.parseShell) return { records: [], network: false, settle: async () => {} };
+async function shellFlow(opts: ShellPrimitivesOptions, command: string, root: string): Promise<Pick<ShellFlowAdmission, "records" | "network" | "settle" | "primeRedactor">> {
+	if (!opts.flow || !opts.parseShell) return { records: [], network: false, settle: async () => {}, primeRedactor: async () => true };
 	return admitShellFlow({ flow: opts.flow, parseShell: opts.parseShell, callId: opts.callId, root, authority: opts.authority, approved: opts.approved, hostAllowed: opts.hostAllowed }, command);
 }
 

@@ -27,7 +27,7 @@ const COMMAND = [
 	"echo greeting",
 	"\u001b[8m; touch a\u001b[0m", // concealed by SGR 8
 	`; touch b${"\b".repeat(10)}`, // overwritten by backspaces
-	"; touch c\recho greeting", // drawn over by a carriage return
+	"; touch c\u001b[2K\u001b[1Gecho greeting", // erased and drawn over (a carriage return is refused before any ask: shell-parser.ts)
 	"; echo \u202e; touch d", // reordered by a bidi override
 	"\u001b]0;; touch e", // swallowed by an unterminated OSC
 ].join("");
@@ -36,7 +36,7 @@ const SUBCOMMANDS = ["touch a", "touch b", "touch c", "touch d", "touch e"];
 /** The model's own text: a new window title, a clipboard write, the alternate screen, concealment left on. */
 const TEXT = "Here you go.\u001b]0;PWNED-TITLE\u0007\u001b]52;c;cHduZWQ=\u0007\u001b[?1049h\u001b[8m";
 /** Byte runs of the payload that must never reach the terminal as they are. */
-const RAW_PAYLOAD = ["\u001b]0;PWNED", "\u001b]52;", "\u001b[?1049h", "\u001b[8m", "\b", "\u202e", "\u001b]0;; touch"];
+const RAW_PAYLOAD = ["c\u001b[2K", "\u001b]0;PWNED", "\u001b]52;", "\u001b[?1049h", "\u001b[8m", "\b", "\u202e", "\u001b]0;; touch"];
 
 const PLAN = [{ text: TEXT, tool_calls: [{ name: "shell", arguments: { command: COMMAND } }] }, { text: "Done." }];
 

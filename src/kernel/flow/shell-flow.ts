@@ -40,6 +40,14 @@ export interface ShellFlowAdmission {
 	network: boolean;
 	/** The label of what the command could read (egress and written files carry it). */
 	readLabel: Label;
+	/**
+	 * Before the command runs: teaches the session's redactor the values of every secret file the
+	 * command may print (named workspace files, files in its read scope, blobs of the revisions it
+	 * reads), so its output can be redacted while it is written, not only once it settles. False when
+	 * the read label is secret for a reason whose values cannot be known beforehand (a file outside the
+	 * workspace, a revision or scope known only at run time): then the output must not be shown live.
+	 */
+	primeRedactor(): Promise<boolean>;
 	/** After the command ran: labels its output and the files it wrote. */
 	settle(output: string): Promise<void>;
 }
@@ -136,6 +144,26 @@ export async function admitShellFlow(ctx: ShellFlowContext, command: string): Pr
 		records,
 		network,
 		readLabel,
+		async primeRedactor() {
+			if (readLabel.sensitivity !== "secret") return true;
+			const namedSecret = (await Promise.all(inside.map(async (rel) => ((await flow.pathLabel(rel)).sensitivity === "secret" ? [rel] : [])))).flat();
+			const files = [...new Set([...namedSecret, ...(scope?.secretFiles ?? [])])].filter((rel) => !path.isAbsolute(rel));
+			if (files.length > 0) await flow.learnSources(label("secret", "trusted", ...files.map((ref) => ({ kind: "file" as const, ref }))));
+			// A revision read's blobs are joined at settle whatever the output shows; joining them now changes no label.
+			for (const shown of scope?.printed?.contents ?? []) flow.observe(label("secret", "trusted", { kind: "file", ref: shown.path }), shown.content);
+			const printed = new Set((scope?.printed?.contents ?? []).map((c) => c.path));
+			const known = new Set([...files, ...printed]);
+			// Every file the label names is one whose values were learned, a blob of one (`.env (in HEAD)`), or a
+			// plain workspace path that is not secret (the named and scoped secret ones are all in `known`). A file
+			// outside the workspace, or a scope annotated as not seen whole, names values nobody knows yet.
+			const accounted = (ref: string): boolean => {
+				if (known.has(ref)) return true;
+				const blobOf = /^(.*?) \(in .*\)$/.exec(ref)?.[1];
+				if (blobOf !== undefined) return printed.has(blobOf);
+				return !path.isAbsolute(ref) && !ref.includes(" (");
+			};
+			return readLabel.omitted === undefined && readLabel.sources.every((s) => s.kind !== "file" || accounted(s.ref));
+		},
 		async settle(output) {
 			// The output carries the secret files in scope whose content shows in it; their values join the redactor.
 			if (labeller && scope && scope.secretFiles.length > 0) {

@@ -313,3 +313,18 @@ describe("wrappers that move the program to another directory", () => {
 		expect(parser.parse("/bin/bash -c 'ls'").commands[0]!.launchers).toEqual(["/bin/bash"]);
 	});
 });
+
+describe("blanks bash does not split on", () => {
+	it.each(["touch c\recho y", "echo\u000bx", "rm a\fb", "printf 'a\rb'"])("%j is refused: the parser would split a word bash keeps whole", (source) => {
+		const parsed = parser.parse(source);
+		expect(parsed.commands).toEqual([]);
+		expect(parsed.malformed).toBe(true);
+		expect(parsed.malformedReason).toMatch(/carriage return, vertical tab or form feed/);
+	});
+
+	it("inside a script run by bash -c, the script is opaque", () => {
+		const [outer, ...rest] = parser.parse("bash -c $'touch c\\recho y'").commands;
+		expect(rest).toEqual([]);
+		expect(outer?.opaqueReason).toMatch(/carriage return/);
+	});
+});

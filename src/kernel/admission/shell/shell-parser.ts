@@ -43,6 +43,14 @@ interface Collected {
 	tooDeep?: boolean;
 }
 
+/**
+ * Characters the grammar reads as blanks between words but bash does not (bash splits words on
+ * spaces and tabs only): in `touch c<CR>echo y` the parser sees three operands where bash runs
+ * `touch` on `c<CR>echo` and `y`. What is decided must be what runs, so such a command is refused.
+ */
+const MISREAD_BLANKS = /[\r\v\f]/;
+const MISREAD_BLANK_REASON = "the command holds a carriage return, vertical tab or form feed, which bash reads as part of a word and the parser as a space; send it without";
+
 let bashLanguage: Promise<Language> | undefined;
 
 function loadBash(): Promise<Language> {
@@ -180,6 +188,7 @@ export class ShellParser {
 	}
 
 	parse(source: string): ParsedShell {
+		if (MISREAD_BLANKS.test(source)) return { source, commands: [], functions: [], malformed: true, malformedReason: MISREAD_BLANK_REASON };
 		const collected = this.collect(source, 0);
 		if (collected.tooDeep) return { source, commands: [], functions: [], malformed: true, malformedReason: TOO_DEEP };
 		return {
@@ -221,6 +230,7 @@ export class ShellParser {
 	private expander(out: Collected, depth: number): ScriptExpander {
 		return (script, outer, wrapper) => {
 			if (depth + 1 >= MAX_DEPTH) return [{ ...outer, opaqueReason: outer.opaqueReason ?? "shell code is nested too deeply" }];
+			if (MISREAD_BLANKS.test(script)) return [{ ...outer, opaqueReason: outer.opaqueReason ?? MISREAD_BLANK_REASON }];
 			const inner = this.collect(script, depth + 1);
 			if (inner.tooDeep) out.tooDeep = true;
 			out.functions.push(...inner.functions);
