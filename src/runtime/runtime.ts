@@ -6,7 +6,7 @@ import { sessionMemory } from "./session-memory.js";
 import { MEMORY_TOOLS } from "../tools/memory-tools.js";
 import { toolOutputChannel } from "./live-tool-output.js";
 import { definitionReviewer } from "./mcp/mcp-review-asks.js";
-import { type McpSessionTools, openSessionMcp } from "./mcp/mcp-session-tools.js";
+import { type ElicitCallback, type McpSessionTools, openSessionMcp } from "./mcp/mcp-session-tools.js";
 import { randomUUID } from "node:crypto";
 import { PermissionEngine } from "../kernel/admission/permission-engine.js";
 import { identityScope } from "../kernel/admission/program-identity.js";
@@ -61,6 +61,7 @@ import { SubagentLauncher } from "./subagents.js";
 import type { SessionHooks } from "./hooks/session-hooks.js";
 import { sessionHooks, startSession } from "./hooks/session-hook-setup.js";
 import { AskBoard } from "./asks/ask-board.js";
+import { elicitThroughAsks } from "./asks/elicit-asks.js";
 import { type StoreWake, stateDirWake } from "../store/store-wake.js";
 import { undoChanges, type UndoOptions, type UndoResult, type UndoTarget } from "./undo.js";
 import { defaultSystemPrompt } from "./system-prompt.js";
@@ -212,7 +213,7 @@ export class Runtime {
 		noteHistory(setup.keeper, history, labels, instructions?.text ? 1 : undefined, catalogue ? history.length - 1 : undefined);
 		await recorder.emit("session.started", { event_schema: EVENT_SCHEMA_VERSION, workspace, mode, model: model.spec, resumed: false }, 0);
 		await recorder.audit("session.started", setup.startedAudit, undefined, 0);
-		const mcp = await openSessionMcp({ ...options, elicit: setup.ceiling.manifest.approval === "deny" ? undefined : options.elicit }, { store: this.store, recorder, policy, authority: setup.authority, stateDir: this.stateDir });
+		const mcp = await openSessionMcp({ ...options, elicit: this.elicitFor(setup, options, recorder) }, { store: this.store, recorder, policy, authority: setup.authority, stateDir: this.stateDir });
 		await startSession(setup.hooks, "startup");
 		return this.assembleSession(setup, options, history, { labels, sent: 0 }, mcp);
 	}
@@ -257,7 +258,7 @@ export class Runtime {
 			undefined,
 			0,
 		);
-		const mcp = await openSessionMcp({ ...opened, elicit: setup.ceiling.manifest.approval === "deny" ? undefined : opened.elicit }, { store: this.store, recorder, policy, authority: setup.authority, stateDir: this.stateDir });
+		const mcp = await openSessionMcp({ ...opened, elicit: this.elicitFor(setup, opened, recorder) }, { store: this.store, recorder, policy, authority: setup.authority, stateDir: this.stateDir });
 		const compactionsBefore = (await this.store.listAudit({ session: sessionId })).filter((r) => r.kind === "compaction.started").length;
 		setup.keeper = this.keeperFor(setup, opened, undefined, compactionsBefore);
 		noteHistory(setup.keeper, resumed.history, resumed.labels, storedInstructionsAt(resumed.history), storedCatalogueAt(resumed.history));
@@ -338,6 +339,21 @@ export class Runtime {
 		return { id, policy, model, maxSteps, modelTimeoutMs, ceiling, sessionLimits, turnLimits, registry, authority, parses, recorder, listener, startedAudit, initialContext, ...(skills?.offered ? { skills } : {}), ...(hooks ? { hooks } : {}) };
 	}
 
+	/** Where the session's asks become rows any surface may answer. */
+	private askBoard(options: Pick<OpenSessionOptions, "askTimeoutMs">): AskBoard {
+		return new AskBoard({ rows: this.store.asks, wake: this.askWake, ...(options.askTimeoutMs !== undefined ? { timeoutMs: options.askTimeoutMs } : {}) });
+	}
+
+	/**
+	 * The host's elicit callback through the ask board, so the console can answer an MCP server's
+	 * request for input as it answers approvals. No callback (automation) declines; a ceiling that
+	 * approves no ask is asked nothing.
+	 */
+	private elicitFor(setup: PreparedSession, options: Pick<OpenSessionOptions, "elicit" | "askTimeoutMs">, recorder: EvidenceRecorder): ElicitCallback | undefined {
+		if (setup.ceiling.manifest.approval === "deny" || !options.elicit) return undefined;
+		return elicitThroughAsks(this.askBoard(options), recorder, options.elicit);
+	}
+
 	/** The session's context keeper: its counter, compactions and manifests. */
 	private keeperFor(setup: PreparedSession, options: OpenSessionOptions, instructions?: Parameters<typeof sessionKeeper>[3], compactionsBefore = 0): ContextKeeper {
 		// The settings were checked in prepareSession, before anything was recorded.
@@ -361,7 +377,7 @@ export class Runtime {
 			store: this.store,
 			workspace: policy.workspace,
 			release: ceiling.manifest.approval === "deny" ? undefined : options.release,
-			asks: new AskBoard({ rows: this.store.asks, wake: this.askWake, ...(options.askTimeoutMs !== undefined ? { timeoutMs: options.askTimeoutMs } : {}) }),
+			asks: this.askBoard(options),
 		};
 		const flow = openSessionFlow(flowSetup, recorder, authority, setup.initialContext);
 		const shellParser = this.shellParser as ShellParser;

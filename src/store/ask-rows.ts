@@ -1,5 +1,5 @@
 /**
- * Rows of the `asks` table: a pending approval or exact-release request kept durably, so a surface
+ * Rows of the `asks` table: a pending approval, exact-release or elicitation request kept durably, so a surface
  * in another process can answer what this one raised. The store keeps rows and enforces that one
  * answer lands, once, on a live asker's pending row; what an answer means is decided above it.
  */
@@ -10,7 +10,7 @@ export interface AskRow {
 	id: string;
 	session: string;
 	call_id: string;
-	/** `approval` or `release`, as text. */
+	/** `approval`, `release` or `elicitation`, as text. */
 	kind: string;
 	/** What any surface shows (tool, resource, arguments, reason, diff, rule, release), as JSON. */
 	body: Record<string, unknown>;
@@ -21,6 +21,8 @@ export interface AskRow {
 	answer?: string;
 	answered_by?: string;
 	answered_at?: string;
+	/** What an answer carries beyond its word (an elicitation's fields); cleared once the asker took it. */
+	answer_content?: Record<string, unknown>;
 	expired_at?: string;
 	/** Why nobody's answer can land any more: a timeout, a cancelled turn, a gone process. */
 	expired_why?: string;
@@ -46,7 +48,9 @@ export interface AskStore {
 	 * asker is live. Otherwise refused in one line; an ask found past its time or orphaned is marked
 	 * expired on the way.
 	 */
-	answer(id: string, answer: string, by: string, at: string): AskClaim;
+	answer(id: string, answer: string, by: string, at: string, content?: Record<string, unknown>): AskClaim;
+	/** Drops an answered row's content: the asker has it, and what a person typed is kept no longer than needed. */
+	forgetContent(id: string): void;
 	/** pending → expired; a row already answered or expired is left as it is. Returns the row as it now stands. */
 	expire(id: string, why: string, at: string): AskRow | undefined;
 }
@@ -77,13 +81,18 @@ export class MemoryAsks implements AskStore {
 		return [...this.rows.values()].filter((r) => r.state === "pending" && !pastExpiry(r, at)).map((r) => structuredClone(r));
 	}
 
-	answer(id: string, answer: string, by: string, at: string): AskClaim {
+	answer(id: string, answer: string, by: string, at: string, content?: Record<string, unknown>): AskClaim {
 		const row = this.rows.get(id);
 		if (!row) return { ok: false, error: `unknown ask ${id}` };
 		if (row.state === "pending" && pastExpiry(row, at)) this.expire(id, "its time ran out before an answer came", at);
 		if (row.state !== "pending") return { ok: false, error: notPendingError(row), row: structuredClone(row) };
-		Object.assign(row, { state: "answered", answer, answered_by: by, answered_at: at });
+		Object.assign(row, { state: "answered", answer, answered_by: by, answered_at: at }, content === undefined ? {} : { answer_content: structuredClone(content) });
 		return { ok: true, row: structuredClone(row) };
+	}
+
+	forgetContent(id: string): void {
+		const row = this.rows.get(id);
+		if (row) delete row.answer_content;
 	}
 
 	expire(id: string, why: string, at: string): AskRow | undefined {

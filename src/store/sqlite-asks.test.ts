@@ -71,4 +71,59 @@ describe("asks over one state dir, tied to the asker's process lease", () => {
 		expect(reader.asks.get("a1")?.state).toBe("pending");
 		expect(() => reader.asks.answer("a1", "deny", "cli", AT)).toThrow(/read-only|read only/);
 	});
+
+	describe("an elicitation ask: its answer carries content, once", () => {
+		const elicitation = (id: string): NewAskRow => ({
+			id,
+			session: "s1",
+			call_id: `elicitation_${id}`,
+			kind: "elicitation",
+			body: { tool: "elicitation", resource: "mcp:notes", elicitation: { server: "notes", message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } } },
+			created_at: AT,
+		});
+
+		it("another process accepts with content; the asker reads it back, and a second answer is refused", () => {
+			const dir = tempDir();
+			const alive = new Set([1, 2, 3]);
+			const asker = open(dir, 1, alive);
+			asker.asks.open(elicitation("e1"));
+			expect(asker.asks.get("e1")?.body).toMatchObject({ elicitation: { server: "notes" } });
+			expect(open(dir, 2, alive).asks.answer("e1", "accept", "console", AT, { name: "Ada" })).toMatchObject({ ok: true, row: { answer: "accept", answered_by: "console" } });
+			expect(open(dir, 3, alive).asks.answer("e1", "decline", "cli", AT)).toMatchObject({ ok: false, error: "ask e1 was already answered (accept by console)" });
+			expect(asker.asks.get("e1")).toMatchObject({ state: "answered", answer: "accept", answered_by: "console", answer_content: { name: "Ada" } });
+		});
+
+		it("the asker drops the content once it took it: the row keeps who answered, not what was typed", () => {
+			const dir = tempDir();
+			const alive = new Set([1, 2]);
+			const asker = open(dir, 1, alive);
+			asker.asks.open(elicitation("e1"));
+			open(dir, 2, alive).asks.answer("e1", "accept", "console", AT, { name: "Ada" });
+			asker.asks.forgetContent("e1");
+			const row = asker.asks.get("e1");
+			expect(row).toMatchObject({ state: "answered", answer: "accept", answered_by: "console" });
+			expect(row?.answer_content).toBeUndefined();
+		});
+
+		it("content for a gone asker is refused and never stored", () => {
+			const dir = tempDir();
+			const alive = new Set([1, 2]);
+			const asker = open(dir, 1, alive);
+			asker.asks.open(elicitation("e1"));
+			alive.delete(1);
+			const answerer = open(dir, 2, alive);
+			expect(answerer.asks.answer("e1", "accept", "console", AT, { name: "Ada" })).toMatchObject({ ok: false, error: expect.stringContaining("has expired (the process that asked is gone") });
+			expect(answerer.asks.get("e1")?.answer_content).toBeUndefined();
+		});
+
+		it("a decline carries no content", () => {
+			const dir = tempDir();
+			const alive = new Set([1, 2]);
+			open(dir, 1, alive).asks.open(elicitation("e1"));
+			const answerer = open(dir, 2, alive);
+			expect(answerer.asks.answer("e1", "decline", "cli", AT)).toMatchObject({ ok: true });
+			expect(answerer.asks.get("e1")).toMatchObject({ state: "answered", answer: "decline" });
+			expect(answerer.asks.get("e1")?.answer_content).toBeUndefined();
+		});
+	});
 });

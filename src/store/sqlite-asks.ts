@@ -1,5 +1,5 @@
 /**
- * The `asks` table in SQLite (schema version 11). Each answer is one conditional UPDATE (`WHERE
+ * The `asks` table in SQLite (schema versions 11 and 14). Each answer is one conditional UPDATE (`WHERE
  * answer IS NULL AND expired_at IS NULL`) inside an IMMEDIATE transaction that also checks the
  * asker's lease, so two surfaces answering at once cannot both land and no answer lands on the ask
  * of a process that is gone.
@@ -27,6 +27,7 @@ interface AskDbRow {
 	answer: string | null;
 	answered_by: string | null;
 	answered_at: string | null;
+	answer_content: string | null;
 	expired_at: string | null;
 	expired_why: string | null;
 }
@@ -45,6 +46,7 @@ function toRow(db: AskDbRow): AskRow {
 	if (db.answer !== null) row.answer = db.answer;
 	if (db.answered_by !== null) row.answered_by = db.answered_by;
 	if (db.answered_at !== null) row.answered_at = db.answered_at;
+	if (db.answer_content !== null) row.answer_content = JSON.parse(db.answer_content) as Record<string, unknown>;
 	if (db.expired_at !== null) row.expired_at = db.expired_at;
 	if (db.expired_why !== null) row.expired_why = db.expired_why;
 	return row;
@@ -80,7 +82,7 @@ export class SqliteAsks implements AskStore {
 		return rows.filter((r) => this.db.ownerGone(r.owner) === undefined).map(toRow).filter((r) => !pastExpiry(r, at));
 	}
 
-	answer(id: string, answer: string, by: string, at: string): AskClaim {
+	answer(id: string, answer: string, by: string, at: string, content?: Record<string, unknown>): AskClaim {
 		this.db.writable();
 		return this.db.immediate((): AskClaim => {
 			const found = this.db.sql("SELECT * FROM asks WHERE id = ?").get(id) as AskDbRow | undefined;
@@ -95,11 +97,16 @@ export class SqliteAsks implements AskStore {
 				}
 			}
 			const updated = this.db
-				.sql(`UPDATE asks SET answer = @answer, answered_by = @by, answered_at = @at WHERE id = @id AND ${OPEN} RETURNING *`)
-				.get({ id, answer, by, at }) as AskDbRow | undefined;
+				.sql(`UPDATE asks SET answer = @answer, answered_by = @by, answered_at = @at, answer_content = @content WHERE id = @id AND ${OPEN} RETURNING *`)
+				.get({ id, answer, by, at, content: content === undefined ? null : JSON.stringify(content) }) as AskDbRow | undefined;
 			if (updated) return { ok: true, row: toRow(updated) };
 			return { ok: false, error: notPendingError(row), row };
 		});
+	}
+
+	forgetContent(id: string): void {
+		this.db.writable();
+		this.db.immediate(() => this.db.sql("UPDATE asks SET answer_content = NULL WHERE id = ?").run(id));
 	}
 
 	expire(id: string, why: string, at: string): AskRow | undefined {

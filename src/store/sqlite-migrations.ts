@@ -324,6 +324,13 @@ export const MIGRATIONS: readonly Migration[] = [
 			`);
 		},
 	},
+	{
+		version: 14,
+		description: "asks: the content of an answer that carries one (an MCP elicitation accepted with its fields), kept only until its asker takes it",
+		up(db) {
+			db.exec("ALTER TABLE asks ADD COLUMN answer_content TEXT CHECK (answer_content IS NULL OR json_valid(answer_content))");
+		},
+	},
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -60,8 +60,14 @@ function dropVersion12(db: Database.Database): void {
 	db.exec("DROP TABLE mcp_refusals");
 }
 
+/** Undoes migration 14: the content an answer carries. */
+function dropVersion14(db: Database.Database): void {
+	db.exec("ALTER TABLE asks DROP COLUMN answer_content");
+}
+
 /** Undoes every migration after 6. */
 function dropAfter6(db: Database.Database): void {
+	dropVersion14(db);
 	dropVersion13(db);
 	dropVersion12(db);
 	dropVersion11(db);
@@ -424,7 +430,25 @@ describe("SqliteStore bad state dirs", () => {
 		});
 		expect(rule.id).toBe(1);
 		expect(await store.verifyAudit()).toEqual({ ok: true, checked: 1 });
-		expect(SCHEMA_VERSION).toBe(13);
+		expect(SCHEMA_VERSION).toBe(14);
+	});
+
+	it("migrates a version 13 database (before answer content): a pending ask stays pending, and an elicitation answer can carry content", async () => {
+		const dir = tempDir();
+		const first = openStore(dir);
+		first.asks.open({ id: "a1", session: "s1", call_id: "c1", kind: "elicitation", body: { tool: "elicitation" }, created_at: "2025-03-01T10:00:00.000Z" });
+		await first.close();
+		const db = raw(dir);
+		dropVersion14(db);
+		db.prepare("UPDATE schema_meta SET version = 13").run();
+		db.close();
+		const store = openStore(dir);
+		// Its asker closed, so the ask expired; the row itself came through the migration whole.
+		expect(store.asks.get("a1")).toMatchObject({ kind: "elicitation", body: { tool: "elicitation" } });
+		expect(store.asks.get("a1")?.answer_content).toBeUndefined();
+		store.asks.open({ id: "a2", session: "s1", call_id: "c2", kind: "elicitation", body: { tool: "elicitation" }, created_at: "2025-03-01T10:00:00.000Z" });
+		expect(store.asks.answer("a2", "accept", "console", "2025-03-01T10:00:01.000Z", { name: "Ada" })).toMatchObject({ ok: true, row: { answer_content: { name: "Ada" } } });
+		expect(raw(dir).prepare("SELECT version FROM schema_meta").get()).toEqual({ version: 14 });
 	});
 
 	it("migrates a version 11 database (before MCP refusals): its pins stay, and a refusal can be kept", async () => {
@@ -433,6 +457,7 @@ describe("SqliteStore bad state dirs", () => {
 		await first.mcpPins.put({ workspace: "/w", server: "gh", tool: "a", digest: "d1", definition: "{}", flags: "[]", approved_at: "2025-03-01T10:00:00.000Z", approved_by: "cli" });
 		await first.close();
 		const db = raw(dir);
+		dropVersion14(db);
 		dropVersion13(db);
 		dropVersion12(db);
 		db.prepare("UPDATE schema_meta SET version = 11").run();

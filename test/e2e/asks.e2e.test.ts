@@ -141,7 +141,7 @@ describe("asks any surface can answer (end to end, real CLI)", () => {
 		const fx = makeFixture();
 		const bad = await runCli(["asks", "answer", "ask_x", "sure", "--state-dir", fx.stateDir]);
 		expect(bad.code).toBe(2);
-		expect(bad.stderr).toBe('warden: the answer must be allow_once, allow_always, deny, deny_always, got "sure"\n');
+		expect(bad.stderr).toBe('warden: the answer must be allow_once, allow_always, deny, deny_always, accept, decline, cancel, got "sure"\n');
 		const unknown = await answer(fx, "ask_x", "deny");
 		expect(unknown.stderr).toBe("warden: unknown ask ask_x\n");
 		const timeout = await runCli(["run", "x", "--model", "scripted:/nonexistent.yaml", "--workspace", fx.workspace, "--state-dir", fx.stateDir, "--on-ask", "console", "--ask-timeout", "soon"]);

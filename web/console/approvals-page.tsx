@@ -6,6 +6,7 @@ import { useState } from "react";
 import { ASK_ANSWERS, type AskAnswer, type PendingAsk } from "../../src/surfaces/console/console-types.js";
 import { postJson } from "./api.js";
 import { DiffView, JsonView } from "./diff-view.js";
+import { ElicitationCard } from "./elicitation-form.js";
 import { usePendingAsks } from "./live-asks.js";
 import { href } from "./route.js";
 import { shown, shownBlock } from "./shown.js";
@@ -102,9 +103,13 @@ export function ApprovalsPage() {
 					))}
 				</ul>
 			)}
-			{(asks ?? []).map((ask) => (
-				<AskCard key={ask.id} ask={ask} onAnswered={(id, line) => setDone((d) => [...d, { id, line }])} />
-			))}
+			{(asks ?? []).map((ask) =>
+				ask.kind === "elicitation" ? (
+					<ElicitationCard key={ask.id} ask={ask} onAnswered={(id, line) => setDone((d) => [...d, { id, line }])} />
+				) : (
+					<AskCard key={ask.id} ask={ask} onAnswered={(id, line) => setDone((d) => [...d, { id, line }])} />
+				),
+			)}
 		</section>
 	);
 }

@@ -67,11 +67,11 @@ export interface EventPayloads {
 		rule_ids?: number[];
 	};
 	/** An approval or exact-release request became a durable row any surface may answer (src/runtime/asks/). */
-	"ask.opened": { ask: string; call_id: string; kind: "approval" | "release"; tool: string; resource: string; expires_at?: string };
+	"ask.opened": { ask: string; call_id: string; kind: "approval" | "release" | "elicitation"; tool: string; resource: string; expires_at?: string };
 	/** The one answer that landed, and the surface that gave it (`terminal`, `console`, `cli`, `host`, `on-ask`). */
-	"ask.answered": { ask: string; call_id: string; kind: "approval" | "release"; answer: "allow_once" | "allow_always" | "deny" | "deny_always"; answered_by: string };
+	"ask.answered": { ask: string; call_id: string; kind: "approval" | "release" | "elicitation"; answer: "allow_once" | "allow_always" | "deny" | "deny_always" | "accept" | "decline" | "cancel"; answered_by: string };
 	/** No answer can land any more (a timeout, a cancelled turn, a failed confirmation): the call is refused. */
-	"ask.expired": { ask: string; call_id: string; kind: "approval" | "release"; why: string };
+	"ask.expired": { ask: string; call_id: string; kind: "approval" | "release" | "elicitation"; why: string };
 	"tool.started": { call_id: string; tool: string };
 	/** The model's todo list as `todo_write` left it (the whole list each time). */
 	"todo.updated": { items: TodoItem[] };

@@ -1,11 +1,13 @@
 /**
- * What an ask shows any surface, built from the request the session made (an approval or an exact
- * release), and the table between the surfaces' answers and the approval responses they mean.
+ * What an ask shows any surface, built from the request the session made (an approval, an exact
+ * release, or an MCP server's request for input), and the table between the surfaces' answers and the approval responses they mean.
  */
 import type { ApprovalRequest, ApprovalResponseKind } from "../../kernel/approval/approval-types.js";
 import type { ReleaseRequest } from "../../kernel/flow/flow-types.js";
+import type { McpElicitation } from "../../providers/mcp/mcp-types.js";
 import type { AskRow } from "../../store/ask-rows.js";
-import type { AskAnswer, PendingAsk } from "./ask-types.js";
+import { elicitFields } from "../mcp/elicit-questions.js";
+import type { AskAnswer, ElicitAction, PendingAsk } from "./ask-types.js";
 
 /** Everything of a PendingAsk but what the row itself assigns. */
 export type AskContent = Omit<PendingAsk, "id" | "session" | "created_at">;
@@ -29,6 +31,29 @@ export function askAnswerOf(response: ApprovalResponseKind): AskAnswer {
 
 export function isAskAnswer(value: unknown): value is AskAnswer {
 	return ASK_ANSWERS.includes(value as AskAnswer);
+}
+
+export const ELICIT_ACTIONS: readonly ElicitAction[] = ["accept", "decline", "cancel"];
+
+export function isElicitAction(value: unknown): value is ElicitAction {
+	return ELICIT_ACTIONS.includes(value as ElicitAction);
+}
+
+/**
+ * An MCP server's request for input: the server is the resource, its message the reason, and the
+ * schema it asked with is kept whole, so every surface asks the same fields and the answer is
+ * checked against exactly what was asked.
+ */
+export function elicitationAsk(request: McpElicitation, callId: string): AskContent {
+	return {
+		call_id: callId,
+		kind: "elicitation",
+		tool: "elicitation",
+		resource: `mcp:${request.server}`,
+		arguments: {},
+		reason: request.message,
+		elicitation: { server: request.server, message: request.message, requestedSchema: request.requestedSchema, fields: [] },
+	};
 }
 
 /** An approval as every surface sees it: the same content the terminal's card shows. */
@@ -68,7 +93,7 @@ export function pendingAskOf(row: AskRow): PendingAsk {
 		id: row.id,
 		session: row.session,
 		call_id: row.call_id,
-		kind: row.kind === "release" ? "release" : "approval",
+		kind: row.kind === "release" || row.kind === "elicitation" ? row.kind : "approval",
 		tool: body.tool,
 		resource: body.resource,
 		arguments: body.arguments,
@@ -78,6 +103,8 @@ export function pendingAskOf(row: AskRow): PendingAsk {
 	if (body.diff !== undefined) ask.diff = body.diff;
 	if (body.always_rule !== undefined) ask.always_rule = body.always_rule;
 	if (body.release !== undefined) ask.release = body.release;
+	// The fields are read from the schema as stored (redacted like all evidence), the same way for every surface.
+	if (body.elicitation !== undefined) ask.elicitation = { ...body.elicitation, fields: elicitFields(body.elicitation.requestedSchema) };
 	if (row.expires_at !== undefined) ask.expires_at = row.expires_at;
 	return ask;
 }
@@ -85,5 +112,10 @@ export function pendingAskOf(row: AskRow): PendingAsk {
 /** What the row keeps of an ask beyond its own columns. */
 export function askBody(content: AskContent): Record<string, unknown> {
 	const { call_id: _call, kind: _kind, expires_at: _expires, ...body } = content;
+	// Fields are derived from the schema when the row is read; the row keeps only what the server sent.
+	if (body.elicitation !== undefined) {
+		const { fields: _fields, ...elicitation } = body.elicitation;
+		return { ...body, elicitation };
+	}
 	return body;
 }

@@ -18,6 +18,7 @@ import type {
 	JitColdStartReport,
 	LlamaOverheadReport,
 	LeaseReport,
+	LoadAverage,
 	ModelTransportReport,
 	McpRoundTripReport,
 	MemorySearchReport,
@@ -45,7 +46,7 @@ export function modelTransportSection(t: ModelTransportReport): string[] {
 
 function deciderRow(label: string, timing: DeciderTiming): string[] {
 	const { allow, ask, deny } = timing.outcomes;
-	return [label, thousands(timing.perSecond), timing.medianUsPerDecision.toFixed(2), String(allow), String(ask), String(deny)];
+	return [label, thousands(timing.perSecond), timing.medianUsPerDecision.toFixed(2), timing.bestUsPerDecision.toFixed(2), timing.cpuUsPerDecision.toFixed(2), timing.firstPassUsPerDecision.toFixed(1), String(allow), String(ask), String(deny)];
 }
 
 export function governedReadSection(read: GovernedReadReport): string[] {
@@ -77,15 +78,18 @@ export function governedReadSection(read: GovernedReadReport): string[] {
 }
 
 function decisionsSection(dec: DecisionReport): string[] {
+	const w = dec.warmUp;
 	return [
 		`Permission decisions (${dec.inputsPerRound} inputs × ${dec.rounds} rounds, ${dec.distinctShellCommands} distinct shell commands; ${dec.hostRules} host rules, ${dec.runDenyRules} run-deny rules)`,
 		...table([
-			["decider", "decisions/s", "µs/decision", "allow", "ask", "deny"],
+			["decider", "decisions/s", "µs median", "µs best", "µs CPU", "µs cold", "allow", "ask", "deny"],
 			deciderRow("PermissionEngine.decide (parses every command)", dec.engine),
 			deciderRow("naive prefix match (yardstick, UNSAFE)", dec.naive),
 		]),
 		`  naive / engine: ${ratio(dec.ratio)}, the price of parsing. The yardstick is the unsafe approach other agents use:`,
 		`  on this mix it decided ${dec.naiveMorePermissive} of ${dec.inputsPerRound} inputs more permissively than the engine, ${dec.naiveStricter} more strictly.`,
+		`  measured after ${w.passes} warm-up passes over ${(w.ms / 1000).toFixed(1)} s (${w.settled ? "until the fastest pass stopped improving" : "the limit: the fastest pass was STILL improving"}); process CPU / wall time while the engine was measured ${dec.engine.cpuShare.toFixed(2)} (below 1: it waited for a core; above 1: V8 was still compiling).`,
+		"  A decision reads no file, PATH or config here: the figure depends on the CPU, on V8 having optimized the path, and on other work on the machine.",
 	];
 }
 
@@ -307,40 +311,41 @@ export function compactionSection(c: CompactionBenchReport): string[] {
 	];
 }
 
-export function formatBenchTable(report: BenchReport): string {
+/** Where the figures came from (provenance.ts), for the table's first lines. */
+export function provenanceLines(report: BenchReport): string[] {
 	const env = report.environment;
+	const source = "why" in env.source ? `commit ${env.source.commit ?? "unknown"} (${env.source.why})` : `commit ${env.source.commit}${env.source.dirty ? " with uncommitted changes" : ""}`;
+	const load = (l: LoadAverage) => `${l.one.toFixed(2)} ${l.five.toFixed(2)} ${l.fifteen.toFixed(2)}`;
 	return [
-		`Warden benchmarks: node ${env.node}, ${env.platform} ${env.arch}, ${env.cpus} × ${env.cpuModel}; ${(report.durationMs / 1000).toFixed(1)} s`,
-		"",
-		...governedReadSection(report.governedRead),
-		"",
-		...decisionsSection(report.decisions),
-		"",
-		...authoritySection(report.authority, report.leases),
-		"",
-		...appendsSection(report.appends),
-		"",
-		...auditVerifySection(report.auditVerify),
-		"",
-		...cliStartSection(report.cliStart),
-		"",
-		...recoverySection(report.recovery),
-		"",
-		...sandboxSection(report.sandbox),
-		"",
-		...jitSection(report.jit),
-		"",
-		...concurrencySection(report.concurrency),
-		...(report.modelTransport ? ["", ...modelTransportSection(report.modelTransport)] : []),
-		...(report.llama ? ["", ...llamaSection(report.llama)] : []),
-		...(report.groupCommit ? ["", ...groupCommitSection(report.groupCommit)] : []),
-		...(report.mcp ? ["", ...mcpSection(report.mcp)] : []),
-		...(report.session ? ["", ...sessionSection(report.session)] : []),
-		...(report.compaction ? ["", ...compactionSection(report.compaction)] : []),
-		...(report.tui ? ["", ...tuiSection(report.tui)] : []),
-		...(report.skillProjection ? ["", ...skillProjectionSection(report.skillProjection)] : []),
-		...(report.console ? ["", ...consoleSection(report.console)] : []),
-		...(report.memorySearch ? ["", ...memorySearchSection(report.memorySearch)] : []),
+		`Warden benchmarks: ${source}; node ${env.node}, ${env.platform} ${env.arch}, ${env.cpus} × ${env.cpuModel}; ${(report.durationMs / 1000).toFixed(1)} s from ${report.startedAt}`,
+		`load average (1, 5, 15 min) before ${load(env.loadBefore)}, after ${load(env.loadAfter)}${env.coresBusy === undefined ? "" : `; cores ${Math.round(100 * env.coresBusy)}% busy over the run`}${report.only ? `; only ${report.only.join(", ")}` : ""}`,
+	];
+}
+
+export function formatBenchTable(report: BenchReport): string {
+	const section = <T>(value: T | undefined, lines: (value: T) => string[]) => (value === undefined ? [] : ["", ...lines(value)]);
+	return [
+		...provenanceLines(report),
+		...section(report.governedRead, governedReadSection),
+		...section(report.decisions, decisionsSection),
+		...(report.authority && report.leases ? ["", ...authoritySection(report.authority, report.leases)] : []),
+		...section(report.appends, appendsSection),
+		...section(report.auditVerify, auditVerifySection),
+		...section(report.cliStart, cliStartSection),
+		...section(report.recovery, recoverySection),
+		...section(report.sandbox, sandboxSection),
+		...section(report.jit, jitSection),
+		...section(report.concurrency, concurrencySection),
+		...section(report.modelTransport, modelTransportSection),
+		...section(report.llama, llamaSection),
+		...section(report.groupCommit, groupCommitSection),
+		...section(report.mcp, mcpSection),
+		...section(report.session, sessionSection),
+		...section(report.compaction, compactionSection),
+		...section(report.tui, tuiSection),
+		...section(report.skillProjection, skillProjectionSection),
+		...section(report.console, consoleSection),
+		...section(report.memorySearch, memorySearchSection),
 	].join("\n");
 }
 

@@ -21,6 +21,9 @@ export interface BenchOptions {
 	decisionRounds?: number;
 	/** Copies of each decision template, each with different arguments. Default 24. */
 	decisionVariants?: number;
+	/** The least and the most milliseconds of the decision warm-up (decisions.ts). Defaults 1000 and 10000. */
+	decisionWarmUpMs?: number;
+	decisionWarmUpLimitMs?: number;
 	/** Appends per variant per round of the append benchmark; each is durable before the next. Default 200. */
 	appendsPerRound?: number;
 	/** Audit records in the chain that is verified: the append benchmark's records, topped up to this many. Default 5000. */
@@ -85,6 +88,8 @@ export interface BenchOptions {
 	/** Audit records in the console benchmark's small chain and its large one. Defaults 10000 and 1000000. */
 	consoleSmallRecords?: number;
 	consoleLargeRecords?: number;
+	/** Run only these benchmarks (`--only`); default: all of them. */
+	only?: readonly string[];
 	/** Where the temporary workspace and state directories are made. Default: the OS temp dir. */
 	tempDir?: string;
 	/** Receives a line as each phase starts, for a caller that shows progress. */
@@ -174,6 +179,18 @@ export interface DeciderTiming {
 	perSecond: number;
 	/** The median round time / inputs per round, in microseconds. */
 	medianUsPerDecision: number;
+	/** The fastest round's time / inputs per round: the least disturbed by other work on the machine. */
+	bestUsPerDecision: number;
+	/** The median round's process CPU time / inputs per round; unlike wall time, it does not grow while the process waits for a core. */
+	cpuUsPerDecision: number;
+	/**
+	 * Process CPU time / wall time over the measured rounds: below 1 where the decider waited for a
+	 * core (other work on the machine); above 1 where the process's other threads worked meanwhile
+	 * (V8 still compiling, or collecting garbage).
+	 */
+	cpuShare: number;
+	/** The first, cold pass over the inputs (V8 still interpreting), per decision. */
+	firstPassUsPerDecision: number;
 	/** How the inputs of one round were decided. */
 	outcomes: Record<DecisionOutcome, number>;
 }
@@ -189,6 +206,12 @@ export interface DecisionReport {
 	engine: DeciderTiming;
 	/** The yardstick: literal prefix matching of the raw argument against the same rules. */
 	naive: DeciderTiming;
+	/**
+	 * The unmeasured passes before the measured rounds: at least WARM_UP_MS, then until the engine's
+	 * fastest pass stopped improving (V8 compiles the path to its optimizing tier in background
+	 * threads, slower where the cores are busy); `settled` is false where the limit came first.
+	 */
+	warmUp: { ms: number; passes: number; settled: boolean };
 	/** naive.perSecond / engine.perSecond: what parsing costs per decision, as a factor. */
 	ratio: number;
 	/** Inputs of one round the naive matcher decided more permissively than the engine (allow where ask/deny, ask where deny). */
@@ -560,11 +583,35 @@ export interface TuiBenchReport {
 	echoRatio: number;
 }
 
-export interface BenchReport {
-	schema: "warden.bench/2";
-	startedAt: string;
-	durationMs: number;
-	environment: { node: string; platform: string; arch: string; cpus: number; cpuModel: string };
+/** Load average of the machine (os.loadavg), over 1, 5 and 15 minutes. */
+export interface LoadAverage {
+	one: number;
+	five: number;
+	fifteen: number;
+}
+
+/** The commit of the checkout that was measured; `commit` is null, and `why` says why, where it is not a git checkout. */
+export type CommitProvenance = { commit: string; dirty: boolean } | { commit: string | null; why: string };
+
+/** What a figure depends on besides the code: the machine, the runtime, the commit, and how busy the machine was. */
+export interface BenchEnvironment {
+	node: string;
+	platform: string;
+	arch: string;
+	cpus: number;
+	cpuModel: string;
+	source: CommitProvenance;
+	loadBefore: LoadAverage;
+	loadAfter: LoadAverage;
+	/**
+	 * How busy all cores were over the run (0–1, this process's work and anyone else's), from
+	 * /proc/stat; absent off Linux. Unlike the load average it does not lag the run by minutes.
+	 */
+	coresBusy?: number;
+}
+
+/** Every benchmark's section of the report, by the name `--only` takes. */
+export interface BenchSections {
 	governedRead: GovernedReadReport;
 	decisions: DecisionReport;
 	authority: AuthorityReport;
@@ -576,25 +623,36 @@ export interface BenchReport {
 	sandbox: SandboxSpawnReport;
 	jit: JitColdStartReport;
 	concurrency: ConcurrencyReport;
-	modelTransport?: ModelTransportReport;
-	/** Absent from reports written before the embedded model existed. */
-	llama?: LlamaOverheadReport;
-	/** Absent in reports written before group commit. */
-	groupCommit?: GroupCommitReport;
+	modelTransport: ModelTransportReport;
+	llama: LlamaOverheadReport;
+	groupCommit: GroupCommitReport;
 	/** An MCP round trip through Warden against the bare SDK client (src/surfaces/bench/mcp-bench.ts). */
-	mcp?: McpRoundTripReport;
-	/** Absent when the report predates the session benchmark. */
-	session?: SessionBenchReport;
-	/** Absent in a report from before this benchmark existed. */
-	compaction?: CompactionBenchReport;
-	/** The interactive terminal in a pseudo-terminal (src/surfaces/bench/tui-bench.ts); absent in older reports. */
-	tui?: TuiBenchReport;
-	/** The first request's bytes with skills projected vs inlined (src/surfaces/bench/skill-projection-bench.ts); absent in older reports. */
-	skillProjection?: SkillProjectionReport;
-	/** The operator console's feed latency and audit pages (src/surfaces/bench/console-bench.ts); absent in older reports. */
-	console?: ConsoleBenchReport;
-	/** Memory search with the interpretable score vs a plain FTS5 query (src/surfaces/bench/memory-search-bench.ts); absent in older reports. */
-	memorySearch?: MemorySearchReport;
+	mcp: McpRoundTripReport;
+	session: SessionBenchReport;
+	compaction: CompactionBenchReport;
+	/** The interactive terminal in a pseudo-terminal (src/surfaces/bench/tui-bench.ts); absent where no pseudo-terminal could be opened. */
+	tui: TuiBenchReport;
+	/** The first request's bytes with skills projected vs inlined (src/surfaces/bench/skill-projection-bench.ts). */
+	skillProjection: SkillProjectionReport;
+	/** The operator console's feed latency and audit pages (src/surfaces/bench/console-bench.ts). */
+	console: ConsoleBenchReport;
+	/** Memory search with the interpretable score vs a plain FTS5 query (src/surfaces/bench/memory-search-bench.ts). */
+	memorySearch: MemorySearchReport;
+}
+
+export type BenchName = keyof BenchSections;
+
+/**
+ * One run's report: the sections of the benchmarks that ran (all of them, unless `only` names
+ * some), each beside its yardstick.
+ */
+export interface BenchReport extends Partial<BenchSections> {
+	schema: "warden.bench/3";
+	startedAt: string;
+	durationMs: number;
+	environment: BenchEnvironment;
+	/** The benchmarks `--only` asked for; absent when every benchmark ran. */
+	only?: BenchName[];
 }
 
 /** The first model request of a session with `skills` skills projected (catalogue + activate_skill) against the same skills inlined. */

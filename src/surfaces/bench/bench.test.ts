@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PermissionEngine } from "../../kernel/admission/permission-engine.js";
-import type { BenchReport, CallTiming, RateTiming } from "./bench-types.js";
+import type { BenchReport, BenchSections, CallTiming, RateTiming } from "./bench-types.js";
 import { formatBenchTable } from "./bench-table.js";
 import { decisionInputs, decisionRules } from "./decision-mix.js";
 import { NaivePrefixMatcher } from "./naive-prefix-matcher.js";
@@ -16,6 +16,8 @@ const TINY = {
 	warmupRounds: 1,
 	decisionRounds: 3,
 	decisionVariants: 2,
+	decisionWarmUpMs: 0,
+	decisionWarmUpLimitMs: 200,
 	appendsPerRound: 5,
 	chainRecords: 20,
 	cliRuns: 2,
@@ -67,22 +69,29 @@ function expectRate(timing: RateTiming, rounds: number): void {
 
 describe("runBenchmarks with tiny parameters", () => {
 	let tempDir: string;
-	let report: BenchReport;
+	// Every benchmark ran: the test reads each section without asking whether it is there.
+	let report: BenchReport & BenchSections;
 	const progress: string[] = [];
 
 	beforeAll(async () => {
 		tempDir = mkdtempSync(join(tmpdir(), "warden-bench-test-"));
-		report = await runBenchmarks({ ...TINY, tempDir, onProgress: (line) => progress.push(line) });
+		report = (await runBenchmarks({ ...TINY, tempDir, onProgress: (line) => progress.push(line) })) as BenchReport & BenchSections;
 	}, 120_000);
 
 	afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
 
 	it("describes the run and its environment", () => {
-		expect(report.schema).toBe("warden.bench/2");
+		expect(report.schema).toBe("warden.bench/3");
 		expect(Number.isNaN(Date.parse(report.startedAt))).toBe(false);
 		expect(report.durationMs).toBeGreaterThan(0);
 		expect(report.environment.node).toBe(process.version);
 		expect(report.environment.cpus).toBeGreaterThan(0);
+		for (const load of [report.environment.loadBefore, report.environment.loadAfter]) {
+			for (const value of [load.one, load.five, load.fifteen]) expect(value).toBeGreaterThanOrEqual(0);
+		}
+		// The tests run in a git checkout: the report names its commit.
+		expect(report.environment.source.commit).toMatch(/^[0-9a-f]{40}$/);
+		expect(report.only).toBeUndefined();
 		expect(progress.some((line) => line.includes("governed"))).toBe(true);
 		for (const phase of ["governed", "decisions", "authority", "leases", "appends", "audit verify", "cold start", "recovery", "sandbox", "jit", "concurrency", "llama", "mcp"]) {
 			expect(progress.some((line) => line.startsWith(phase))).toBe(true);
@@ -140,10 +149,17 @@ describe("runBenchmarks with tiny parameters", () => {
 			expect(decider.decisions).toBe(perRound * 3);
 			expect(decider.perSecond).toBeGreaterThan(0);
 			expect(decider.medianUsPerDecision).toBeCloseTo(1e6 / decider.perSecond, 6);
+			expect(decider.bestUsPerDecision).toBeLessThanOrEqual(decider.medianUsPerDecision);
+			expect(decider.bestUsPerDecision).toBeGreaterThan(0);
+			expect(decider.firstPassUsPerDecision).toBeGreaterThan(0);
+			expect(decider.cpuShare).toBeGreaterThan(0);
 			const { allow, ask, deny } = decider.outcomes;
 			expect(allow + ask + deny).toBe(perRound);
 		}
 		expect(dec.ratio).toBeCloseTo(dec.naive.perSecond / dec.engine.perSecond, 10);
+		// No least warm-up and a 200 ms limit: it ends at the limit or when the fastest pass settled, whichever came first.
+		expect(dec.warmUp.ms).toBeLessThan(200 + 1000);
+		if (!dec.warmUp.settled) expect(dec.warmUp.ms).toBeGreaterThanOrEqual(200);
 		expect(dec.hostRules).toBeGreaterThan(0);
 		expect(dec.runDenyRules).toBeGreaterThan(0);
 		expect(dec.naiveMorePermissive).toBeGreaterThan(0);

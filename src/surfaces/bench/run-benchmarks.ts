@@ -1,9 +1,10 @@
-/** The benchmark library: runs every benchmark once and returns one typed report. */
+/** The benchmark library: runs every benchmark (or those `only` names) once and returns one typed report. */
 import { existsSync, mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { arch, cpus, platform, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { performance } from "node:perf_hooks";
-import type { BenchOptions, BenchReport, RecoveryBenchReport } from "./bench-types.js";
+import type { BenchName, BenchOptions, BenchReport, BenchSections } from "./bench-types.js";
+import { BENCH_NAMES, selectBenchmarks } from "./bench-names.js";
 import { benchAuthority, benchLeases } from "./authority-bench.js";
 import { BenchError } from "./bench-error.js";
 import { benchCliStart, defaultWardenBin } from "./cli-start.js";
@@ -18,6 +19,7 @@ import { benchGovernedRead } from "./governed-read.js";
 import { benchLlama } from "./llama-bench.js";
 import { benchRecovery } from "./recovery-bench.js";
 import { benchModelTransport, transportDir } from "./model-transport-bench.js";
+import { environmentAfter, environmentBefore } from "./provenance.js";
 import { benchJitColdStart, benchSandboxSpawn } from "./sandbox-bench.js";
 import { benchMcpRoundTrip } from "./mcp-bench.js";
 import { benchMemorySearch } from "./memory-search-bench.js";
@@ -117,123 +119,124 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 	const consoleEvents = count("consoleEvents", options.consoleEvents, 1);
 	const consoleSmallRecords = count("consoleSmallRecords", options.consoleSmallRecords, 100);
 	const consoleLargeRecords = count("consoleLargeRecords", options.consoleLargeRecords, consoleSmallRecords);
+	const transportCalls = count("transportCalls", options.transportCalls, 1);
+	const downloadBytes = count("downloadBytes", options.downloadBytes, 1);
+	const skillCount = count("skillCount", options.skillCount, 1);
+	const skillBodyBytes = count("skillBodyBytes", options.skillBodyBytes, 1);
 	const tempDir = options.tempDir || tmpdir();
 	if (!existsSync(tempDir) || !statSync(tempDir).isDirectory()) throw new BenchError(`temp dir ${tempDir} is not an existing directory`);
 	const wardenBin = options.wardenBin ?? defaultWardenBin();
 	// Checked before the first benchmark rather than after a minute of them.
 	if (!existsSync(wardenBin)) throw new BenchError(`warden entry point ${wardenBin} does not exist`);
+	const selected = selectBenchmarks(options.only);
 	const onProgress = options.onProgress ?? (() => {});
+	const environment = environmentBefore();
 	const startedAt = new Date();
 	const started = performance.now();
 
-	const governedRead = await benchGovernedRead({
-		readCalls,
-		rounds,
-		warmupRounds,
-		fileBytes,
-		inMemorySplit: options.inMemorySplit ?? BENCH_DEFAULTS.inMemorySplit,
-		tempDir,
-		onProgress,
-	});
-	const decisions = await benchDecisions({ rounds: decisionRounds, variants: decisionVariants, onProgress });
-	const authorityOptions = { capabilities: authorityCapabilities, leaseChecks, rounds, warmupRounds, onProgress };
-	const authority = benchAuthority(authorityOptions);
-	const leases = benchLeases(authorityOptions);
-	const { appends, auditVerify } = await benchEvidence({ appendsPerRound, chainRecords, rounds, warmupRounds, tempDir, onProgress });
-	const cliStart = await benchCliStart({
-		wardenBin,
-		tempDir,
-		runs: cliRuns,
-		warmupRuns: warmupRounds,
-		onProgress,
-	});
-	const recoveryDir = realpathSync(mkdtempSync(join(tempDir, "warden-bench-recovery-")));
-	let recovery: RecoveryBenchReport;
-	try {
-		recovery = await benchRecovery({
-			rows: recoveryRows,
-			largeRows: recoveryLargeRows,
-			pending: recoveryPending,
-			rounds: recoveryRounds,
-			warmupRounds,
-			dir: recoveryDir,
-			onProgress,
-		});
-	} finally {
-		rmSync(recoveryDir, { recursive: true, force: true });
-	}
-	const sandbox = await benchSandboxSpawn({ runs: sandboxRuns, warmupRuns: warmupRounds, tempDir, onProgress });
-	const jit = await benchJitColdStart({ runs: jitRuns, warmupRuns: warmupRounds, onProgress });
-	const concurrency = await benchConcurrency({ wardenBin, tempDir, processes: concurrentProcesses, calls: concurrentCalls, onProgress });
-	const downloads = transportDir(tempDir);
-	let modelTransport: BenchReport["modelTransport"];
-	try {
-		modelTransport = await benchModelTransport({
-			calls: count("transportCalls", options.transportCalls, 1),
-			downloadBytes: count("downloadBytes", options.downloadBytes, 1),
-			rounds,
-			warmupRounds,
-			dir: downloads,
-			onProgress,
-		});
-	} finally {
-		rmSync(downloads, { recursive: true, force: true });
-	}
-	const llama = await benchLlama({ runs: llamaRuns, warmupRuns: warmupRounds, ...LLAMA_BENCH_MODEL, tempDir, onProgress });
-	const groupCommit = await benchGroupCommit({ sessions: groupCommitSessions, recordsPerRound: appendsPerRound, rounds, warmupRounds, tempDir, onProgress });
-	const mcp = await benchMcpRoundTrip({ calls: mcpCalls, rounds, warmupRounds, tempDir, onProgress });
-	const session = await benchSession({
-		calls: sessionCalls,
-		callsPerTurn: sessionCallsPerTurn,
-		window: sessionCallsPerTurn,
-		warmupCalls: sessionCallsPerTurn * warmupRounds,
-		tempDir,
-		onProgress,
-	});
-	const compaction = await benchCompaction({ rounds: compactionRounds, warmupRounds, stepsPerRound: compactionSteps, fileBytes, tempDir, onProgress });
-	const skillProjection = await benchSkillProjection({ skills: count("skillCount", options.skillCount, 1), bodyBytes: count("skillBodyBytes", options.skillBodyBytes, 1), tempDir, onProgress });
-	const memorySearch = await benchMemorySearch({ records: memoryRecords, queries: memoryQueries, rounds, warmupRounds, limit: 10, tempDir, onProgress });
-	const tui = await benchTui({ wardenBin, tempDir, runs: tuiRuns, warmupRuns: warmupRounds, lines: tuiLines, keystrokes: tuiKeystrokes, onProgress });
-	const consoleDir = realpathSync(mkdtempSync(join(tempDir, "warden-bench-console-")));
-	let consoleReport: Awaited<ReturnType<typeof benchConsole>>;
-	try {
-		consoleReport = await benchConsole({ events: consoleEvents, smallRecords: consoleSmallRecords, largeRecords: consoleLargeRecords, pageRounds: rounds, warmupRounds, tempDir: consoleDir, onProgress });
-	} finally {
-		rmSync(consoleDir, { recursive: true, force: true });
-	}
+	/** Each benchmark with the sections it fills; a few fill two, as they share one run. */
+	const runners: [BenchName[], () => Promise<Partial<BenchSections>>][] = [
+		[
+			["governedRead"],
+			async () => ({
+				governedRead: await benchGovernedRead({ readCalls, rounds, warmupRounds, fileBytes, inMemorySplit: options.inMemorySplit ?? BENCH_DEFAULTS.inMemorySplit, tempDir, onProgress }),
+			}),
+		],
+		[
+			["decisions"],
+			async () => ({
+				decisions: await benchDecisions({
+					rounds: decisionRounds,
+					variants: decisionVariants,
+					onProgress,
+					...(options.decisionWarmUpMs === undefined ? {} : { warmUpMs: options.decisionWarmUpMs }),
+					...(options.decisionWarmUpLimitMs === undefined ? {} : { warmUpLimitMs: options.decisionWarmUpLimitMs }),
+				}),
+			}),
+		],
+		[
+			["authority", "leases"],
+			async () => {
+				const authorityOptions = { capabilities: authorityCapabilities, leaseChecks, rounds, warmupRounds, onProgress };
+				return { authority: benchAuthority(authorityOptions), leases: benchLeases(authorityOptions) };
+			},
+		],
+		[["appends", "auditVerify"], () => benchEvidence({ appendsPerRound, chainRecords, rounds, warmupRounds, tempDir, onProgress })],
+		[["cliStart"], async () => ({ cliStart: await benchCliStart({ wardenBin, tempDir, runs: cliRuns, warmupRuns: warmupRounds, onProgress }) })],
+		[
+			["recovery"],
+			async () => {
+				const dir = realpathSync(mkdtempSync(join(tempDir, "warden-bench-recovery-")));
+				try {
+					return { recovery: await benchRecovery({ rows: recoveryRows, largeRows: recoveryLargeRows, pending: recoveryPending, rounds: recoveryRounds, warmupRounds, dir, onProgress }) };
+				} finally {
+					rmSync(dir, { recursive: true, force: true });
+				}
+			},
+		],
+		[["sandbox"], async () => ({ sandbox: await benchSandboxSpawn({ runs: sandboxRuns, warmupRuns: warmupRounds, tempDir, onProgress }) })],
+		[["jit"], async () => ({ jit: await benchJitColdStart({ runs: jitRuns, warmupRuns: warmupRounds, onProgress }) })],
+		[["concurrency"], async () => ({ concurrency: await benchConcurrency({ wardenBin, tempDir, processes: concurrentProcesses, calls: concurrentCalls, onProgress }) })],
+		[
+			["modelTransport"],
+			async () => {
+				const dir = transportDir(tempDir);
+				try {
+					return { modelTransport: await benchModelTransport({ calls: transportCalls, downloadBytes, rounds, warmupRounds, dir, onProgress }) };
+				} finally {
+					rmSync(dir, { recursive: true, force: true });
+				}
+			},
+		],
+		[["llama"], async () => ({ llama: await benchLlama({ runs: llamaRuns, warmupRuns: warmupRounds, ...LLAMA_BENCH_MODEL, tempDir, onProgress }) })],
+		[["groupCommit"], async () => ({ groupCommit: await benchGroupCommit({ sessions: groupCommitSessions, recordsPerRound: appendsPerRound, rounds, warmupRounds, tempDir, onProgress }) })],
+		[["mcp"], async () => ({ mcp: await benchMcpRoundTrip({ calls: mcpCalls, rounds, warmupRounds, tempDir, onProgress }) })],
+		[
+			["session"],
+			async () => ({
+				session: await benchSession({ calls: sessionCalls, callsPerTurn: sessionCallsPerTurn, window: sessionCallsPerTurn, warmupCalls: sessionCallsPerTurn * warmupRounds, tempDir, onProgress }),
+			}),
+		],
+		[["compaction"], async () => ({ compaction: await benchCompaction({ rounds: compactionRounds, warmupRounds, stepsPerRound: compactionSteps, fileBytes, tempDir, onProgress }) })],
+		[["skillProjection"], async () => ({ skillProjection: await benchSkillProjection({ skills: skillCount, bodyBytes: skillBodyBytes, tempDir, onProgress }) })],
+		[["memorySearch"], async () => ({ memorySearch: await benchMemorySearch({ records: memoryRecords, queries: memoryQueries, rounds, warmupRounds, limit: 10, tempDir, onProgress }) })],
+		[
+			["tui"],
+			async () => {
+				const tui = await benchTui({ wardenBin, tempDir, runs: tuiRuns, warmupRuns: warmupRounds, lines: tuiLines, keystrokes: tuiKeystrokes, onProgress });
+				return tui ? { tui } : {};
+			},
+		],
+		[
+			["console"],
+			async () => {
+				const dir = realpathSync(mkdtempSync(join(tempDir, "warden-bench-console-")));
+				try {
+					return { console: await benchConsole({ events: consoleEvents, smallRecords: consoleSmallRecords, largeRecords: consoleLargeRecords, pageRounds: rounds, warmupRounds, tempDir: dir, onProgress }) };
+				} finally {
+					rmSync(dir, { recursive: true, force: true });
+				}
+			},
+		],
+	];
 
-	const cores = cpus();
+	const sections: Partial<BenchSections> = {};
+	for (const [names, run] of runners) {
+		if (selected === undefined || names.some((name) => selected.includes(name))) Object.assign(sections, await run());
+	}
 	return {
-		schema: "warden.bench/2",
+		schema: "warden.bench/3",
 		startedAt: startedAt.toISOString(),
 		durationMs: performance.now() - started,
-		environment: {
-			node: process.version,
-			platform: platform(),
-			arch: arch(),
-			cpus: cores.length,
-			cpuModel: cores[0]?.model.trim() ?? "unknown",
-		},
-		governedRead,
-		decisions,
-		authority,
-		leases,
-		appends,
-		auditVerify,
-		cliStart,
-		recovery,
-		sandbox,
-		jit,
-		concurrency,
-		modelTransport,
-		llama,
-		groupCommit,
-		mcp,
-		session,
-		compaction,
-		skillProjection,
-		...(tui ? { tui } : {}),
-		console: consoleReport,
-		memorySearch,
+		environment: environmentAfter(environment),
+		...(selected === undefined ? {} : { only: selected }),
+		...orderedSections(sections),
 	};
+}
+
+/** The report's sections in BENCH_NAMES order, whatever order the runners filled them in. */
+function orderedSections(sections: Partial<BenchSections>): Partial<BenchSections> {
+	const ordered: Partial<BenchSections> = {};
+	for (const name of BENCH_NAMES) if (sections[name] !== undefined) Object.assign(ordered, { [name]: sections[name] });
+	return ordered;
 }

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: the same command as `warden eval bench`, without loading the rest of the CLI.
- * Usage: node dist/surfaces/bench/run.js [--json] [--dir <temp dir>]
+ * Usage: node dist/surfaces/bench/run.js [--json] [--only <name>[,<name>]] [--dir <temp dir>]
  */
 import { Command } from "commander";
 import { watchReader } from "../cli/stdout-pipe.js";

@@ -1,8 +1,10 @@
 /**
  * `warden run --on-ask console`: this process shows no prompt and answers nothing itself; each ask
+ * (an MCP server's request for input too)
  * waits, as a durable row, for an answer from another surface (the console, `warden asks answer`)
  * until --ask-timeout runs out, and is then expired and the call refused.
  */
+import { visibleText } from "../../kernel/display/visible-text.js";
 import type { SessionOptions } from "../../runtime/session-options.js";
 import { UsageError } from "./cli-error.js";
 import { shownLines } from "./shown-lines.js";
@@ -25,7 +27,7 @@ function waitElsewhere<T>(refusal: T, signal: AbortSignal): Promise<T> {
 	});
 }
 
-export function elsewhereHost(notice: (line: string) => void = (l) => process.stderr.write(l)): Pick<SessionOptions, "confirm" | "release"> {
+export function elsewhereHost(notice: (line: string) => void = (l) => process.stderr.write(l)): Pick<SessionOptions, "confirm" | "release" | "elicit"> {
 	return {
 		confirm: (request, signal) => {
 			// The request is the call unredacted: its resource is left to `warden asks list`, which shows it masked like the evidence.
@@ -35,6 +37,10 @@ export function elsewhereHost(notice: (line: string) => void = (l) => process.st
 		release: (request, signal) => {
 			notice(shownLines([`warden: a release to ${request.sink} (call ${request.call_id ?? request.id}) waits for an answer from the console or \`warden asks answer\``]));
 			return waitElsewhere(false, signal);
+		},
+		elicit: (request, signal) => {
+			notice(`warden: MCP server ${visibleText(request.server)} asks for input; it waits for an answer from the console or \`warden asks answer\`\n`);
+			return waitElsewhere({ action: "cancel" as const }, signal);
 		},
 	};
 }

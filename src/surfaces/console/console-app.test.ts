@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../../kernel/evidence/store-rows.js";
-import type { AnswerResult, AskAnswer, AskQueue, PendingAsk } from "../../runtime/asks/ask-types.js";
+import type { AnswerResult, AskAnswer, AskQueue, ElicitReply, PendingAsk } from "../../runtime/asks/ask-types.js";
 import { Runtime } from "../../runtime/runtime.js";
 import { SqliteFeed } from "../../store/sqlite-feed.js";
 import type { SqliteStore } from "../../store/sqlite-store.js";
@@ -20,13 +20,19 @@ class MemoryAsks implements AskQueue {
 	readonly answered: { id: string; answer: AskAnswer; by: string }[] = [];
 	constructor(private readonly asks: PendingAsk[]) {}
 	pending(): PendingAsk[] {
-		return this.asks.filter((a) => !this.answered.some((x) => x.id === a.id));
+		return this.asks.filter((a) => !this.answered.some((x) => x.id === a.id) && !this.replied.some((x) => x.id === a.id));
 	}
 	answer(id: string, answer: AskAnswer, answeredBy: string): AnswerResult {
 		if (!this.pending().some((a) => a.id === id)) return { ok: false, error: `ask ${id} is not pending` };
 		this.answered.push({ id, answer, by: answeredBy });
 		return { ok: true };
 	}
+	reply(id: string, reply: ElicitReply, answeredBy: string): AnswerResult {
+		if (!this.pending().some((a) => a.id === id)) return { ok: false, error: `ask ${id} is not pending` };
+		this.replied.push({ id, reply, by: answeredBy });
+		return { ok: true };
+	}
+	readonly replied: { id: string; reply: ElicitReply; by: string }[] = [];
 }
 
 const ASK: PendingAsk = {
@@ -166,9 +172,20 @@ describe("the console's API", () => {
 	it("refuses an answer that is not one of the four, and a body that is not JSON, with one line", async () => {
 		const bad = await post("/api/asks/ask-1", { answer: "yes" });
 		expect(bad.status).toBe(400);
-		expect(((await bad.json()) as { error: string }).error).toBe("answer must be one of allow_once, allow_always, deny, deny_always");
+		expect(((await bad.json()) as { error: string }).error).toBe("answer must be one of allow_once, allow_always, deny, deny_always (or, for a request for input, accept, decline, cancel)");
 		const text = await post("/api/asks/ask-1", "x", { "content-type": "text/plain" });
 		expect(text.status).toBe(400);
+		expect(asks.answered).toEqual([]);
+	});
+
+	it("hands an elicitation's answer (accept with its content, decline) to the queue's reply, as the console; a refusal is its one line", async () => {
+		const accepted = await post("/api/asks/ask-1", { answer: "accept", content: { name: "Ada" } });
+		expect(accepted.status).toBe(200);
+		expect(asks.replied).toEqual([{ id: "ask-1", reply: { action: "accept", content: { name: "Ada" } }, by: "console" }]);
+		const again = await post("/api/asks/ask-1", { answer: "decline" });
+		expect(again.status).toBe(409);
+		expect(((await again.json()) as { error: string }).error).toBe("ask ask-1 is not pending");
+		expect(asks.replied).toHaveLength(1);
 		expect(asks.answered).toEqual([]);
 	});
 

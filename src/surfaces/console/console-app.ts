@@ -1,13 +1,13 @@
 /**
  * The console's HTTP application: the page's files, its JSON API and the live feed, behind the
  * guard (console-security.ts). It only reads the store, but for two writes the operator makes on
- * purpose: answering an ask (through the AskQueue it is given) and resolving a task run's
+ * purpose: answering an ask (an approval, a release, an MCP request for input, through the AskQueue it is given) and resolving a task run's
  * needs_attention; both record "console" as who did it.
  */
 import { performance } from "node:perf_hooks";
 import { Hono } from "hono";
 import { type SSEStreamingApi, streamSSE } from "hono/streaming";
-import type { AskAnswer, AskQueue } from "../../runtime/asks/ask-types.js";
+import type { AskAnswer, AskQueue, ElicitAction, ElicitReply } from "../../runtime/asks/ask-types.js";
 import { ExplainError } from "../../runtime/explain.js";
 import type { Runtime } from "../../runtime/runtime.js";
 import { describeAttention, runAttention } from "../../runtime/task-run-attention.js";
@@ -16,7 +16,7 @@ import { shownExplanation } from "../cli/explain-render.js";
 import { shownModelCall } from "../cli/explain-model-render.js";
 import { type ConsoleAssets, serveAsset } from "./console-assets.js";
 import { type Binding, type ConsoleSecrets, guard, securityHeaders } from "./console-security.js";
-import { ASK_ANSWERS, type AuditPage, type ExplainView, type RunView } from "./console-types.js";
+import { ASK_ANSWERS, type AuditPage, ELICIT_ACTIONS, type ExplainView, type RunView } from "./console-types.js";
 import type { StoreWakeup } from "./store-wakeup.js";
 
 /** Who the console records as having answered or resolved. */
@@ -125,9 +125,15 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
 
 	app.post("/api/asks/:id", async (c) => {
 		const body = await jsonBody(c.req.raw);
-		const answer = (body as { answer?: unknown } | undefined)?.answer;
+		const { answer, content } = (body ?? {}) as { answer?: unknown; content?: unknown };
+		// An MCP server's request for input: accept carries its fields, checked against its schema by the queue.
+		if (typeof answer === "string" && ELICIT_ACTIONS.includes(answer as ElicitAction)) {
+			const reply = (answer === "accept" ? { action: "accept", content } : { action: answer }) as ElicitReply;
+			const replied = deps.asks.reply(c.req.param("id"), reply, CONSOLE_ACTOR);
+			return replied.ok ? c.json(replied) : c.json({ error: replied.error }, 409);
+		}
 		if (typeof answer !== "string" || !ASK_ANSWERS.includes(answer as AskAnswer)) {
-			throw new BadRequest(`answer must be one of ${ASK_ANSWERS.join(", ")}`);
+			throw new BadRequest(`answer must be one of ${ASK_ANSWERS.join(", ")} (or, for a request for input, ${ELICIT_ACTIONS.join(", ")})`);
 		}
 		const result = deps.asks.answer(c.req.param("id"), answer as AskAnswer, CONSOLE_ACTOR);
 		return result.ok ? c.json(result) : c.json({ error: result.error }, 409);

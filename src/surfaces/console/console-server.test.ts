@@ -13,7 +13,7 @@ let stateDir: string;
 let store: SqliteStore;
 let running: RunningConsole;
 
-const asks = { pending: (): PendingAsk[] => [], answer: () => ({ ok: false as const, error: "none" }) };
+const asks = { pending: (): PendingAsk[] => [], answer: () => ({ ok: false as const, error: "none" }), reply: () => ({ ok: false as const, error: "none" }) };
 
 beforeEach(async () => {
 	root = mkdtempSync(join(tmpdir(), "warden-console-server-"));

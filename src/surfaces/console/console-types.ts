@@ -2,11 +2,11 @@
  * What the console's HTTP API returns: the page (web/console) imports these types only, so the
  * server and the page agree on every field.
  */
-import type { AskAnswer, PendingAsk } from "../../runtime/asks/ask-types.js";
+import type { AskAnswer, ElicitAction, ElicitReply, PendingAsk } from "../../runtime/asks/ask-types.js";
 import type { AuditPageRow, FeedEventRow } from "../../store/sqlite-feed.js";
 import type { SessionRow, TaskRunRow } from "../../store/store.js";
 
-export type { AskAnswer, AuditPageRow, FeedEventRow, PendingAsk, SessionRow };
+export type { AskAnswer, AuditPageRow, ElicitAction, ElicitReply, FeedEventRow, PendingAsk, SessionRow };
 
 /** One Server-Sent Event of the live feed: its SSE id is `id`, the resume point. */
 export type FeedItem = FeedEventRow;
@@ -38,3 +38,6 @@ export interface ErrorBody {
 
 /** The answers the approvals page offers, in the order its buttons show them. */
 export const ASK_ANSWERS: readonly AskAnswer[] = ["allow_once", "allow_always", "deny", "deny_always"];
+
+/** The answers an MCP server's request for input takes (POST /api/asks/:id with `content` for accept). */
+export const ELICIT_ACTIONS: readonly ElicitAction[] = ["accept", "decline", "cancel"];
