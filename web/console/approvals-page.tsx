@@ -9,6 +9,14 @@ import { DiffView, JsonView } from "./diff-view.js";
 import { ElicitationCard } from "./elicitation-form.js";
 import { usePendingAsks } from "./live-asks.js";
 import { href } from "./route.js";
+import { shown, shownBlock } from "./shown.js";
+
+/** The arguments that are what runs or is touched, shown whole above the rest: the command as the decision read it. */
+const SUBJECTS = [
+	{ key: "command", title: "Runs exactly" },
+	{ key: "path", title: "Path" },
+	{ key: "url", title: "URL" },
+] as const;
 
 const LABELS: Record<AskAnswer, string> = { allow_once: "Allow once", allow_always: "Always allow", deny: "Deny", deny_always: "Always deny" };
 
@@ -20,24 +28,36 @@ function AskCard({ ask, onAnswered }: { ask: PendingAsk; onAnswered: (id: string
 		setError(undefined);
 		try {
 			await postJson(`/api/asks/${encodeURIComponent(ask.id)}`, { answer: choice });
-			onAnswered(ask.id, `${LABELS[choice]}: ${ask.tool} ${ask.resource}`);
+			onAnswered(ask.id, `${LABELS[choice]}: ${shown(ask.tool)} ${shown(ask.resource)}`);
 		} catch (err) {
-			setError(err instanceof Error ? err.message : String(err));
+			setError(shown(err instanceof Error ? err.message : String(err)));
 		} finally {
 			setBusy(false);
 		}
 	};
+	const args = (ask.arguments ?? {}) as Record<string, unknown>;
 	return (
 		<article className="ask" data-ask-id={ask.id}>
 			<header>
-				<strong>{ask.kind === "release" ? "Release" : "Approval"}</strong> <code>{ask.tool}</code> on <code>{ask.resource}</code>
+				<strong>{ask.kind === "release" ? "Release" : "Approval"}</strong> <code>{shown(ask.tool)}</code> on <code data-testid="ask-resource">{shown(ask.resource)}</code>
 				<span className="meta">
 					session <a href={href("feed", { session: ask.session })}>{ask.session.slice(0, 8)}</a> · call{" "}
 					<a href={href("explain", { id: ask.call_id, session: ask.session })}>{ask.call_id}</a> · {ask.created_at}
 					{ask.expires_at === undefined ? "" : ` · expires ${ask.expires_at}`}
 				</span>
 			</header>
-			<p className="reason">{ask.reason}</p>
+			<p className="reason">{shown(ask.reason)}</p>
+			{SUBJECTS.map(({ key, title }) => {
+				const value = args[key];
+				return typeof value === "string" ? (
+					<div key={key}>
+						<h4>{title}</h4>
+						<pre className="subject" data-testid={`ask-${key}`}>
+							{shownBlock(value)}
+						</pre>
+					</div>
+				) : null;
+			})}
 			<h4>Arguments</h4>
 			<JsonView value={ask.arguments} />
 			{ask.diff === undefined ? null : (
@@ -48,12 +68,12 @@ function AskCard({ ask, onAnswered }: { ask: PendingAsk; onAnswered: (id: string
 			)}
 			{ask.release === undefined ? null : (
 				<p>
-					release of <code>{ask.release.digest}</code> ({ask.release.labels.join(", ")}) to <code>{ask.release.sink}</code>
+					release of <code>{ask.release.digest}</code> ({shown(ask.release.labels.join(", "))}) to <code>{shown(ask.release.sink)}</code>
 				</p>
 			)}
 			{ask.always_rule === undefined ? null : (
 				<p className="rule">
-					“Always” keeps the rule <code>{ask.always_rule}</code>
+					“Always” keeps the rule <code>{shown(ask.always_rule)}</code>
 				</p>
 			)}
 			<div className="answers">

@@ -8,6 +8,7 @@ import type { AuditPage as Page, AuditPageRow, VerifyResult } from "../../src/su
 import { getJson, query } from "./api.js";
 import { DiffView, JsonView } from "./diff-view.js";
 import { href } from "./route.js";
+import { shown } from "./shown.js";
 
 function diffOf(data: unknown): string | undefined {
 	const record = (data ?? {}) as Record<string, unknown>;
@@ -21,7 +22,7 @@ function RecordView({ row, bad }: { row: AuditPageRow; bad: boolean }) {
 	return (
 		<article className={`record${bad ? " bad" : ""}`} data-seq={row.seq}>
 			<header>
-				<strong>#{row.seq}</strong> <code>{row.kind}</code> {row.time}{" "}
+				<strong>#{row.seq}</strong> <code>{shown(row.kind)}</code> {row.time}{" "}
 				<a href={href("audit", { session: row.session })}>{row.session.slice(0, 8)}</a> turn {row.turn}
 				{row.call_id === undefined ? null : (
 					<>
@@ -87,7 +88,7 @@ export function AuditPage({ initialSession }: { initialSession: string }) {
 							? "verifying…"
 							: verify.ok
 								? `chain valid: ${verify.checked} records`
-								: `chain BROKEN at record #${verify.firstBad.seq}: ${verify.firstBad.reason}`}
+								: `chain BROKEN at record #${verify.firstBad.seq}: ${shown(verify.firstBad.reason)}`}
 				</span>
 				{badSeq === undefined ? null : (
 					<a href={href("audit", { session: "" })} onClick={() => void load(badSeq + 1, true)}>
@@ -95,7 +96,7 @@ export function AuditPage({ initialSession }: { initialSession: string }) {
 					</a>
 				)}
 			</form>
-			{error === undefined ? null : <p className="error">{error}</p>}
+			{error === undefined ? null : <p className="error">{shown(error)}</p>}
 			{pages.flatMap((p) => p.records).map((row) => (
 				<RecordView key={row.seq} row={row} bad={row.seq === badSeq} />
 			))}

@@ -1,3 +1,5 @@
+import { shown, shownBlock } from "./shown.js";
+
 /** A unified diff as text lines, each marked by its first character; never as HTML. */
 export function DiffView({ diff }: { diff: string }) {
 	const lines = diff.replace(/\n$/, "").split("\n");
@@ -6,7 +8,7 @@ export function DiffView({ diff }: { diff: string }) {
 			{lines.map((line, i) => (
 				// biome-ignore lint/suspicious/noArrayIndexKey: a diff's lines never move; where a line stands is what tells it apart
 				<span key={i} className={line.startsWith("+") && !line.startsWith("+++") ? "add" : line.startsWith("-") && !line.startsWith("---") ? "del" : line.startsWith("@@") ? "hunk" : ""}>
-					{line}
+					{shown(line)}
 					{"\n"}
 				</span>
 			))}
@@ -16,5 +18,5 @@ export function DiffView({ diff }: { diff: string }) {
 
 /** Any value as indented JSON text. */
 export function JsonView({ value }: { value: unknown }) {
-	return <pre className="json">{JSON.stringify(value, null, 2)}</pre>;
+	return <pre className="json">{shownBlock(JSON.stringify(value, null, 2))}</pre>;
 }

@@ -7,15 +7,13 @@
  */
 import { useState } from "react";
 import type { ElicitAction, PendingAsk } from "../../src/surfaces/console/console-types.js";
-import { visibleText } from "../../src/kernel/display/visible-text.js";
 import { postJson } from "./api.js";
 import { href } from "./route.js";
+import { shown } from "./shown.js";
 
 type Field = NonNullable<PendingAsk["elicitation"]>["fields"][number];
 /** What a control holds: the text of an input, a checkbox's state, or the choices ticked. */
 type Typed = string | boolean | string[];
-
-const shown = (text: string) => visibleText(text);
 
 function initial(field: Field): Typed {
 	if (field.type === "boolean") return field.default === true;

@@ -4,6 +4,7 @@ import type { ExplainView } from "../../src/surfaces/console/console-types.js";
 import { getJson, query } from "./api.js";
 import { JsonView } from "./diff-view.js";
 import { href } from "./route.js";
+import { shown } from "./shown.js";
 
 export function ExplainPage({ id, session }: { id: string; session: string }) {
 	const [input, setInput] = useState({ id, session });
@@ -41,7 +42,7 @@ export function ExplainPage({ id, session }: { id: string; session: string }) {
 					<input type="checkbox" checked={showJson} onChange={(e) => setShowJson(e.target.checked)} /> as data
 				</label>
 			</form>
-			{error === undefined ? null : <p className="error">{error}</p>}
+			{error === undefined ? null : <p className="error">{shown(error)}</p>}
 			{view === undefined ? null : showJson ? <JsonView value={view.tree} /> : <pre className="tree" data-testid="explain-text">{view.text}</pre>}
 		</section>
 	);

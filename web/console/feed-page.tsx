@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from "react";
 import type { FeedItem } from "../../src/surfaces/console/console-types.js";
 import { query } from "./api.js";
 import { href } from "./route.js";
+import { shownClipped } from "./shown.js";
 
 /** Events kept on the page; older ones scroll off (the audit page has them all). */
 const KEEP = 2000;
@@ -22,7 +23,7 @@ function summary(item: FeedItem): string {
 	const parts: string[] = [];
 	for (const key of ["tool", "decision", "effect", "resource", "status", "reason", "error", "text", "input"]) {
 		const value = payload[key];
-		if (typeof value === "string" && value !== "") parts.push(`${key}=${value.length > 120 ? `${value.slice(0, 120)}…` : value}`);
+		if (typeof value === "string" && value !== "") parts.push(`${key}=${shownClipped(value, 120)}`);
 	}
 	return parts.join("  ");
 }

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from "react";
 import type { RunView, SessionRow } from "../../src/surfaces/console/console-types.js";
 import { getJson, postJson } from "./api.js";
 import { href } from "./route.js";
+import { shown } from "./shown.js";
 
 export function RunsPage() {
 	const [runs, setRuns] = useState<RunView[] | undefined>(undefined);
@@ -36,7 +37,7 @@ export function RunsPage() {
 		<section>
 			{message === undefined ? null : (
 				<p className="note" data-testid="runs-message">
-					{message}
+					{shown(message)}
 				</p>
 			)}
 			<h3>Task runs</h3>
@@ -60,7 +61,7 @@ export function RunsPage() {
 								<a href={href("feed", { session: run.session })}>{run.session.slice(0, 8)}</a>
 							</td>
 							<td>{run.updated_at}</td>
-							<td>{run.open ?? ""}</td>
+							<td>{shown(run.open ?? "")}</td>
 							<td>
 								{run.open === undefined ? null : (
 									<button type="button" onClick={() => void resolve(run)}>
@@ -93,9 +94,9 @@ export function RunsPage() {
 							</td>
 							<td>{s.status}</td>
 							<td>{s.turns}</td>
-							<td>{s.mode}</td>
-							<td>{s.model}</td>
-							<td>{s.workspace}</td>
+							<td>{shown(s.mode)}</td>
+							<td>{shown(s.model)}</td>
+							<td>{shown(s.workspace)}</td>
 							<td>{s.created_at}</td>
 						</tr>
 					))}

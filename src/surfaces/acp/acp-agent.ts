@@ -12,6 +12,7 @@ import { createModel } from "../../models/model-spec.js";
 import type { Runtime } from "../../runtime/runtime.js";
 import type { SessionCliFlags } from "../cli/run-command.js";
 import { sessionOptionsFromFlags, withoutConfig } from "../cli/session-options.js";
+import { shownLines } from "../cli/shown-lines.js";
 import { type AcpConnectionState, AcpSession, type BaseOptions, type SessionPlan } from "./acp-session.js";
 import { streamingModel } from "./streaming-model.js";
 
@@ -120,7 +121,8 @@ async function sessionBase(flags: SessionCliFlags, workspace: string, mcpServers
 	const model = streamingModel(await asRequestError(() => createModel(chosen, process.env)));
 	// Servers the editor offers are not connected: said once, and recorded with the session's start.
 	const notes = mcpServers.map((server) => ({ item: `MCP server ${server.name}`, source: "ACP client (session/new)", why: "Warden does not connect to MCP servers an ACP client supplies" }));
-	for (const note of notes) process.stderr.write(`warden: warning: ignored ${note.item} from ${note.source}: ${note.why}\n`);
+	// The editor names the server: its name is written to the log as the CLI writes a line.
+	for (const note of notes) process.stderr.write(shownLines([`warden: warning: ignored ${note.item} from ${note.source}: ${note.why}`]));
 	const base: BaseOptions = { ...rest, ...(notes.length > 0 ? { configNotes: [...(rest.configNotes ?? []), ...notes] } : {}) };
 	const named = resolved.config.mode.source !== "default";
 	// The mode of a stored session is its own unless a flag or config layer names one.

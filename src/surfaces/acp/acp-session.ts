@@ -20,6 +20,7 @@ import { isPermissionMode, MODE_VIEWS, modeState } from "./acp-modes.js";
 import { type EventLike, UpdateMapper } from "./event-updates.js";
 import { releaseAnswer, toolAnswer } from "./permission-options.js";
 import { releasePermissionRequest, toolPermissionRequest } from "./permission-requests.js";
+import { shownPermission, shownUpdate } from "./shown-updates.js";
 import { sessionCallbacks as callbacks } from "./session-callbacks.js";
 import { promptText, UnsupportedPromptError } from "./prompt-text.js";
 import { SLASH_COMMANDS, slashCommand } from "./slash-commands.js";
@@ -133,7 +134,7 @@ export class AcpSession {
 			// is shown, so with a secret in context the step's text comes redacted from its event instead.
 			if (this.session.contextLabel.sensitivity === "secret") return;
 			this.streamed = true;
-			this.say(delta);
+			this.say(this.connection.runtime.redact(delta));
 		};
 		let result: Awaited<ReturnType<Session["send"]>>;
 		try {
@@ -188,10 +189,12 @@ export class AcpSession {
 		if (event.kind === "model.requested" || event.kind === "turn.completed") this.showOutputs();
 	}
 
-	async askPermission(request: ConfirmationRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+	async askPermission(asked: ConfirmationRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+		// The request is the call as it runs, secrets and all: the editor is shown it masked like the evidence.
+		const request = this.connection.runtime.redact(asked);
 		const view = this.live.view(request.callId) ?? viewToolCall(request.tool, request.arguments, this.workspace);
 		await this.flush();
-		const response = await this.connection.client.request("session/request_permission", toolPermissionRequest(this.id, request, view), { cancellationSignal: signal });
+		const response = await this.connection.client.request("session/request_permission", shownPermission(toolPermissionRequest(this.id, request, view)), { cancellationSignal: signal });
 		const answer = toolAnswer(response.outcome);
 		// A review of an MCP definition is no call that will run: its entry ends with the answer.
 		if (isReviewCall(request.callId)) this.push({ sessionUpdate: "tool_call_update", toolCallId: request.callId, status: ["allow_once", "always_allow"].includes(readAnswer(answer)?.kind ?? "deny") ? "completed" : "failed" });
@@ -200,7 +203,7 @@ export class AcpSession {
 
 	async askRelease(request: ReleaseRequest, signal: AbortSignal): Promise<boolean> {
 		await this.flush();
-		const response = await this.connection.client.request("session/request_permission", releasePermissionRequest(this.id, request), { cancellationSignal: signal });
+		const response = await this.connection.client.request("session/request_permission", shownPermission(releasePermissionRequest(this.id, this.connection.runtime.redact(request))), { cancellationSignal: signal });
 		return releaseAnswer(response.outcome);
 	}
 
@@ -232,14 +235,19 @@ export class AcpSession {
 	}
 
 	private push(update: SessionUpdate): void {
-		this.queue = this.queue.then(() => this.connection.client.notify("session/update", { sessionId: this.id, update })).catch(() => undefined);
+		this.queue = this.queue.then(() => this.notify(update)).catch(() => undefined);
+	}
+
+	/** Every update goes out here, through the display rule. */
+	private notify(update: SessionUpdate): Promise<void> {
+		return this.connection.client.notify("session/update", { sessionId: this.id, update: shownUpdate(update) });
 	}
 
 	private showOutputs(): void {
 		this.queue = this.queue
 			.then(async () => {
 				const messages = await this.connection.runtime.store.listMessages(this.id);
-				for (const update of this.live.forMessages(messages)) await this.connection.client.notify("session/update", { sessionId: this.id, update });
+				for (const update of this.live.forMessages(messages)) await this.notify(update);
 			})
 			.catch(() => undefined);
 	}

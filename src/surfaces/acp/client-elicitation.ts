@@ -8,6 +8,7 @@ import type { CreateElicitationResponse } from "@agentclientprotocol/sdk";
 import type { McpElicitation, McpElicitationAnswer } from "../../providers/mcp/mcp-types.js";
 import type { ElicitCallback } from "../../runtime/mcp/mcp-session-tools.js";
 import type { AcpConnectionState, AcpSession } from "./acp-session.js";
+import { shownElicitation } from "./shown-updates.js";
 
 /** The answer a client's response gives (an unknown action declines). */
 export function elicitationAnswer(response: CreateElicitationResponse): McpElicitationAnswer {
@@ -25,6 +26,6 @@ export function clientElicitation(acp: () => AcpSession | undefined, connection:
 		const session = acp();
 		if (!session) return { action: "decline" };
 		const params = { sessionId: session.id, mode: "form" as const, message: `MCP server ${request.server} asks: ${request.message}`, requestedSchema: request.requestedSchema as never };
-		return elicitationAnswer(await connection.client.request("elicitation/create", params, { cancellationSignal: signal }));
+		return elicitationAnswer(await connection.client.request("elicitation/create", shownElicitation(params), { cancellationSignal: signal }));
 	};
 }

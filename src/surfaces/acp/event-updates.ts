@@ -7,6 +7,7 @@
  */
 import type { SessionUpdate, ToolCallContent, ToolCallStatus } from "@agentclientprotocol/sdk";
 import type { StoredMessage } from "../../store/store.js";
+import { codeBlock } from "./code-block.js";
 import { planEntries } from "./todo-plan.js";
 import { textContent, type ToolCallView, viewToolCall } from "./tool-call-view.js";
 
@@ -83,7 +84,7 @@ export class UpdateMapper {
 			const view = this.calls.get(message.tool_call_id);
 			if (!view || this.shown.has(message.tool_call_id)) continue;
 			this.shown.add(message.tool_call_id);
-			const output: ToolCallContent = textContent(view.kind === "execute" ? fenced(message.content) : message.content);
+			const output: ToolCallContent = textContent(view.kind === "execute" ? codeBlock(message.content) : message.content);
 			updates.push({ sessionUpdate: "tool_call_update", toolCallId: message.tool_call_id, content: [...view.content, output], rawOutput: { content: message.content } });
 		}
 		return updates;
@@ -109,9 +110,4 @@ export class UpdateMapper {
 			content: view.content,
 		};
 	}
-}
-
-function fenced(output: string): string {
-	const fence = output.includes("```") ? "~~~~" : "```";
-	return `${fence}\n${output}${output.endsWith("\n") ? "" : "\n"}${fence}`;
 }

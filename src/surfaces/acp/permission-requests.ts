@@ -8,6 +8,7 @@ import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import type { ReleaseRequest } from "../../kernel/flow/flow-types.js";
 import type { ConfirmationRequest } from "../../runtime/session-options.js";
 import { isReviewCall } from "../../kernel/evidence/review-calls.js";
+import { codeBlock } from "./code-block.js";
 import { RELEASE_OPTIONS, TOOL_OPTIONS } from "./permission-options.js";
 import { textContent, type ToolCallView } from "./tool-call-view.js";
 
@@ -47,7 +48,7 @@ export function releasePermissionRequest(sessionId: string, request: ReleaseRequ
 function exactly(request: ConfirmationRequest): string {
 	const args = (request.arguments ?? {}) as Record<string, unknown>;
 	const why = `Warden asks because: ${request.decision.reason}`;
-	if (request.diff) return `${why}\n\n\`\`\`diff\n${request.diff}${request.diff.endsWith("\n") ? "" : "\n"}\`\`\``;
-	if (typeof args.command === "string") return `${why}\n\nRuns exactly:\n\`\`\`sh\n${args.command}\n\`\`\``;
-	return `${why}\n\n${request.tool} on ${request.resource}:\n\`\`\`json\n${JSON.stringify(request.arguments, null, 2)}\n\`\`\``;
+	if (request.diff) return `${why}\n\n${codeBlock(request.diff, "diff")}`;
+	if (typeof args.command === "string") return `${why}\n\nRuns exactly:\n${codeBlock(args.command, "sh")}`;
+	return `${why}\n\n${request.tool} on ${request.resource}:\n${codeBlock(JSON.stringify(request.arguments, null, 2), "json")}`;
 }

@@ -6,6 +6,7 @@ import type { Command } from "commander";
 import type { ApprovedRule } from "../../kernel/approval/approval-types.js";
 import type { Runtime } from "../../runtime/runtime.js";
 import { EXIT, UsageError } from "./cli-error.js";
+import { shownLines } from "./shown-lines.js";
 
 interface ListFlags {
 	stateDir?: string;
@@ -36,7 +37,7 @@ function ruleJson({ approvedRuleSource, approvedRuleText }: RuleText, rule: Appr
 
 function ruleLine({ approvedRuleText }: RuleText, rule: ApprovedRule): string {
 	const revoked = rule.revoked_at ? `  REVOKED ${rule.revoked_at} by ${rule.revoked_by ?? "?"}` : "";
-	return `#${rule.id}  ${rule.outcome.padEnd(5)}  ${approvedRuleText(rule)}  workspace ${rule.workspace}  by ${rule.created_by}  ${rule.created_at}${revoked}\n`;
+	return `#${rule.id}  ${rule.outcome.padEnd(5)}  ${approvedRuleText(rule)}  workspace ${rule.workspace}  by ${rule.created_by}  ${rule.created_at}${revoked}`;
 }
 
 export function registerApprovedRuleCommands(policy: Command, out: (text: string) => void): void {
@@ -53,8 +54,8 @@ export function registerApprovedRuleCommands(policy: Command, out: (text: string
 				true,
 			);
 			const text = await ruleText();
-			for (const rule of rules) out(flags.json ? `${JSON.stringify(ruleJson(text, rule))}\n` : ruleLine(text, rule));
-			if (!flags.json && rules.length === 0) out("no approved rules\n");
+			for (const rule of rules) out(flags.json ? `${JSON.stringify(ruleJson(text, rule))}\n` : shownLines([ruleLine(text, rule)]));
+			if (!flags.json && rules.length === 0) out(shownLines(["no approved rules"]));
 			process.exitCode = EXIT.ok;
 		});
 	policy
@@ -68,7 +69,7 @@ export function registerApprovedRuleCommands(policy: Command, out: (text: string
 			if (!Number.isInteger(n) || n < 1) throw new UsageError(`<id> must be a rule id such as 3, got "${id}"`);
 			const rule = await withRuntime(flags.stateDir, (rt) => rt.revokeApprovedRule(n, "cli"));
 			const text = await ruleText();
-			out(flags.json ? `${JSON.stringify(ruleJson(text, rule))}\n` : `revoked approved rule #${rule.id}: ${rule.outcome} ${text.approvedRuleText(rule)} in ${rule.workspace}\n`);
+			out(flags.json ? `${JSON.stringify(ruleJson(text, rule))}\n` : shownLines([`revoked approved rule #${rule.id}: ${rule.outcome} ${text.approvedRuleText(rule)} in ${rule.workspace}`]));
 			process.exitCode = EXIT.ok;
 		});
 }

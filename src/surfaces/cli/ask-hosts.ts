@@ -7,6 +7,7 @@
 import { visibleText } from "../../kernel/display/visible-text.js";
 import type { SessionOptions } from "../../runtime/session-options.js";
 import { UsageError } from "./cli-error.js";
+import { shownLines } from "./shown-lines.js";
 
 export const DEFAULT_CONSOLE_ASK_TIMEOUT_S = 300;
 
@@ -29,11 +30,12 @@ function waitElsewhere<T>(refusal: T, signal: AbortSignal): Promise<T> {
 export function elsewhereHost(notice: (line: string) => void = (l) => process.stderr.write(l)): Pick<SessionOptions, "confirm" | "release" | "elicit"> {
 	return {
 		confirm: (request, signal) => {
-			notice(`warden: ${request.tool} ${request.resource} (call ${request.callId}) waits for an answer from the console or \`warden asks answer\`\n`);
+			// The request is the call unredacted: its resource is left to `warden asks list`, which shows it masked like the evidence.
+			notice(shownLines([`warden: ${request.tool} (call ${request.callId}) waits for an answer from the console or \`warden asks answer\` (warden asks list shows it)`]));
 			return waitElsewhere(false, signal);
 		},
 		release: (request, signal) => {
-			notice(`warden: a release to ${request.sink} (call ${request.call_id ?? request.id}) waits for an answer from the console or \`warden asks answer\`\n`);
+			notice(shownLines([`warden: a release to ${request.sink} (call ${request.call_id ?? request.id}) waits for an answer from the console or \`warden asks answer\``]));
 			return waitElsewhere(false, signal);
 		},
 		elicit: (request, signal) => {

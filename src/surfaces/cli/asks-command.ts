@@ -9,6 +9,7 @@ import type { Command } from "commander";
 import type { AskAnswer, ElicitAction, ElicitReply, PendingAsk } from "../../runtime/asks/ask-types.js";
 import { EXIT, UsageError } from "./cli-error.js";
 import { elicitationLines } from "./elicitation-lines.js";
+import { contentLines, shownLines } from "./shown-lines.js";
 
 interface AsksFlags {
 	json?: boolean;
@@ -70,10 +71,10 @@ export function registerAsksCommand(program: Command, out: (text: string) => voi
 			try {
 				const result = reply ? queue.reply(id, reply, "cli") : queue.answer(id, answer as AskAnswer, "cli");
 				if (result.ok) {
-					out(`answered ${id}: ${answer} (by cli)\n`);
+					out(shownLines([`answered ${id}: ${answer} (by cli)`]));
 					process.exitCode = EXIT.ok;
 				} else {
-					process.stderr.write(`warden: ${result.error}\n`);
+					process.stderr.write(shownLines([`warden: ${result.error}`]));
 					process.exitCode = EXIT.failed;
 				}
 			} finally {
@@ -82,8 +83,16 @@ export function registerAsksCommand(program: Command, out: (text: string) => voi
 		});
 }
 
+/** The argument that is what runs or is touched, shown whole on a line of its own; the rest is in `arguments`. */
+const SUBJECTS = ["command", "path", "url"] as const;
+
+/**
+ * The asks as a person reads them. The subject of a call (the command that runs, the path written)
+ * is shown whole, spelled by the display rule, so decoding what is shown gives back exactly what
+ * the decision read; the arguments follow as JSON.
+ */
 export function renderAsks(asks: readonly PendingAsk[]): string {
-	if (asks.length === 0) return "no asks waiting\n";
+	if (asks.length === 0) return shownLines(["no asks waiting"]);
 	const lines: string[] = [];
 	for (const a of asks) {
 		if (a.elicitation) {
@@ -92,12 +101,14 @@ export function renderAsks(asks: readonly PendingAsk[]): string {
 		}
 		lines.push(`${a.id}  ${a.kind} ${a.tool} ${a.resource}  (session ${a.session}, call ${a.call_id}${a.expires_at ? `, expires ${a.expires_at}` : ""})`);
 		lines.push(`  why: ${a.reason}`);
+		const args = (a.arguments ?? {}) as Record<string, unknown>;
+		for (const key of SUBJECTS) if (typeof args[key] === "string") lines.push(`  ${key}: ${args[key]}`);
 		lines.push(`  arguments: ${JSON.stringify(a.arguments)}`);
 		if (a.release) lines.push(`  release: payload sha256 ${a.release.digest} to ${a.release.sink} (labels ${a.release.labels.join(", ")})`);
 		if (a.always_rule) lines.push(`  always would keep: ${a.always_rule}`);
-		if (a.diff) lines.push(...a.diff.trimEnd().split("\n").map((l) => `  ${l}`));
+		if (a.diff) lines.push(...contentLines(a.diff.trimEnd()).map((l) => `  ${l}`));
 	}
 	lines.push(`${asks.length} ask(s) waiting; answer one with: warden asks answer <id> ${ANSWERS.join("|")}`);
 	if (asks.some((a) => a.elicitation)) lines.push(`a request for input: warden asks answer <id> ${ELICIT_ANSWERS.join("|")} (accept with --content '<json>')`);
-	return `${lines.join("\n")}\n`;
+	return shownLines(lines);
 }

@@ -3,6 +3,7 @@ import { decodeVisibleText } from "../../kernel/display/visible-text.js";
 import { elicitFields } from "../../runtime/mcp/elicit-questions.js";
 import type { PendingAsk } from "../../runtime/asks/ask-types.js";
 import { elicitationLines } from "./elicitation-lines.js";
+import { shownLines } from "./shown-lines.js";
 
 const schema = {
 	type: "object",
@@ -26,8 +27,8 @@ const ask: PendingAsk = {
 
 describe("a request for input in `warden asks list`", () => {
 	it("spells every control the server wrote, in its message, name and fields, so nothing is hidden or acted on", () => {
-		const lines = elicitationLines(ask, ask.elicitation!);
-		const text = lines.join("\n");
+		const text = shownLines(elicitationLines(ask, ask.elicitation!));
+		const lines = text.split("\n");
 		expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
 		expect(lines[0]).toBe("ask_1  elicitation from MCP server no\\x1b[2Jtes  (session s1)");
 		expect(decodeVisibleText(lines[1]!.replace(/^ {2}asks: /, ""))).toBe(message);

@@ -2,8 +2,9 @@
 import type { Command } from "commander";
 import type { Runtime } from "../../runtime/runtime.js";
 import { EXIT, UsageError } from "./cli-error.js";
-import { renderEvent } from "./render-event.js";
+import { shownEvent } from "./render-event.js";
 import { renderPlan, sessionPlan } from "./session-plan.js";
+import { clipped, shownLines } from "./shown-lines.js";
 
 interface CommonFlags {
 	stateDir?: string;
@@ -40,8 +41,8 @@ export function registerEvidenceCommands(program: Command, out: (text: string) =
 			const { verifyStateDirAudit } = await import("../../runtime/verify-audit.js");
 			const result = await verifyStateDirAudit(flags.stateDir ? { stateDir: flags.stateDir } : {});
 			if (flags.json) out(`${JSON.stringify(result)}\n`);
-			else if (result.ok) out(`audit chain valid: ${result.checked} records\n`);
-			else out(`audit chain BROKEN at record ${result.firstBad.seq}: ${result.firstBad.reason}\n`);
+			else if (result.ok) out(shownLines([`audit chain valid: ${result.checked} records`]));
+			else out(shownLines([`audit chain BROKEN at record ${result.firstBad.seq}: ${result.firstBad.reason}`]));
 			process.exitCode = result.ok ? EXIT.ok : EXIT.failed;
 		});
 	audit
@@ -58,10 +59,7 @@ export function registerEvidenceCommands(program: Command, out: (text: string) =
 			const records = await withRuntime(flags, (rt) => rt.listAudit(filter));
 			for (const r of records) {
 				if (flags.json) out(`${JSON.stringify(r)}\n`);
-				else {
-					const data = JSON.stringify(r.data);
-					out(`#${r.seq} ${r.time} ${r.session.slice(0, 8)} t${r.turn} ${r.kind}${r.call_id ? ` ${r.call_id}` : ""} ${data.length > 200 ? `${data.slice(0, 200)}…` : data}\n`);
-				}
+				else out(shownLines([`#${r.seq} ${r.time} ${r.session.slice(0, 8)} t${r.turn} ${r.kind}${r.call_id ? ` ${r.call_id}` : ""} ${clipped(JSON.stringify(r.data), 200)}`]));
 			}
 		});
 
@@ -75,9 +73,9 @@ export function registerEvidenceCommands(program: Command, out: (text: string) =
 			const rows = await withRuntime(flags, (rt) => rt.listSessions());
 			for (const s of rows) {
 				if (flags.json) out(`${JSON.stringify(s)}\n`);
-				else out(`${s.id}  ${s.created_at}  ${s.status.padEnd(6)}  turns ${s.turns}  ${s.mode}  ${s.model}  ${s.workspace}\n`);
+				else out(shownLines([`${s.id}  ${s.created_at}  ${s.status.padEnd(6)}  turns ${s.turns}  ${s.mode}  ${s.model}  ${s.workspace}`]));
 			}
-			if (!flags.json && rows.length === 0) out("no sessions recorded\n");
+			if (!flags.json && rows.length === 0) out(shownLines(["no sessions recorded"]));
 		});
 	sessions
 		.command("show")
@@ -93,16 +91,17 @@ export function registerEvidenceCommands(program: Command, out: (text: string) =
 					out(`${JSON.stringify({ session: row, events })}\n`);
 					return;
 				}
-				out(`session ${row.id}\n  status ${row.status} · turns ${row.turns} · created ${row.created_at}${row.ended_at ? ` · ended ${row.ended_at}` : ""}\n`);
+				const head = [`session ${row.id}`, `  status ${row.status} · turns ${row.turns} · created ${row.created_at}${row.ended_at ? ` · ended ${row.ended_at}` : ""}`];
 				// Lineage: the session that spawned this one (a sub-agent), and the sub-agents this one spawned.
-				if (row.parent_session) out(`  parent ${row.parent_session} (call ${row.parent_call ?? "?"})\n`);
+				if (row.parent_session) head.push(`  parent ${row.parent_session} (call ${row.parent_call ?? "?"})`);
 				for (const child of (await rt.listSessions()).filter((s) => s.parent_session === row.id).reverse()) {
-					out(`  child ${child.id} (call ${child.parent_call ?? "?"}) · ${child.status} · ${child.mode}\n`);
+					head.push(`  child ${child.id} (call ${child.parent_call ?? "?"}) · ${child.status} · ${child.mode}`);
 				}
+				out(shownLines(head));
 				const plan = sessionPlan(events);
 				if (plan !== undefined) out(renderPlan(plan));
 				for (const event of events) {
-					const line = renderEvent(event);
+					const line = shownEvent(event);
 					if (line !== undefined && event.kind !== "session.started") out(`${line}\n`);
 				}
 			});

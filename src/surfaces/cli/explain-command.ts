@@ -23,7 +23,7 @@ export function registerExplainCommand(program: Command, out: (text: string) => 
 		.option("--json", "the tree as one JSON object")
 		.action(async (id: string, flags: ExplainFlags) => {
 			// Loaded only when this command runs, so the CLI starts without the runtime.
-			const [{ Runtime }, { ExplainError }, { renderExplanation }, { renderModelCall }] = await Promise.all([
+			const [{ Runtime }, { ExplainError }, { shownExplanation }, { shownModelCall }] = await Promise.all([
 				import("../../runtime/runtime.js"),
 				import("../../runtime/explain.js"),
 				import("./explain-render.js"),
@@ -41,7 +41,7 @@ export function registerExplainCommand(program: Command, out: (text: string) => 
 			} finally {
 				await runtime.close();
 			}
-			out(flags.json ? `${JSON.stringify(tree)}\n` : "kind" in tree ? renderModelCall(tree) : renderExplanation(tree));
+			out(flags.json ? `${JSON.stringify(tree)}\n` : "kind" in tree ? shownModelCall(tree) : shownExplanation(tree));
 			process.exitCode = EXIT.ok;
 		});
 }

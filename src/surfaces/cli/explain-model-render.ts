@@ -3,6 +3,7 @@ import type { ContextLink } from "../../runtime/explain-model.js";
 import type { ModelCallExplanation } from "../../runtime/explain.js";
 import type { ManifestItem } from "../../runtime/context/context-manifest.js";
 import type { Label } from "../../kernel/flow/label.js";
+import { shownLines } from "./shown-lines.js";
 
 const ORDER: readonly ManifestItem["disposition"][] = ["verbatim", "summary", "omitted"];
 
@@ -16,7 +17,17 @@ export function contextLine(c: ContextLink): string {
 	return `context ${c.tokens}/${c.window} tokens: ${t.verbatim} verbatim, ${t.summary} summary, ${t.summarised} summarised, ${t.omitted} omitted · manifest [audit #${c.audit_seq}]${c.digest_ok ? "" : " DIGEST MISMATCH"} (warden explain ${c.model_call})`;
 }
 
+/** The model call as a person reads it: its lines through the display rule. */
+export function shownModelCall(m: ModelCallExplanation): string {
+	return shownLines(modelCallLines(m));
+}
+
+/** The model call's lines as written, before the display rule (a surface that draws them applies its own). */
 export function renderModelCall(m: ModelCallExplanation): string {
+	return `${modelCallLines(m).join("\n")}\n`;
+}
+
+function modelCallLines(m: ModelCallExplanation): string[] {
 	const lines: string[] = [];
 	const add = (depth: number, text: string) => lines.push(`${"  ".repeat(depth)}${text}`);
 	const what = m.purpose === "compaction" ? `compaction ${m.step}'s summarising call` : `step ${m.step}`;
@@ -47,5 +58,5 @@ export function renderModelCall(m: ModelCallExplanation): string {
 		add(0, `evidence INCOMPLETE: ${m.missing.length} missing link(s)`);
 		for (const x of m.missing) add(1, `- ${x}`);
 	}
-	return `${lines.join("\n")}\n`;
+	return lines;
 }

@@ -1,6 +1,7 @@
 /** `warden explain`'s text form: one call's operation tree as indented lines, the verdict last. */
 import { type CallExplanation, isMissing } from "../../runtime/explain.js";
 import { contextLine } from "./explain-model-render.js";
+import { clipped, contentLines, shownLines } from "./shown-lines.js";
 
 /** A diff longer than this many lines is cut: the full one is in `warden audit list --json`. */
 const DIFF_LINES = 40;
@@ -11,12 +12,21 @@ function refs(event?: number, seq?: number): string {
 }
 
 function clip(text: string, max = 160): string {
-	const line = text.replace(/\s+/g, " ").trim();
-	return line.length > max ? `${line.slice(0, max)}…` : line;
+	return clipped(text.trim(), max);
 }
 
-/** The tree as indented text, the completeness verdict last. */
+/** The tree as a person reads it: its lines through the display rule. */
+export function shownExplanation(t: CallExplanation): string {
+	return shownLines(explanationLines(t));
+}
+
+/** The tree's lines as written, before the display rule (a surface that draws them applies its own). */
 export function renderExplanation(t: CallExplanation): string {
+	return `${explanationLines(t).join("\n")}\n`;
+}
+
+/** The tree as indented lines, the completeness verdict last; a value's own newlines stay in its line. */
+export function explanationLines(t: CallExplanation): string[] {
 	const lines: string[] = [];
 	const add = (depth: number, text: string) => lines.push(`${"  ".repeat(depth)}${text}`);
 	add(0, `call ${t.call}${t.tool ? ` ${t.tool}` : ""} · session ${t.session} · turn ${t.turn} step ${t.step}${refs(t.proposed?.event)}`);
@@ -65,7 +75,7 @@ export function renderExplanation(t: CallExplanation): string {
 		add(2, `${e.kind} ${e.resource}${extra.length ? ` (${extra.join(", ")})` : ""}${refs(e.event, e.audit_seq)}`);
 		for (const f of e.flow ?? []) add(3, `flow ${f.decision} to ${f.sink}${f.clearance ? ` (${f.clearance})` : ""}${f.release_id ? ` release ${f.release_id}` : ""}`);
 		if (e.diff) {
-			const diff = e.diff.replace(/\n$/, "").split("\n");
+			const diff = contentLines(e.diff);
 			for (const line of diff.slice(0, DIFF_LINES)) add(3, `| ${line}`);
 			if (diff.length > DIFF_LINES) add(3, `| … ${diff.length - DIFF_LINES} more line(s)`);
 		}
@@ -95,7 +105,7 @@ export function renderExplanation(t: CallExplanation): string {
 		add(0, `evidence INCOMPLETE: ${t.missing.length} missing link(s)`);
 		for (const m of t.missing) add(1, `- ${m}`);
 	}
-	return `${lines.join("\n")}\n`;
+	return lines;
 }
 
 function admission(link: CallExplanation["admittedBy"][number]): string {

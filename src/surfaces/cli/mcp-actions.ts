@@ -9,6 +9,7 @@ import { Runtime } from "../../runtime/runtime.js";
 import { resolveCliConfig } from "./cli-config.js";
 import { UsageError } from "./cli-error.js";
 import type { McpCliFlags } from "./mcp-command.js";
+import { contentLines, shownLines } from "./shown-lines.js";
 
 async function servers(flags: McpCliFlags): Promise<{ workspace: string; servers: McpServerConfig[] }> {
 	const config = await resolveCliConfig({ workspace: flags.workspace, projectConfig: flags.projectConfig, allow: [], ask: [], deny: [], ...(flags.config ? { config: flags.config } : {}) }, process.env);
@@ -49,7 +50,7 @@ function toolJson(t: McpDefinitionReview, full: boolean): Record<string, unknown
 
 function serverHead(s: McpServerSummary): string {
 	const how = s.error ? `NOT STARTED: ${s.error}` : `${s.transport}${s.sandboxed ? ", sandboxed" : ""}`;
-	return `${s.server}  (${how})  from ${s.source}\n`;
+	return `${s.server}  (${how})  from ${s.source}`;
 }
 
 function flagText(t: McpDefinitionReview): string {
@@ -59,23 +60,23 @@ function flagText(t: McpDefinitionReview): string {
 export async function listAction(flags: McpCliFlags, out: (text: string) => void): Promise<void> {
 	const { summaries } = await withRuntime(flags, true, (rt) => review(flags, rt));
 	if (summaries.length === 0) {
-		out(flags.json ? "" : "no MCP servers are configured for this workspace\n");
+		out(flags.json ? "" : shownLines(["no MCP servers are configured for this workspace"]));
 		return;
 	}
 	// A name two tools share is refused in every session: said before one starts.
-	if (!flags.json) for (const why of new Set(summaries.flatMap((s) => s.tools).flatMap((t) => (t.status === "collision" && t.why ? [t.why] : [])))) out(`warning: ${why}\n`);
+	if (!flags.json) for (const why of new Set(summaries.flatMap((s) => s.tools).flatMap((t) => (t.status === "collision" && t.why ? [t.why] : [])))) out(shownLines([`warning: ${why}`]));
 	for (const s of summaries) {
 		if (flags.json) {
 			out(`${JSON.stringify({ server: s.server, source: s.source, transport: s.transport, sandboxed: s.sandboxed, ...(s.error ? { error: s.error } : {}), tools: s.tools.map((t) => toolJson(t, false)), entries: (s.entries ?? []).map((e) => toolJson(e, false)), ...(s.entriesError ? { entries_error: s.entriesError } : {}), reads: (s.reads ?? []).map((r) => ({ name: r.name, status: r.status, ...(r.why ? { why: r.why } : {}) })) })}\n`);
 			continue;
 		}
-		out(serverHead(s));
-		for (const t of s.tools) out(`  ${MARK[t.status]}  ${t.name}  ${t.digest.slice(0, 12)}${t.why ? `  (${t.why})` : ""}${flagText(t)}\n`);
+		out(shownLines([serverHead(s)]));
+		for (const t of s.tools) out(shownLines([`  ${MARK[t.status]}  ${t.name}  ${t.digest.slice(0, 12)}${t.why ? `  (${t.why})` : ""}${flagText(t)}`]));
 		// Resources and prompts: Warden's own read tools, offered without approval (what they reach is pinned below).
-		for (const r of s.reads ?? []) out(`  ${r.status === "offered" ? "read    " : r.status.padEnd(8)}  ${r.name}${r.why ? `  (${r.why})` : ""}\n`);
+		for (const r of s.reads ?? []) out(shownLines([`  ${r.status === "offered" ? "read    " : r.status.padEnd(8)}  ${r.name}${r.why ? `  (${r.why})` : ""}`]));
 		// Their resources, templates and prompts: pinned like tools; only approved ones are listed to the model in full and usable.
-		if (s.entriesError) out(`  its resources and prompts could not be listed for review: ${s.entriesError}\n`);
-		for (const e of s.entries ?? []) out(`  ${MARK[e.status]}  ${e.tool}  ${e.digest.slice(0, 12)}${e.why ? `  (${e.why})` : ""}${flagText(e)}\n`);
+		if (s.entriesError) out(shownLines([`  its resources and prompts could not be listed for review: ${s.entriesError}`]));
+		for (const e of s.entries ?? []) out(shownLines([`  ${MARK[e.status]}  ${e.tool}  ${e.digest.slice(0, 12)}${e.why ? `  (${e.why})` : ""}${flagText(e)}`]));
 	}
 }
 
@@ -92,9 +93,10 @@ export async function showAction(server: string, tool: string | undefined, flags
 			out(`${JSON.stringify(toolJson(t, true))}\n`);
 			continue;
 		}
-		out(`${"name" in t ? (t as McpToolReview).name : t.tool}  ${t.status}  sha256 ${t.digest}${t.approvedDigest ? `  (approved: ${t.approvedDigest})` : ""}\n`);
-		for (const f of t.flags) out(`  FLAGGED ${f.rule}: ${f.field} ${f.says}\n`);
-		if (t.diff) out(`${t.diff}\n`);
+		out(shownLines([`${"name" in t ? (t as McpToolReview).name : t.tool}  ${t.status}  sha256 ${t.digest}${t.approvedDigest ? `  (approved: ${t.approvedDigest})` : ""}`]));
+		for (const f of t.flags) out(shownLines([`  FLAGGED ${f.rule}: ${f.field} ${f.says}`]));
+		if (t.diff) out(shownLines(contentLines(t.diff)));
+		// Spelled stricter than the display rule (every non-ASCII character), so a look-alike in a definition is seen.
 		else out(`${JSON.stringify(t.definition, null, 2).replace(/[^\x20-\x7E\n]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`)}\n`);
 	}
 }
@@ -104,10 +106,10 @@ export async function approveAction(server: string, tools: string[], flags: McpC
 	const pins = await withRuntime(flags, false, (rt) =>
 		approveMcpTools({ store: rt.store, workspace, home: homedir(), servers: configs, stateDir: rt.stateDir, server, by: "cli", ...(tools.length ? { tools } : {}), ...(flags.digest ? { digest: flags.digest } : {}) }),
 	);
-	if (pins.length === 0) out(`nothing to approve: every ${tools.length ? "named " : ""}definition of ${server} is approved as it is\n`);
+	if (pins.length === 0) out(shownLines([`nothing to approve: every ${tools.length ? "named " : ""}definition of ${server} is approved as it is`]));
 	for (const pin of pins) {
 		const flagged = JSON.parse(pin.flags) as string[];
-		out(`approved ${server}/${pin.tool}  sha256 ${pin.digest}${flagged.length ? `  (flagged: ${flagged.join(", ")})` : ""}\n`);
+		out(shownLines([`approved ${server}/${pin.tool}  sha256 ${pin.digest}${flagged.length ? `  (flagged: ${flagged.join(", ")})` : ""}`]));
 	}
 }
 
@@ -115,5 +117,5 @@ export async function revokeAction(server: string, tool: string | undefined, fla
 	const { workspace } = await servers(flags);
 	const revoked = await withRuntime(flags, false, (rt) => revokeMcpTools({ store: rt.store, workspace, server, ...(tool !== undefined ? { tool } : {}), by: "cli" }));
 	if (revoked.length === 0) throw new UsageError(`no approved ${tool === undefined ? "tool" : `tool ${tool}`} of ${server} in ${workspace}`);
-	for (const pin of revoked) out(`revoked ${server}/${pin.tool}  sha256 ${pin.digest}\n`);
+	for (const pin of revoked) out(shownLines([`revoked ${server}/${pin.tool}  sha256 ${pin.digest}`]));
 }

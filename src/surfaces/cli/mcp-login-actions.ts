@@ -5,6 +5,7 @@ import { resolveStateDir } from "../../store/state-dir.js";
 import { resolveCliConfig } from "./cli-config.js";
 import { UsageError } from "./cli-error.js";
 import type { McpCliFlags } from "./mcp-command.js";
+import { shownLines } from "./shown-lines.js";
 
 async function configured(flags: McpCliFlags) {
 	const config = await resolveCliConfig({ workspace: flags.workspace, projectConfig: flags.projectConfig, allow: [], ask: [], deny: [], ...(flags.config ? { config: flags.config } : {}) }, process.env);
@@ -24,7 +25,7 @@ export async function loginAction(server: string, flags: McpCliFlags, out: (text
 		server,
 		authorize: async (url) => say(`Open this URL to authorize Warden at ${server} (waiting for the browser to come back to 127.0.0.1):\n${url.href}\n`),
 	}).catch(usage);
-	out(result === "already_authorized" ? `${server}: already authorized\n` : `${server}: authorized; tokens stored in ${stateDir}/mcp-oauth (mode 0600)\n`);
+	out(shownLines([result === "already_authorized" ? `${server}: already authorized` : `${server}: authorized; tokens stored in ${stateDir}/mcp-oauth (mode 0600)`]));
 }
 
 export async function logoutAction(server: string, flags: McpCliFlags, out: (text: string) => void): Promise<void> {
@@ -35,5 +36,5 @@ export async function logoutAction(server: string, flags: McpCliFlags, out: (tex
 	} catch (err) {
 		usage(err);
 	}
-	out(forgot ? `${server}: stored tokens removed\n` : `${server}: nothing was stored\n`);
+	out(shownLines([forgot ? `${server}: stored tokens removed` : `${server}: nothing was stored`]));
 }

@@ -11,6 +11,7 @@ import type { MemoryRow } from "../../store/memory-rows.js";
 import type { Runtime } from "../../runtime/runtime.js";
 import type { MemoryWhere } from "../../runtime/memory-admin.js";
 import { EXIT, UsageError } from "./cli-error.js";
+import { contentLines, shownLines } from "./shown-lines.js";
 
 interface WhereFlags {
 	stateDir?: string;
@@ -79,15 +80,15 @@ function shown(row: MemoryRow, reveal: boolean): MemoryRow {
 
 function rowLine(row: MemoryRow): string {
 	const flags = [row.stale ? "STALE" : undefined, row.expires_at ? `expires ${row.expires_at}` : undefined].filter((f) => f !== undefined);
-	return `${row.id}  ${row.scope}/${row.namespace}  ${row.kind}  ${row.title}  [${labelText(row)}]  ${row.updated_at}${flags.length ? `  ${flags.join(", ")}` : ""}\n`;
+	return `${row.id}  ${row.scope}/${row.namespace}  ${row.kind}  ${row.title}  [${labelText(row)}]  ${row.updated_at}${flags.length ? `  ${flags.join(", ")}` : ""}`;
 }
 
 function hitText(hit: MemoryHit, explain: boolean): string {
-	const lines = [`${hit.score.total.toFixed(3)}  ${rowLine(hit.record).trimEnd()}`];
+	const lines = [`${hit.score.total.toFixed(3)}  ${rowLine(hit.record)}`];
 	if (explain) {
 		for (const t of hit.score.terms) lines.push(`    ${t.term.padEnd(8)} ${t.points >= 0 ? "+" : ""}${t.points.toFixed(3)}  = ${t.value.toFixed(3)} × ${t.weight}`);
 	}
-	return `${lines.join("\n")}\n`;
+	return shownLines(lines);
 }
 
 function showText(row: MemoryRow): string {
@@ -108,7 +109,7 @@ function showText(row: MemoryRow): string {
 	];
 	if (Object.keys(row.metadata).length > 0) lines.push(`metadata    ${JSON.stringify(row.metadata)}`);
 	if (row.embedding_model) lines.push(`embedding   ${row.embedding_model}`);
-	return `${lines.join("\n")}\n\n${row.content}\n`;
+	return shownLines([...lines, "", ...contentLines(row.content)]);
 }
 
 export function registerMemoryCommand(program: Command, out: (text: string) => void): void {
@@ -122,8 +123,8 @@ export function registerMemoryCommand(program: Command, out: (text: string) => v
 			const where = await whereOf(flags);
 			const { listMemory } = await import("../../runtime/memory-admin.js");
 			const rows = await withRuntime(flags.stateDir, (rt) => listMemory(rt.store, where, { all: flags.all === true, limit }), true);
-			for (const row of rows) out(flags.json ? `${JSON.stringify(shown(row, false))}\n` : rowLine(shown(row, false)));
-			if (!flags.json && rows.length === 0) out("no memory records\n");
+			for (const row of rows) out(flags.json ? `${JSON.stringify(shown(row, false))}\n` : shownLines([rowLine(shown(row, false))]));
+			if (!flags.json && rows.length === 0) out(shownLines(["no memory records"]));
 			process.exitCode = EXIT.ok;
 		});
 	whereOptions(memory.command("search").description("rank records for a query with the memory_search score"))
@@ -143,7 +144,7 @@ export function registerMemoryCommand(program: Command, out: (text: string) => v
 				const safe = { ...hit, record: shown(hit.record, false) };
 				out(flags.json ? `${JSON.stringify({ score: safe.score, record: safe.record })}\n` : hitText(safe, flags.explain === true));
 			}
-			if (!flags.json && hits.length === 0) out(`no memory matches ${JSON.stringify(query)}\n`);
+			if (!flags.json && hits.length === 0) out(shownLines([`no memory matches ${JSON.stringify(query)}`]));
 			process.exitCode = EXIT.ok;
 		});
 	memory
@@ -167,8 +168,8 @@ export function registerMemoryCommand(program: Command, out: (text: string) => v
 			const admin = await import("../../runtime/memory-admin.js");
 			const where = flags.expired ? await whereOf(flags) : undefined;
 			const rows = await withRuntime(flags.stateDir, async (rt) => (where ? admin.forgetExpired(rt.store, where, "cli") : [await admin.forgetMemory(rt.store, id!, "cli")]), false);
-			for (const row of rows) out(flags.json ? `${JSON.stringify({ forgotten: row.id, scope: row.scope, namespace: row.namespace })}\n` : `forgot ${row.id} (${row.scope}/${row.namespace})\n`);
-			if (!flags.json && rows.length === 0) out("no expired memory records\n");
+			for (const row of rows) out(flags.json ? `${JSON.stringify({ forgotten: row.id, scope: row.scope, namespace: row.namespace })}\n` : shownLines([`forgot ${row.id} (${row.scope}/${row.namespace})`]));
+			if (!flags.json && rows.length === 0) out(shownLines(["no expired memory records"]));
 			process.exitCode = EXIT.ok;
 		});
 	memory
@@ -180,7 +181,7 @@ export function registerMemoryCommand(program: Command, out: (text: string) => v
 		.action(async (id: string, flags: { stateDir?: string; undo?: boolean }) => {
 			const { markMemoryStale } = await import("../../runtime/memory-admin.js");
 			const row = await withRuntime(flags.stateDir, (rt) => markMemoryStale(rt.store, id, flags.undo !== true, "cli"), false);
-			out(`${row.id} is ${row.stale ? "stale" : "fresh"}\n`);
+			out(shownLines([`${row.id} is ${row.stale ? "stale" : "fresh"}`]));
 			process.exitCode = EXIT.ok;
 		});
 }

@@ -4,6 +4,7 @@ import { describeClearance } from "../../kernel/flow/egress-admission.js";
 import { describeLabel } from "../../kernel/flow/label.js";
 import type { ExplainedRule, PolicyCheck } from "../../runtime/policy-check.js";
 import type { FlowExplanation } from "../../runtime/policy-check-flow.js";
+import { shownLines } from "./shown-lines.js";
 
 export interface PolicyReport {
 	tool: string;
@@ -130,5 +131,5 @@ export function renderPolicyReport(r: PolicyReport): string {
 		lines.push(`  on ask     ${r.on_ask.value} (${r.on_ask.source}): warden run would ${answer} this call`);
 	}
 	lines.push(`  mode       ${r.mode.value} (${r.mode.source})`, `  workspace  ${r.workspace}`);
-	return `${lines.join("\n")}\n`;
+	return shownLines(lines);
 }

@@ -7,6 +7,7 @@
 import type { Command } from "commander";
 import type { RecoveryReport } from "../../kernel/operations/recovery.js";
 import { EXIT } from "./cli-error.js";
+import { shownLines } from "./shown-lines.js";
 
 interface RecoverFlags {
 	json?: boolean;
@@ -32,12 +33,12 @@ export function registerRecoverCommand(program: Command, out: (text: string) => 
 }
 
 export function renderRecovery(r: RecoveryReport): string {
-	if (r.operations.length === 0 && r.interrupted.length === 0 && r.unreadable.length === 0) return "recovery: nothing pending\n";
+	if (r.operations.length === 0 && r.interrupted.length === 0 && r.unreadable.length === 0) return shownLines(["recovery: nothing pending"]);
 	const lines: string[] = [];
 	for (const op of r.operations) lines.push(`${op.state.padEnd(9)} ${op.id} ${op.kind} ${op.resource} (call ${op.call_id}, session ${op.session}): ${op.by}`);
 	for (const id of r.unreadable) lines.push(`unreadable ${id}: left pending`);
 	for (const id of r.interrupted) lines.push(`interrupted session ${id}`);
 	const unknown = r.operations.filter((o) => o.state === "unknown").length;
 	lines.push(`recovery: ${r.operations.length} operation(s) settled, ${unknown} unknown, ${r.interrupted.length} session(s) interrupted`);
-	return `${lines.join("\n")}\n`;
+	return shownLines(lines);
 }

@@ -1,32 +1,56 @@
 /** Human-readable lines for the events of a run (the `--json` mode prints the events themselves). */
 import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
+import { clipped, contentLines, shownLines } from "./shown-lines.js";
 
 const MAX_ARGS = 160;
 
 function short(value: unknown): string {
-	const text = typeof value === "string" ? value : JSON.stringify(value);
-	return text.length > MAX_ARGS ? `${text.slice(0, MAX_ARGS)}…` : text;
+	return clipped(typeof value === "string" ? value : JSON.stringify(value), MAX_ARGS);
 }
 
 function tag(payload: { call_id: string; tool?: string }): string {
 	return payload.tool ? `${payload.tool} [${payload.call_id}]` : payload.call_id;
 }
 
-/** A sub-agent's event is indented under its parent's call, one step per level of nesting. */
-export function renderEvent(event: AnyWardenEvent): string | undefined {
-	const line = renderOwnEvent(event);
-	if (line === undefined || event.lineage === undefined) return line;
-	const margin = `${"  ".repeat(event.lineage.depth)}┆ `;
-	return line
-		.split("\n")
-		.map((l) => (l === "" ? l : `${margin}${l}`))
-		.join("\n");
+/** The event as printed for a person: its lines through the display rule, without the last newline. */
+export function shownEvent(event: AnyWardenEvent): string | undefined {
+	const lines = eventLines(event);
+	return lines === undefined ? undefined : shownLines(lines).slice(0, -1);
 }
 
-function renderOwnEvent(event: AnyWardenEvent): string | undefined {
+/** The event's lines as written, before the display rule (a surface that draws them applies its own). */
+export function renderEvent(event: AnyWardenEvent): string | undefined {
+	return eventLines(event)?.join("\n");
+}
+
+/** A sub-agent's event is indented under its parent's call, one step per level of nesting. */
+export function eventLines(event: AnyWardenEvent): string[] | undefined {
+	const lines = ownEventLines(event);
+	if (lines === undefined || event.lineage === undefined) return lines;
+	const margin = `${"  ".repeat(event.lineage.depth)}┆ `;
+	return lines.map((l) => (l === "" ? l : `${margin}${l}`));
+}
+
+/** Each event is one line, but for the few that lay out several (a value's own newlines stay in its line). */
+function ownEventLines(event: AnyWardenEvent): string[] | undefined {
+	const line = ownEventLine(event);
+	if (line !== undefined) return [line];
 	switch (event.kind) {
 		case "session.started":
-			return `session ${event.session}\n  workspace ${event.payload.workspace} · mode ${event.payload.mode} · model ${event.payload.model}`;
+			return [`session ${event.session}`, `  workspace ${event.payload.workspace} · mode ${event.payload.mode} · model ${event.payload.model}`];
+		case "turn.completed": {
+			const p = event.payload;
+			const head = `turn ${event.turn} ${p.status} after ${p.steps} model call${p.steps === 1 ? "" : "s"}`;
+			const tail = p.error ? `: ${p.error}` : "";
+			return p.text ? [`${head}${tail}`, "", ...contentLines(p.text), ""] : [`${head}${tail}`];
+		}
+		default:
+			return undefined;
+	}
+}
+
+function ownEventLine(event: AnyWardenEvent): string | undefined {
+	switch (event.kind) {
 		case "turn.started":
 			return `turn ${event.turn}: ${short(event.payload.input)}`;
 		case "model.responded": {
@@ -94,12 +118,6 @@ function renderOwnEvent(event: AnyWardenEvent): string | undefined {
 		case "compaction.failed": {
 			const p = event.payload;
 			return `  ✗ compaction ${p.compaction} failed (${p.failures} in a row): ${p.error}${p.gave_up ? "; giving up" : ""}`;
-		}
-		case "turn.completed": {
-			const p = event.payload;
-			const head = `turn ${event.turn} ${p.status} after ${p.steps} model call${p.steps === 1 ? "" : "s"}`;
-			const tail = p.error ? `: ${p.error}` : "";
-			return p.text ? `${head}${tail}\n\n${p.text}\n` : `${head}${tail}`;
 		}
 		case "session.ended":
 			return `session ended (${event.payload.status})`;

@@ -7,6 +7,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import type { ReplayReport } from "../../runtime/replay/replay.js";
 import { EXIT, UsageError } from "./cli-error.js";
+import { shownLines } from "./shown-lines.js";
 
 interface ReplayFlags {
 	workspace?: string;
@@ -56,7 +57,7 @@ export function registerReplayCommand(program: Command, out: (text: string) => v
 			} catch (err) {
 				if (err instanceof ReplaySourceError) throw new UsageError(err.message);
 				if (!(err instanceof ReplayError)) throw err;
-				process.stderr.write(`warden: ${err.message}\n`);
+				process.stderr.write(shownLines([`warden: ${err.message}`]));
 				process.exitCode = EXIT.failed;
 				return;
 			}
@@ -96,7 +97,7 @@ export function registerReplayCommand(program: Command, out: (text: string) => v
 				if ((err as NodeJS.ErrnoException).code === "EEXIST") throw new UsageError(`${file} already exists; a replay file is never overwritten`);
 				throw err;
 			}
-			out(`replay: session ${session} → ${file} (${lines.length} lines)\n`);
+			out(shownLines([`replay: session ${session} → ${file} (${lines.length} lines)`]));
 			process.exitCode = EXIT.ok;
 		});
 }
@@ -123,5 +124,5 @@ export function renderReport(r: ReplayReport): string {
 		}
 		if (r.mismatches.length > SHOWN) lines.push(`  … and ${r.mismatches.length - SHOWN} more (--json shows all)`);
 	}
-	return `${lines.join("\n")}\n`;
+	return shownLines(lines);
 }

@@ -7,16 +7,17 @@ import { shellSandbox } from "../../runtime/session-policy.js";
 import type { SessionOptions } from "../../runtime/session-options.js";
 import { askTimeoutMs, elsewhereHost } from "./ask-hosts.js";
 import { EXIT, UsageError } from "./cli-error.js";
-import { renderEvent } from "./render-event.js";
+import { shownEvent } from "./render-event.js";
 import type { RunFlags } from "./run-command.js";
 import { resumeFromFlags, sessionOptionsFromFlags, withoutConfig } from "./session-options.js";
+import { shownLines } from "./shown-lines.js";
 import { onReaderGone, readerGone } from "./stdout-pipe.js";
 
 export async function runTask(task: string, flags: RunFlags, out: (text: string) => void): Promise<number> {
 	const print = (event: AnyWardenEvent) => {
 		if (flags.json) out(`${JSON.stringify(event)}\n`);
 		else {
-			const line = renderEvent(event);
+			const line = shownEvent(event);
 			if (line !== undefined) out(`${line}\n`);
 		}
 	};
@@ -46,13 +47,13 @@ export async function runTask(task: string, flags: RunFlags, out: (text: string)
 		const result = await session.send(task, { signal: controller.signal });
 		await session.end(result.status === "completed" ? "ok" : "error");
 		// A reader that went away is not news to report: the run stopped because of it.
-		if (result.status !== "completed" && !readerGone()) process.stderr.write(`warden: ${result.error ?? `turn ended with status ${result.status}`}\n`);
+		if (result.status !== "completed" && !readerGone()) process.stderr.write(shownLines([`warden: ${result.error ?? `turn ended with status ${result.status}`}`]));
 		if (!flags.json) {
 			const verdict = await runtime.verifyAudit();
 			out(
-				verdict.ok
-					? `audit: ${verdict.checked} records in ${runtime.stateDir}, hash chain valid\n`
-					: `audit: CHAIN BROKEN at record ${verdict.firstBad.seq}: ${verdict.firstBad.reason}\n`,
+				shownLines([
+					verdict.ok ? `audit: ${verdict.checked} records in ${runtime.stateDir}, hash chain valid` : `audit: CHAIN BROKEN at record ${verdict.firstBad.seq}: ${verdict.firstBad.reason}`,
+				]),
 			);
 		}
 		return result.status === "completed" ? EXIT.ok : EXIT.failed;
@@ -77,5 +78,5 @@ async function promptingHost(flags: RunFlags, redact: <T>(value: T) => T): Promi
 async function warnWithoutSandbox(mode: PermissionMode, required: boolean): Promise<void> {
 	if (!needsSandbox(mode, required)) return;
 	const sandbox = await shellSandbox();
-	if (!sandbox.available) process.stderr.write(`warden: no sandbox here (${sandbox.reason}); every shell command will be asked about\n`);
+	if (!sandbox.available) process.stderr.write(shownLines([`warden: no sandbox here (${sandbox.reason}); every shell command will be asked about`]));
 }

@@ -7,7 +7,8 @@ import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
 import type { Runtime } from "../../runtime/runtime.js";
 import type { CommandOutcome, RunCommandResult, TaskRuns, TaskRunView } from "../../runtime/task-runs.js";
 import { EXIT } from "./cli-error.js";
-import { renderEvent } from "./render-event.js";
+import { shownEvent } from "./render-event.js";
+import { contentLines, shownLines } from "./shown-lines.js";
 import { type SessionCliFlags, sessionFlags } from "./run-command.js";
 
 interface OutputFlags {
@@ -19,7 +20,7 @@ type Out = (text: string) => void;
 
 /** Events go to stderr: stdout is the command's result, the same on a retry. */
 const progress = (event: AnyWardenEvent) => {
-	const line = renderEvent(event);
+	const line = shownEvent(event);
 	if (line !== undefined) process.stderr.write(`${line}\n`);
 };
 
@@ -103,7 +104,7 @@ export function registerRunsCommand(program: Command, out: Out): void {
 				const { TaskRuns } = await import("../../runtime/task-runs.js");
 				const list = await new TaskRuns(runtime).list();
 				if (flags.json) out(`${JSON.stringify(list)}\n`);
-				else for (const run of list) out(`${run.id}  ${run.state}  session ${run.session}  ${run.updated_at}${run.attention ? `  (${run.attention})` : ""}\n`);
+				else out(shownLines(list.map((run) => `${run.id}  ${run.state}  session ${run.session}  ${run.updated_at}${run.attention ? `  (${run.attention})` : ""}`)));
 				return EXIT.ok;
 			});
 		});
@@ -118,7 +119,7 @@ async function withRuntime(flags: OutputFlags, act: (runtime: Runtime) => Promis
 		return await act(runtime);
 	} catch (err) {
 		if (!(err instanceof TaskRunError)) throw err;
-		process.stderr.write(`warden: ${err.message}\n`);
+		process.stderr.write(shownLines([`warden: ${err.message}`]));
 		return EXIT.failed;
 	} finally {
 		await runtime.close();
@@ -129,8 +130,8 @@ function withRuns(flags: OutputFlags, out: Out, command: (runs: TaskRuns, runtim
 	return withRuntime(flags, async (runtime) => {
 		const { TaskRuns } = await import("../../runtime/task-runs.js");
 		const outcome = await command(new TaskRuns(runtime), runtime);
-		if (outcome.interrupted) process.stderr.write(`warden: ${outcome.interrupted}\n`);
-		else if (outcome.replayed) process.stderr.write(`warden: command ${outcome.result.command} of run ${outcome.result.run} was already done; its stored result follows\n`);
+		if (outcome.interrupted) process.stderr.write(shownLines([`warden: ${outcome.interrupted}`]));
+		else if (outcome.replayed) process.stderr.write(shownLines([`warden: command ${outcome.result.command} of run ${outcome.result.run} was already done; its stored result follows`]));
 		out(flags.json ? `${JSON.stringify(outcome.result)}\n` : renderResult(outcome.result));
 		return outcome.interrupted === undefined && outcome.result.state === "completed" ? EXIT.ok : EXIT.failed;
 	});
@@ -147,10 +148,10 @@ async function resumeOptions(runtime: Runtime, runId: string, flags: SessionCliF
 
 function renderResult(r: RunCommandResult): string {
 	const lines = [`run ${r.run}: ${r.state} (${r.kind} ${r.command}, session ${r.session}${r.turn !== undefined ? `, turn ${r.turn}` : ""})`];
-	if (r.text) lines.push(r.text);
+	if (r.text) lines.push(...contentLines(r.text));
 	if (r.error) lines.push(`error: ${r.error}`);
 	if (r.attention) lines.push(`needs attention: ${r.attention}`);
-	return `${lines.join("\n")}\n`;
+	return shownLines(lines);
 }
 
 function renderView(v: TaskRunView): string {
@@ -165,5 +166,5 @@ function renderView(v: TaskRunView): string {
 		const state = (c.result as Partial<RunCommandResult> | undefined)?.state;
 		lines.push(`  ${c.command_id}  ${c.kind}  ${c.state}${state ? ` → ${state}` : ""}${c.input !== undefined ? `  ${JSON.stringify(c.input)}` : ""}`);
 	}
-	return `${lines.join("\n")}\n`;
+	return shownLines(lines);
 }

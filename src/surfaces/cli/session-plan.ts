@@ -4,6 +4,7 @@
  * the evidence has to be stored for it.
  */
 import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
+import { contentLines, shownLines } from "./shown-lines.js";
 
 export function sessionPlan(events: readonly AnyWardenEvent[]): string | undefined {
 	let mode: string | undefined;
@@ -18,8 +19,5 @@ export function sessionPlan(events: readonly AnyWardenEvent[]): string | undefin
 
 /** The plan as `sessions show` prints it, indented under its heading. */
 export function renderPlan(plan: string): string {
-	return `  plan (the last answer in plan mode):\n${plan
-		.split("\n")
-		.map((l) => `    ${l}`)
-		.join("\n")}\n`;
+	return shownLines(["  plan (the last answer in plan mode):", ...contentLines(plan).map((l) => `    ${l}`)]);
 }

@@ -6,6 +6,7 @@
 import type { Command } from "commander";
 import type { SkillCatalogue } from "../../runtime/skills/skill-types.js";
 import { EXIT } from "./cli-error.js";
+import { shownLines } from "./shown-lines.js";
 
 interface SkillsListFlags {
 	workspace: string;
@@ -55,7 +56,7 @@ export function renderSkills(catalogue: SkillCatalogue, userDir: string, workspa
 	const width = Math.max(4, ...catalogue.skills.map((s) => s.name.length));
 	for (const s of catalogue.skills) {
 		lines.push(`${s.name.padEnd(width)}  ${s.source.padEnd(9)}  ${(s.trusted ? "trusted" : "untrusted").padEnd(9)}  ${s.file}`);
-		lines.push(`${" ".repeat(width)}  ${s.description.replace(/\s+/g, " ")}`);
+		lines.push(`${" ".repeat(width)}  ${s.description}`);
 		if (s.allowedTools) lines.push(`${" ".repeat(width)}  allowed-tools (narrows only): ${s.allowedTools.rules.map((r) => r.text).join(", ")}`);
 	}
 	for (const w of catalogue.warnings) lines.push(`warning: ${w.file}: ${w.field}: ${w.message}`);
@@ -65,5 +66,5 @@ export function renderSkills(catalogue: SkillCatalogue, userDir: string, workspa
 			? `no skills in ${userDir} or ${workspace}/{.agents,.warden}/skills`
 			: `${catalogue.skills.length} skill(s): ${users} user, ${catalogue.skills.length - users} workspace; ${catalogue.warnings.length} warning(s)`,
 	);
-	return `${lines.join("\n")}\n`;
+	return shownLines(lines);
 }

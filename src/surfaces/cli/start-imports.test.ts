@@ -20,6 +20,7 @@ const KERNEL_TABLES: Record<string, string> = {
 	"kernel/budget/budget-limits.ts": "the --budget value check, run while the arguments are read",
 	"kernel/budget/budget-errors.ts": "the error that check throws",
 	"kernel/flow/label.ts": "the sensitivities and integrities --label is checked against (it imports nothing)",
+	"kernel/display/visible-text.ts": "the display rule every printed line passes, an error's included (one pure function; it imports nothing)",
 };
 
 const HEAVY = ["kernel/", "runtime/", "store/", "providers/", "config/", "tools/"];
@@ -73,16 +74,18 @@ describe("the CLI's start", () => {
 		expect(valueImports('import { type A, b } from "./x.js";\nimport type { C } from "./y.js";\nimport { type D } from "./z.js";')).toEqual(["./x.js"]);
 	});
 
-	it("declares no command before the arguments are read: main loads only the parser, the error reporting and the registry", () => {
+	it("declares no command before the arguments are read: main loads only the parser, the error reporting (with the display rule it prints through) and the registry", () => {
 		expect([...start].sort()).toEqual([
+			"kernel/display/visible-text.ts",
 			"surfaces/cli/cli-error.ts",
 			"surfaces/cli/command-registry.ts",
 			"surfaces/cli/main.ts",
+			"surfaces/cli/shown-lines.ts",
 			"surfaces/cli/stdout-pipe.ts",
 		]);
 	});
 
-	it("loads no runtime, store, provider, config or tool module, and only constant tables of the kernel", () => {
+	it("loads no runtime, store, provider, config or tool module, and of the kernel only constant tables and the display rule", () => {
 		const heavy = [...loaded].filter((f) => HEAVY.some((h) => f.startsWith(h)) && KERNEL_TABLES[f] === undefined);
 		expect(heavy).toEqual([]);
 	});

@@ -7,6 +7,7 @@
 import type { Command } from "commander";
 import type { UndoResult, UndoTarget } from "../../runtime/undo.js";
 import { EXIT, UsageError } from "./cli-error.js";
+import { shownLines } from "./shown-lines.js";
 
 interface UndoFlags {
 	session?: string;
@@ -46,12 +47,17 @@ export function registerUndoCommand(program: Command, out: (text: string) => voi
 			} finally {
 				await runtime.close();
 			}
-			out(flags.json ? `${JSON.stringify(result)}\n` : renderUndo(result));
+			out(flags.json ? `${JSON.stringify(result)}\n` : shownLines(undoLines(result)));
 			process.exitCode = result.refused.length > 0 ? EXIT.failed : EXIT.ok;
 		});
 }
 
+/** The undo's lines as written, before the display rule (a surface that draws them applies its own). */
 export function renderUndo(r: UndoResult): string {
+	return `${undoLines(r).join("\n")}\n`;
+}
+
+function undoLines(r: UndoResult): string[] {
 	const what = r.target.call === undefined ? `session ${r.target.session}` : `call ${r.target.call} of session ${r.target.session}`;
 	const lines = [r.dry_run ? `undo of ${what} (dry run: nothing changed)` : `undo of ${what} · undo session ${r.session}`];
 	for (const f of r.restored) {
@@ -69,5 +75,5 @@ export function renderUndo(r: UndoResult): string {
 	const verb = r.dry_run ? "would restore" : "restored";
 	const memory = r.forgotten.length > 0 ? `, ${r.dry_run ? "would forget" : "forgot"} ${r.forgotten.length} memory record(s)` : "";
 	lines.push(`${verb} ${r.restored.length} file(s)${memory}, refused ${r.refused.length}${r.unchanged.length ? `, ${r.unchanged.length} already as before` : ""}`);
-	return `${lines.join("\n")}\n`;
+	return lines;
 }

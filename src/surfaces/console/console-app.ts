@@ -12,8 +12,8 @@ import { ExplainError } from "../../runtime/explain.js";
 import type { Runtime } from "../../runtime/runtime.js";
 import { describeAttention, runAttention } from "../../runtime/task-run-attention.js";
 import type { FeedFilter, SqliteFeed } from "../../store/sqlite-feed.js";
-import { renderExplanation } from "../cli/explain-render.js";
-import { renderModelCall } from "../cli/explain-model-render.js";
+import { shownExplanation } from "../cli/explain-render.js";
+import { shownModelCall } from "../cli/explain-model-render.js";
 import { type ConsoleAssets, serveAsset } from "./console-assets.js";
 import { type Binding, type ConsoleSecrets, guard, securityHeaders } from "./console-security.js";
 import { ASK_ANSWERS, type AuditPage, ELICIT_ACTIONS, type ExplainView, type RunView } from "./console-types.js";
@@ -117,7 +117,7 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
 		const session = c.req.query("session") || undefined;
 		const options = session === undefined ? {} : { session };
 		const model = await deps.runtime.explainModel(id, options);
-		const view: ExplainView = model ? { text: renderModelCall(model), tree: model } : await callView(deps.runtime, id, options);
+		const view: ExplainView = model ? { text: shownModelCall(model), tree: model } : await callView(deps.runtime, id, options);
 		return c.json(view);
 	});
 
@@ -214,7 +214,7 @@ async function follow(stream: SSEStreamingApi, wakeup: StoreWakeup, lifetimeMs: 
 
 async function callView(runtime: Runtime, id: string, options: { session?: string }): Promise<ExplainView> {
 	const tree = await runtime.explain(id, options);
-	return { text: renderExplanation(tree), tree };
+	return { text: shownExplanation(tree), tree };
 }
 
 async function jsonBody(request: Request): Promise<unknown> {

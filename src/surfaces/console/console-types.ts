@@ -26,7 +26,7 @@ export interface RunView extends TaskRunRow {
 }
 
 export interface ExplainView {
-	/** `warden explain`'s text rendering of the tree or the model call's context manifest. */
+	/** `warden explain`'s text rendering of the tree or the model call's context manifest, already through the display rule: drawn as it is. */
 	text: string;
 	/** The same explanation as data. */
 	tree: unknown;
