@@ -7,6 +7,16 @@ import fc from "fast-check";
 
 const HOSTILE = fc.constantFrom(
 	"\u001b",
+	"\u001b[",
+	"\u001b]",
+	"\u001b_",
+	"\u001b^",
+	"\u001bX",
+	"\u009d",
+	"\u{e0041}",
+	"x",
+	"u",
+	"{",
 	"\u001b]0;t\u0007",
 	"\u001b]52;c;eA==\u0007",
 	"\u001bP",

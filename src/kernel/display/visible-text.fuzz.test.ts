@@ -1,54 +1,14 @@
 /**
- * The display rule under generated input: for any string, what is shown decodes back to exactly
+ * The display rule under generated input (src/test-support/hostile-text.ts): for any string, what is shown decodes back to exactly
  * that string, holds no character a terminal acts on or a person cannot see, and, written to a real
  * terminal emulator, changes none of its state (title, clipboard, alternate screen, colours).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FUZZ_TIMEOUT_MS, fuzzRuns } from "../../test-support/fuzz-runs.js";
+import { hostileText } from "../../test-support/hostile-text.js";
 import { decodeVisibleText, visibleText } from "./visible-text.js";
 
-/** Bytes an attacker reaches for, mixed with ordinary text, so the interesting cases come often. */
-const hostile = fc.constantFrom(
-	"\u001b",
-	"\u001b[",
-	"\u001b]",
-	"\u001b]0;t\u0007",
-	"\u001b]52;c;eA==\u0007",
-	"\u001bP",
-	"\u001b_",
-	"\u001b^",
-	"\u001bX",
-	"\u001b[8m",
-	"\u001b[?1049h",
-	"\u009b",
-	"\u009d",
-	"\b",
-	"\r",
-	"\n",
-	"\t",
-	"\u0000",
-	"\u007f",
-	"\u202e",
-	"\u2066",
-	"\u200b",
-	"\u200d",
-	"\ufeff",
-	"\u00a0",
-	"\u{e0041}",
-	"\ud800",
-	"\\",
-	"\\x1b",
-	"\\u{41}",
-	"x",
-	"u",
-	"{",
-	"👩",
-);
-const text = fc.oneof(
-	fc.string({ unit: "binary", maxLength: 40 }),
-	fc.string({ unit: fc.oneof(hostile, fc.string({ maxLength: 3 })), maxLength: 30 }),
-);
 const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u200b\u200c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\u00a0]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/u;
 
 describe("visibleText (property)", () => {
@@ -56,7 +16,7 @@ describe("visibleText (property)", () => {
 		"is decoded back to what it was given, and shows nothing hidden",
 		() => {
 			fc.assert(
-				fc.property(text, (input) => {
+				fc.property(hostileText, (input) => {
 					const shown = visibleText(input);
 					expect(decodeVisibleText(shown)).toBe(input);
 					expect(FORBIDDEN.test(shown)).toBe(false);
@@ -72,7 +32,7 @@ describe("visibleText (property)", () => {
 		async () => {
 			const { Terminal } = (await import("@xterm/headless")).default;
 			await fc.assert(
-				fc.asyncProperty(text, async (input) => {
+				fc.asyncProperty(hostileText, async (input) => {
 					const term = new Terminal({ cols: 80, rows: 10, allowProposedApi: true });
 					let titled = false;
 					let osc = false;

@@ -4,12 +4,12 @@
  * they cannot be known beforehand.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ShellParser } from "../admission/shell/shell-parser.js";
 import { taskCeiling } from "../authority/task-ceiling.js";
+import { createTempWorkspace, type TempWorkspace } from "../test-support/temp-workspace.js";
 import { createRedactor } from "./redaction.js";
 import type { Redactor } from "./redaction-types.js";
 import { SessionFlow } from "./session-flow.js";
@@ -19,21 +19,21 @@ import { createSinkRegistry, defaultSinkRules } from "./sink-registry.js";
 const KEY = "otter-prime-4k9w2q7z";
 const OLD_KEY = "heron-prime-8x3m1v5c";
 let parser: ShellParser;
+let ws: TempWorkspace | undefined;
 let root: string;
 beforeAll(async () => {
 	parser = await ShellParser.create();
 });
 afterEach(() => {
-	if (root) rmSync(root, { recursive: true, force: true });
+	ws?.cleanup();
+	ws = undefined;
 });
 
-function workspace(files: Record<string, string>): string {
-	root = realpathSync(mkdtempSync(path.join(tmpdir(), "shell-prime-")));
-	for (const [rel, content] of Object.entries(files)) {
-		mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-		writeFileSync(path.join(root, rel), content);
-	}
-	return root;
+function workspace(files: Record<string, string>): TempWorkspace {
+	ws = createTempWorkspace();
+	ws.put(files);
+	root = ws.dir;
+	return ws;
 }
 
 function git(args: string[]): void {
@@ -74,14 +74,9 @@ describe("primeRedactor", () => {
 	});
 
 	it("a secret file outside the workspace cannot be known beforehand: not live", async () => {
-		workspace({ "README.md": "# r\n" });
-		const outside = realpathSync(mkdtempSync(path.join(tmpdir(), "shell-prime-out-")));
+		const { outside } = workspace({ "README.md": "# r\n" });
 		writeFileSync(path.join(outside, ".env"), `LAUNCH_CODE=${KEY}\n`);
-		try {
-			const { live } = await primed(`cat ${outside}/.env`);
-			expect(live).toBe(false);
-		} finally {
-			rmSync(outside, { recursive: true, force: true });
-		}
+		const { live } = await primed(`cat ${outside}/.env`);
+		expect(live).toBe(false);
 	});
 });
