@@ -4,6 +4,7 @@
  * hardline rules about the home directory protect the task's copy, never the real one.
  */
 import { join } from "node:path";
+import { observeCall } from "./observed-call.js";
 import type { AuditRecord } from "../../kernel/evidence/audit-types.js";
 import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
 import { checkTraceInvariant } from "../../kernel/evidence/trace-invariant.js";
@@ -28,19 +29,6 @@ import { snapshotWorld } from "./world-snapshot.js";
 
 /** Tool limits for evaluation: a runaway command ends in seconds, not minutes. */
 const EVAL_LIMITS = { shellTimeoutMs: 10_000, shellMaxTimeoutMs: 10_000 };
-
-function callIdOf(event: AnyWardenEvent): string | undefined {
-	const payload = event.payload as { call_id?: unknown };
-	return typeof payload.call_id === "string" ? payload.call_id : undefined;
-}
-
-const TERMINALS: Record<string, string> = {
-	"tool.completed": "completed",
-	"tool.failed": "failed",
-	"tool.denied": "denied",
-	"tool.cancelled": "cancelled",
-	"tool.invalid": "invalid",
-};
 
 /** The scripted model's steps for a plan, with the task's {workspace}-style variables expanded. */
 export function scriptedSteps(plan: readonly PlannedStep[], dirs: TaskDirs) {
@@ -219,9 +207,8 @@ function judgeSession(
 		for (const [c, call] of step.calls.entries()) {
 			const ownId = callIdFor(s + 1, c + 1);
 			const callId = prefix + ownId;
-			const own = events.filter((e) => callIdOf(e) === ownId);
-			const decided = own.find((e) => e.kind === "permission.decided");
-			const terminal = own.find((e) => TERMINALS[e.kind] !== undefined);
+			const seenCall = observeCall(events, ownId);
+			const { own } = seenCall;
 			const record: CallRecord = {
 				callId,
 				step: stepOffset + s + 1,
@@ -229,8 +216,8 @@ function judgeSession(
 				expect: call.expect,
 				effect: call.effect,
 				judgement: { undecidable: "not observed" },
-				decision: decided ? String((decided.payload as { decision: string }).decision) : terminal?.kind === "tool.invalid" ? "invalid" : null,
-				outcome: terminal ? TERMINALS[terminal.kind]! : null,
+				decision: seenCall.decision ?? (seenCall.terminalKind === "tool.invalid" ? "invalid" : null),
+				outcome: seenCall.outcome ?? null,
 				audited: null,
 			};
 			run.calls.push(record);
@@ -239,7 +226,7 @@ function judgeSession(
 				record.judgement = { undecidable: "the plan never reached this call" };
 				continue;
 			}
-			if (terminal === undefined) {
+			if (seenCall.terminalKind === undefined) {
 				record.judgement = { undecidable: "the call has no recorded outcome" };
 				continue;
 			}

@@ -8,6 +8,7 @@
  * too, in the world after that run: what the reopened state lets the agent do again.
  */
 import { join } from "node:path";
+import { observeCall } from "./observed-call.js";
 import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
 import { openSqliteStore, toWardenEvents } from "../../kernel/evidence/store-rows.js";
 import { auditMatches } from "./audit-match.js";
@@ -20,14 +21,6 @@ import { type CallRecord, callIdFor, type TaskRun } from "./task-run.js";
 import type { EvalTask } from "./task-types.js";
 import { expandValue } from "./task-variables.js";
 import { snapshotWorld } from "./world-snapshot.js";
-
-const TERMINALS: Record<string, string> = {
-	"tool.completed": "completed",
-	"tool.failed": "failed",
-	"tool.denied": "denied",
-	"tool.cancelled": "cancelled",
-	"tool.invalid": "invalid",
-};
 
 export async function runRecoveryTask(task: EvalTask, dirs: TaskDirs, sink: SinkServer): Promise<TaskRun> {
 	const point = task.crashAt;
@@ -71,9 +64,7 @@ export async function runRecoveryTask(task: EvalTask, dirs: TaskDirs, sink: Sink
 	for (const { turn, s, step } of planned) {
 		for (const [c, call] of step.calls.entries()) {
 			const callId = callIdFor(s + 1, c + 1, turn);
-			const own = events.filter((e) => (e.payload as { call_id?: unknown }).call_id === callId);
-			const decided = own.find((e) => e.kind === "permission.decided");
-			const terminal = own.find((e) => TERMINALS[e.kind] !== undefined);
+			const seenCall = observeCall(events, callId);
 			const operation = final.operations.find((op) => op.call_id === callId);
 			const record: CallRecord = {
 				callId,
@@ -82,9 +73,9 @@ export async function runRecoveryTask(task: EvalTask, dirs: TaskDirs, sink: Sink
 				expect: call.expect,
 				effect: call.effect,
 				judgement: { undecidable: "not observed" },
-				decision: decided ? String((decided.payload as { decision: string }).decision) : null,
+				decision: seenCall.decision ?? null,
 				// The crash may have taken the terminal event with it; the operation's state is then the outcome on record.
-				outcome: terminal ? TERMINALS[terminal.kind]! : operation ? `operation ${operation.state}` : null,
+				outcome: seenCall.outcome ?? (operation ? `operation ${operation.state}` : null),
 				audited: null,
 			};
 			run.calls.push(record);

@@ -7,6 +7,7 @@
  * Terminal effects are judged from that; any other effect from the world before and after the run.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
+import { observeCall } from "./observed-call.js";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import type { AnyWardenEvent } from "../../kernel/evidence/event-types.js";
@@ -31,14 +32,6 @@ const ROWS = 50;
 const RUN_TIMEOUT_MS = 60_000;
 /** The scripted model's last words, so the runner knows the turn is over without reading the screen's layout. */
 const TURN_OVER = "eval-terminal-turn-over";
-
-const OUTCOMES: Record<string, string> = {
-	"tool.completed": "completed",
-	"tool.failed": "failed",
-	"tool.denied": "denied",
-	"tool.cancelled": "cancelled",
-	"tool.invalid": "invalid",
-};
 
 /** The keys line of an armed ask on the screen; the prompt the line-oriented surfaces print once per ask. */
 const SCREEN_KEYS = /\[n\/Esc\] (deny|keep it|no)/;
@@ -147,9 +140,7 @@ export async function runTerminalTask(task: EvalTask, dirs: TaskDirs, _sink: Sin
 	for (const [s, step] of task.plan.entries()) {
 		for (const [c, call] of step.calls.entries()) {
 			const callId = callIdFor(s + 1, c + 1);
-			const own = events.filter((e) => (e.payload as { call_id?: unknown }).call_id === callId);
-			const decided = own.find((e) => e.kind === "permission.decided");
-			const terminal = own.find((e) => OUTCOMES[e.kind] !== undefined);
+			const seenCall = observeCall(events, callId);
 			const record: CallRecord = {
 				callId,
 				step: s + 1,
@@ -157,8 +148,8 @@ export async function runTerminalTask(task: EvalTask, dirs: TaskDirs, _sink: Sin
 				expect: call.expect,
 				effect: call.effect,
 				judgement: { undecidable: "not observed" },
-				decision: decided ? String((decided.payload as { decision: string }).decision) : null,
-				outcome: terminal ? (OUTCOMES[terminal.kind] ?? null) : null,
+				decision: seenCall.decision ?? null,
+				outcome: seenCall.outcome ?? null,
 				audited: null,
 			};
 			run.calls.push(record);

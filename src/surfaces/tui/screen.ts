@@ -34,7 +34,7 @@ const noColor = () => process.env.NO_COLOR !== undefined && process.env.NO_COLOR
 
 function lineNode(line: Line, key: number | string): ReactNode {
 	const color = noColor() ? undefined : COLOR[line.tone];
-	return h(Text, { key, wrap: "wrap", ...(color ? { color } : {}), ...(line.tone === "dim" && noColor() ? {} : {}) }, line.text);
+	return h(Text, { key, wrap: "wrap", ...(color ? { color } : {}) }, line.text);
 }
 
 function settled(entry: Entry): boolean {
@@ -55,6 +55,8 @@ function entryNode(entry: Entry, now: number): ReactNode {
 	}
 }
 
+/** How a todo item is coloured by its status: the one in progress stands out, finished ones recede. */
+const ITEM_TONE: Readonly<Record<TodoItem["status"], Tone>> = { pending: "plain", in_progress: "warn", completed: "dim", cancelled: "plain", blocked: "plain" };
 
 function todoNode(todos: readonly TodoItem[]): ReactNode {
 	if (todos.length === 0) return null;
@@ -62,7 +64,7 @@ function todoNode(todos: readonly TodoItem[]): ReactNode {
 		Box,
 		{ flexDirection: "column", marginTop: 1 },
 		lineNode({ text: "todo", tone: "accent" }, "head"),
-		...todos.map((t, i) => lineNode({ text: `${TODO_MARKS[t.status]} ${displayField(t.content)}`, tone: t.status === "in_progress" ? "warn" : t.status === "completed" ? "dim" : "plain" }, i)),
+		...todos.map((t, i) => lineNode({ text: `${TODO_MARKS[t.status]} ${displayField(t.content)}`, tone: ITEM_TONE[t.status] }, i)),
 	);
 }
 
